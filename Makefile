@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 hvctl, and hvtrace.ko for the running kernel if its
+#                      headers are installed
+# make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
+# make check           every test (unit, KUnit, VM suites, DKMS); installs
+#                      the Debian packages it needs
+# make demo            boot a VM with hvtrace loaded and run a workload
+# make check-style     checkpatch and sparse on the module
+# make dkms-install    register, build and install with DKMS
+# sudo make check-host the e2e suite on a real KVM host (never on a dev box)
+
+HVTRACE_VERSION := 0.1.0
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := $(CURDIR)/build
+# The module builds out of tree in build/<kernel release>/ (a tree of
+# symlinks), so several kernels can be built side by side.
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+MODDIR = $(BUILD)/$(KREL)
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude/uapi -D_GNU_SOURCE \
+	  -DHVTRACE_VERSION=\"$(HVTRACE_VERSION)\"
+MNL_CFLAGS := $(shell pkg-config --cflags libmnl 2>/dev/null)
+MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+
+HVCTL_SRCS := $(wildcard user/*.c)
+HVCTL_OBJS := $(HVCTL_SRCS:user/%.c=$(BUILD)/user/%.o)
+
+.PHONY: all hvctl module module-or-hint guest check demo check-style \
+	dkms-install check-host clean install
+
+all: hvctl guest module-or-hint
+
+hvctl: $(BUILD)/bin/hvctl
+
+$(BUILD)/bin/hvctl: $(HVCTL_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(MNL_LIBS) -lm
+
+$(BUILD)/user/%.o: user/%.c $(wildcard user/*.h) include/uapi/linux/hvtrace.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
+
+guest:
+	$(MAKE) -C tests/guest
+
+module-or-hint:
+	@if [ -f $(KDIR)/Makefile ]; then \
+		$(MAKE) --no-print-directory module; \
+	else \
+		echo "hvtrace.ko not built: no kernel headers at $(KDIR)."; \
+		echo "Install them (apt-get install linux-headers-$(KVER))" \
+		     "or run: make module KDIR=/path/to/kernel/build"; \
+	fi
+
+module:
+	@test -f $(KDIR)/Makefile || \
+		{ echo "no kernel build tree at KDIR=$(KDIR)"; exit 1; }
+	@mkdir -p $(MODDIR)
+	@cp -rsf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(MODDIR)/
+	$(MAKE) -C $(KDIR) M=$(MODDIR) HVTRACE_VERSION=$(HVTRACE_VERSION) \
+		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	@echo "built $(MODDIR)/hvtrace.ko"
+
+check:
+	tests/check
+
+demo: all
+	tests/demo
+
+check-style:
+	scripts/check-style $(KDIR)
+
+dkms-install:
+	scripts/dkms-install $(HVTRACE_VERSION)
+
+check-host:
+	tests/check-host
+
+install: hvctl
+	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)/usr/sbin/hvctl
+	install -D -m 0644 docs/hvctl.8 $(DESTDIR)/usr/share/man/man8/hvctl.8
+
+clean:
+	rm -rf $(BUILD)
+	$(MAKE) -C tests/guest clean

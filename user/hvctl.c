@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl: controller for the hvtrace kernel module. A dispatcher over a
+ * table of subcommands, each in its own file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hvctl.h"
+
+bool hvctl_json;
+
+static const struct hvctl_cmd *const commands[] = {
+	&hvctl_cmd_status,
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int hvctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(".\n", stderr);
+	return 1;
+}
+
+static void print_usage(FILE *f, const struct hvctl_cmd *cmd)
+{
+	fprintf(f, "Usage: hvctl [-j] %s%s%s\n", cmd->name,
+		*cmd->usage ? " " : "", cmd->usage);
+}
+
+int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(".\n", stderr);
+	print_usage(stderr, cmd);
+	return 2;
+}
+
+bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_usage(stdout, cmd);
+			printf("\n%s.\n", cmd->summary);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void help(FILE *f)
+{
+	fprintf(f, "Usage: hvctl [-j|--json] [COMMAND [ARGS]]\n\n"
+		   "Controller for the hvtrace KVM exit tracer. Commands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-14s %s\n", commands[i]->name,
+			commands[i]->summary);
+	fprintf(f, "  %-14s %s\n", "help", "show this help");
+	fprintf(f, "\n'hvctl COMMAND --help' shows a command's arguments.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	argv++, argc--;
+	while (argc && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "-j") || !strcmp(argv[0], "--json")) {
+			hvctl_json = true;
+		} else if (!strcmp(argv[0], "-h") ||
+			   !strcmp(argv[0], "--help")) {
+			help(stdout);
+			return 0;
+		} else if (!strcmp(argv[0], "-V") ||
+			   !strcmp(argv[0], "--version")) {
+			printf("hvctl %s\n", HVTRACE_VERSION);
+			return 0;
+		} else {
+			fprintf(stderr, "Error: unknown option '%s'.\n",
+				argv[0]);
+			help(stderr);
+			return 2;
+		}
+		argv++, argc--;
+	}
+
+	name = argc ? argv[0] : "status";
+	if (!strcmp(name, "help")) {
+		help(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (!strcmp(name, commands[i]->name))
+			return commands[i]->run(argc ? argc : 1,
+						argc ? argv : (char *[]){
+							(char *)name, NULL });
+	}
+	fprintf(stderr, "Error: unknown command '%s'.\n", name);
+	help(stderr);
+	return 2;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the hvctl source files share. */
+#ifndef HVCTL_H
+#define HVCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hvctl_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;	/* arguments after the command name */
+	const char *summary;
+};
+
+/* Global options (hvctl.c). */
+extern bool hvctl_json;
+
+/* Print "Error: ...". and return 1: every failing path ends this way. */
+int hvctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Bad command line: message plus the command's usage, exit status 2. */
+int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* True when argv asks for --help; prints the usage. */
+bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
+
+/* Subcommands, one file each. */
+extern const struct hvctl_cmd hvctl_cmd_status;
+
+#endif /* HVCTL_H */

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text or JSON output, chosen by the global -j flag. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hvctl.h"
+#include "output.h"
+
+/* JSON state: whether the current container already holds a member. */
+#define MAX_DEPTH 16
+static bool has_member[MAX_DEPTH];
+static int depth;
+
+static void json_key(const char *key)
+{
+	if (has_member[depth])
+		putchar(',');
+	has_member[depth] = true;
+	if (key)
+		printf("\"%s\":", key);
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void open_container(const char *key, char bracket)
+{
+	if (!hvctl_json)
+		return;
+	json_key(key);
+	putchar(bracket);
+	if (depth + 1 < MAX_DEPTH)
+		has_member[++depth] = false;
+}
+
+static void close_container(char bracket)
+{
+	if (!hvctl_json)
+		return;
+	putchar(bracket);
+	if (depth > 0)
+		depth--;
+}
+
+void out_open_object(const char *key)
+{
+	open_container(key, '{');
+}
+
+void out_close_object(void)
+{
+	close_container('}');
+}
+
+void out_open_array(const char *key)
+{
+	open_container(key, '[');
+}
+
+void out_close_array(void)
+{
+	close_container(']');
+}
+
+void out_u64(const char *key, const char *fmt, uint64_t v)
+{
+	if (hvctl_json) {
+		json_key(key);
+		printf("%" PRIu64, v);
+	} else if (fmt) {
+		printf(fmt, v);
+	}
+}
+
+void out_str(const char *key, const char *fmt, const char *v)
+{
+	if (hvctl_json) {
+		json_key(key);
+		json_string(v);
+	} else if (fmt) {
+		printf(fmt, v);
+	}
+}
+
+void out_end(void)
+{
+	if (hvctl_json)
+		putchar('\n');
+	fflush(stdout);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One call prints a value as text or as JSON (-j), so commands describe
+ * their output once.
+ */
+#ifndef HVCTL_OUTPUT_H
+#define HVCTL_OUTPUT_H
+
+#include <stdint.h>
+
+void out_open_object(const char *key);	/* key NULL: anonymous */
+void out_close_object(void);
+void out_open_array(const char *key);
+void out_close_array(void);
+
+/* FMT is the text-mode format; JSON mode prints "key": value. */
+void out_u64(const char *key, const char *fmt, uint64_t v);
+void out_str(const char *key, const char *fmt, const char *v);
+/* Finish the document (JSON: closing newline). */
+void out_end(void);
+
+#endif /* HVCTL_OUTPUT_H */
