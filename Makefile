@@ -61,6 +61,7 @@ module:
 		{ echo "no kernel build tree at KDIR=$(KDIR)"; exit 1; }
 	@mkdir -p $(MODDIR)
 	@cp -rsf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(MODDIR)/
+	@find $(MODDIR) -xtype l -delete
 	$(MAKE) -C $(KDIR) M=$(MODDIR) HVTRACE_VERSION=$(HVTRACE_VERSION) \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 	@echo "built $(MODDIR)/hvtrace.ko"

@@ -11,9 +11,7 @@
 #include <linux/tracepoint.h>
 
 #include "hvtrace.h"
-
-extern struct tracepoint __tracepoint_kvm_exit;
-extern struct tracepoint __tracepoint_kvm_entry;
+#include "kvm_tracepoints.h"
 
 struct hvt_cpu_counts {
 	u64 exits;

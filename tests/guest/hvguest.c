@@ -197,20 +197,20 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fputs(usage_line, stdout);
 	printf("\n"
-	       "Runs a KVM guest that causes exactly the requested exits, per vCPU and\n"
-	       "program iteration, in this order:\n"
-	       "  --pio N[:PORT]      N 'out dx,al' to PORT (default 0x80)\n"
-	       "  --mmio N[:GPA]      N 32-bit writes to unbacked GPA (default 0xd0000000)\n"
-	       "  --cpuid N           N CPUID leaf 0 (handled inside KVM)\n"
-	       "  --rdmsr N[:MSR]     N RDMSR of MSR, forced to userspace by an MSR filter\n"
-	       "  --wrmsr N[:MSR]     N WRMSR of MSR (same MSR; default 0x%x)\n"
-	       "  --hlt N             N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
-	       "  --slow N:USEC[:PORT] N 'out' to PORT (default 0x81), VMM sleeps USEC each\n"
+	       "Runs a KVM guest that causes exactly the requested exits.  Per vCPU\n"
+	       "and program iteration, in this order:\n"
+	       "  --pio N[:PORT]         N 'out dx,al' to PORT (default 0x80)\n"
+	       "  --mmio N[:GPA]         N 32-bit writes to unbacked GPA (default 0xd0000000)\n"
+	       "  --cpuid N              N CPUID leaf 0 (handled inside KVM)\n"
+	       "  --rdmsr N[:MSR]        N RDMSR, sent to userspace by an MSR filter\n"
+	       "  --wrmsr N[:MSR]        N WRMSR (one MSR for both; default 0x%x)\n"
+	       "  --hlt N                N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
+	       "  --slow N:USEC[:PORT]   N 'out' to PORT (default 0x81), VMM sleeps USEC\n"
 	       "then one 'out' to port 0x%x ends the iteration.\n"
-	       "  --vcpus N           vCPUs (1..%d, default 1), one thread each\n"
-	       "  --cpu LIST          pin vCPU i to the i-th CPU of comma LIST (cycling)\n"
-	       "  --seconds S         repeat the program until S seconds have passed\n"
-	       "  --forever           repeat the program until SIGINT/SIGTERM\n"
+	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
+	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling)\n"
+	       "  --seconds S            repeat the program until S seconds have passed\n"
+	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "Prints 'HVGUEST-START ...' once the threads exist and 'HVGUEST ...' on\n"
 	       "success.  Exit: 0 ok, 1 mismatch/failure, 2 bad arguments, 4 no KVM.\n",
 	       DEFAULT_MSR, DONE_PORT, MAX_VCPUS);
@@ -240,6 +240,9 @@ static uint64_t parse_num(const char **sp, const char *opt, const char *what,
 	v = strtoull(s, &end, base);
 	if (errno || (*end && *end != ':' && *end != ','))
 		usage_error("%s: %s '%s' is not a number", opt, what, s);
+	if ((v < min || v > max) && base == 16)
+		usage_error("%s: %s 0x%llx out of range 0x%" PRIx64 "..0x%" PRIx64,
+			    opt, what, v, min, max);
 	if (v < min || v > max)
 		usage_error("%s: %s %llu out of range %" PRIu64 "..%" PRIu64,
 			    opt, what, v, min, max);
@@ -348,8 +351,10 @@ static void check_config(void)
 
 	if (cfg.seconds > 0 && cfg.forever)
 		usage_error("--seconds and --forever are exclusive");
-	if (cfg.pio_port == DONE_PORT || cfg.slow_port == DONE_PORT)
-		usage_error("port 0x%x is the done port", DONE_PORT);
+	if (cfg.pio_port == DONE_PORT)
+		usage_error("--pio: port 0x%x is the done port", DONE_PORT);
+	if (cfg.slow_port == DONE_PORT)
+		usage_error("--slow: port 0x%x is the done port", DONE_PORT);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
 	if (gpa < MEM_SIZE)

@@ -26,6 +26,7 @@ enum hvtrace_cmd {
 
 	__HVTRACE_CMD_MAX
 };
+
 #define HVTRACE_CMD_MAX (__HVTRACE_CMD_MAX - 1)
 
 enum hvtrace_status_attr {
@@ -39,6 +40,7 @@ enum hvtrace_status_attr {
 
 	__HVTRACE_A_STATUS_MAX
 };
+
 #define HVTRACE_A_STATUS_MAX (__HVTRACE_A_STATUS_MAX - 1)
 
 #endif /* _UAPI_LINUX_HVTRACE_H */

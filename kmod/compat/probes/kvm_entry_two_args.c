@@ -13,7 +13,6 @@ static enum exit_fastpath_completion __maybe_unused probe_run(struct kvm_vcpu *v
 	return EXIT_FASTPATH_NONE;
 }
 
-/* Compiles only if vcpu_run still takes the vCPU alone. */
-_Static_assert(!__builtin_types_compatible_p(
-		typeof(((struct kvm_x86_ops *)0)->vcpu_run), typeof(&probe_run)),
-	       "one-argument vcpu_run");
+/* Compiles only if vcpu_run no longer takes the vCPU alone. */
+static_assert(!__builtin_types_compatible_p(typeof(kvm_x86_ops.vcpu_run),
+					    typeof(probe_run) *));
