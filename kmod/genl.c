@@ -1,43 +1,140 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "hvtrace" generic netlink family: the only way in and out of the
- * module. Every operation is GENL_ADMIN_PERM and the family is not netnsok,
- * so containers on the host cannot see other tenants' VM activity.
+ * module (the ABI is drawn in include/uapi/linux/hvtrace.h). Every
+ * operation is GENL_ADMIN_PERM and the family is not netnsok, so
+ * containers on the host cannot see other tenants' VM activity. doit
+ * handlers run under the genl mutex, which serializes configuration.
+ * Requests are validated whole before anything changes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <uapi/linux/hvtrace.h>
 
+#include "config.h"
 #include "hvtrace.h"
 
 static struct genl_family hvt_family;
+
+static struct netlink_range_validation thr_range = {
+	.max = 3600ULL * NSEC_PER_SEC,
+};
+
+static struct netlink_range_validation buffer_kb_range = {
+	.min = HVTRACE_BUFFER_KB_MIN,
+	.max = HVTRACE_BUFFER_KB_MAX,
+};
+
+static const struct nla_policy rsn_policy[HVTRACE_RSN_MAX + 1] = {
+	[HVTRACE_RSN_ISA] = NLA_POLICY_RANGE(NLA_U8, HVTRACE_ISA_VMX,
+					     HVTRACE_ISA_SVM),
+	[HVTRACE_RSN_CODE] = { .type = NLA_U32 },
+	[HVTRACE_RSN_THRESHOLD_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &thr_range),
+};
+
+static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
+	[HVTRACE_CFG_THRESHOLD_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &thr_range),
+	[HVTRACE_CFG_REASON_THRESHOLD] = NLA_POLICY_NESTED(rsn_policy),
+	[HVTRACE_CFG_REASON_THRESHOLDS_CLEAR] = { .type = NLA_FLAG },
+	[HVTRACE_CFG_FILTER_PID] = { .type = NLA_U32 },
+	[HVTRACE_CFG_FILTER_VCPUS] = { .type = NLA_BINARY,
+				       .len = HVT_NR_VCPU_IDS / 8 },
+	[HVTRACE_CFG_FILTER_REASONS] = { .type = NLA_NESTED },
+	[HVTRACE_CFG_FILTER_RIP_MIN] = { .type = NLA_U64 },
+	[HVTRACE_CFG_FILTER_RIP_MAX] = { .type = NLA_U64 },
+	[HVTRACE_CFG_FILTER_CPUS] = { .type = NLA_BINARY, .len = NR_CPUS / 8 },
+	[HVTRACE_CFG_FILTERS_CLEAR] = { .type = NLA_FLAG },
+	[HVTRACE_CFG_BUFFER_KB] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&buffer_kb_range),
+	[HVTRACE_CFG_MODE] = NLA_POLICY_MAX(NLA_U8, HVTRACE_MODE_MAX),
+};
+
+static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
+	[HVTRACE_A_CONFIG] = NLA_POLICY_NESTED(cfg_policy),
+};
+
+/* ---- status ---------------------------------------------------------- */
+
+static int put_acct(struct sk_buff *msg, const struct hvt_acct *a,
+		    u64 overwritten, u64 drained)
+{
+	return nla_put_u64_64bit(msg, HVTRACE_ACCT_SEEN, a->seen,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_FILTERED, a->filtered,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_BELOW, a->below,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_RECORDED, a->recorded,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_LOST, a->lost,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_OVERWRITTEN, overwritten,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_DRAINED, drained,
+				 HVTRACE_ACCT_PAD) ||
+	       nla_put_u64_64bit(msg, HVTRACE_ACCT_UNPAIRED, a->unpaired,
+				 HVTRACE_ACCT_PAD) ? -EMSGSIZE : 0;
+}
+
+static int put_accounting(struct sk_buff *msg)
+{
+	u64 overwritten = 0, drained = 0;
+	struct nlattr *nest, *cpu_nest;
+	struct hvt_acct a;
+	int cpu;
+
+	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
+	if (!nest)
+		return -EMSGSIZE;
+	for_each_possible_cpu(cpu) {
+		struct hvt_ring *r = hvt_ring_of(cpu);
+
+		hvt_acct_sum(&a, cpu);
+		cpu_nest = nla_nest_start(msg, HVTRACE_ACCT_CPU_NEST);
+		if (!cpu_nest || nla_put_u32(msg, HVTRACE_ACCT_CPU, cpu) ||
+		    put_acct(msg, &a, READ_ONCE(r->overwritten),
+			     READ_ONCE(r->drained)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, cpu_nest);
+		overwritten += READ_ONCE(r->overwritten);
+		drained += READ_ONCE(r->drained);
+	}
+	hvt_acct_sum(&a, -1);
+	if (put_acct(msg, &a, overwritten, drained))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
 
 static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE + num_possible_cpus() * 128,
+			  GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-
 	hdr = genlmsg_put_reply(msg, info, &hvt_family, 0,
 				HVTRACE_CMD_GET_STATUS);
 	if (!hdr)
 		goto nospace;
-
-	if (nla_put_string(msg, HVTRACE_A_STATUS_VERSION, HVTRACE_VERSION) ||
-	    nla_put_u32(msg, HVTRACE_A_STATUS_ABI, HVTRACE_GENL_VERSION) ||
-	    nla_put_u32(msg, HVTRACE_A_STATUS_NR_CPUS, num_possible_cpus()) ||
-	    nla_put_u64_64bit(msg, HVTRACE_A_STATUS_EXITS_SEEN,
-			      hvt_exits_seen(), HVTRACE_A_STATUS_PAD) ||
-	    nla_put_u64_64bit(msg, HVTRACE_A_STATUS_ENTRIES_SEEN,
-			      hvt_entries_seen(), HVTRACE_A_STATUS_PAD))
+	if (nla_put_string(msg, HVTRACE_A_VERSION, HVTRACE_VERSION) ||
+	    nla_put_u32(msg, HVTRACE_A_ABI, HVTRACE_GENL_VERSION) ||
+	    nla_put_u32(msg, HVTRACE_A_NR_CPUS, num_possible_cpus()) ||
+	    nla_put_string(msg, HVTRACE_A_VENDOR, hvt_exit_info_vendor()) ||
+	    nla_put_u8(msg, HVTRACE_A_RECORDING, READ_ONCE(hvt_recording)) ||
+	    nla_put_u8(msg, HVTRACE_A_READER, hvt_reader_active()) ||
+	    nla_put_u64_64bit(msg, HVTRACE_A_EXITS_SEEN, hvt_exits_seen(),
+			      HVTRACE_A_PAD) ||
+	    nla_put_u64_64bit(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen(),
+			      HVTRACE_A_PAD) ||
+	    put_accounting(msg))
 		goto nospace;
-
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -46,22 +143,636 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static const struct genl_small_ops hvt_ops[] = {
+/* ---- configuration --------------------------------------------------- */
+
+static int put_reason(struct sk_buff *msg, unsigned int ridx)
+{
+	u8 isa;
+	u32 code;
+
+	if (!hvt_reason_of_index(ridx, &isa, &code))
+		return nla_put_u8(msg, HVTRACE_RSN_ISA, HVTRACE_ISA_UNKNOWN);
+	return nla_put_u8(msg, HVTRACE_RSN_ISA, isa) ||
+	       nla_put_u32(msg, HVTRACE_RSN_CODE, code) ? -EMSGSIZE : 0;
+}
+
+static int put_config(struct sk_buff *msg, const struct hvt_config *c)
+{
+	struct nlattr *nest, *list, *r;
+	unsigned int i;
+
+	nest = nla_nest_start(msg, HVTRACE_A_CONFIG);
+	if (!nest ||
+	    nla_put_u64_64bit(msg, HVTRACE_CFG_THRESHOLD_NS, c->threshold_ns,
+			      HVTRACE_CFG_PAD) ||
+	    nla_put_u32(msg, HVTRACE_CFG_FILTER_PID, c->pid) ||
+	    nla_put_u64_64bit(msg, HVTRACE_CFG_FILTER_RIP_MIN, c->rip_min,
+			      HVTRACE_CFG_PAD) ||
+	    nla_put_u64_64bit(msg, HVTRACE_CFG_FILTER_RIP_MAX, c->rip_max,
+			      HVTRACE_CFG_PAD) ||
+	    nla_put_u32(msg, HVTRACE_CFG_BUFFER_KB, hvt_buffers_kb()) ||
+	    nla_put_u8(msg, HVTRACE_CFG_MODE, hvt_buffers_mode()))
+		return -EMSGSIZE;
+	if ((c->filters & HVT_F_VCPU) &&
+	    nla_put(msg, HVTRACE_CFG_FILTER_VCPUS, sizeof(c->vcpus), c->vcpus))
+		return -EMSGSIZE;
+	if ((c->filters & HVT_F_CPU) &&
+	    nla_put(msg, HVTRACE_CFG_FILTER_CPUS,
+		    BITS_TO_LONGS(nr_cpu_ids) * sizeof(long), c->cpus))
+		return -EMSGSIZE;
+	for (i = 0; i < HVT_NR_REASONS; i++) {
+		if (c->override[i] == HVT_NO_OVERRIDE)
+			continue;
+		r = nla_nest_start(msg, HVTRACE_CFG_REASON_THRESHOLD);
+		if (!r || put_reason(msg, i) ||
+		    nla_put_u64_64bit(msg, HVTRACE_RSN_THRESHOLD_NS,
+				      c->override[i], HVTRACE_RSN_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(msg, r);
+	}
+	if (c->filters & HVT_F_REASON) {
+		list = nla_nest_start(msg, HVTRACE_CFG_FILTER_REASONS);
+		if (!list)
+			return -EMSGSIZE;
+		for_each_set_bit(i, c->reasons, HVT_NR_REASONS) {
+			r = nla_nest_start(msg, HVTRACE_A_REASON);
+			if (!r || put_reason(msg, i))
+				return -EMSGSIZE;
+			nla_nest_end(msg, r);
+		}
+		nla_nest_end(msg, list);
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int hvt_cmd_get_config(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(2 * NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hvt_family, 0,
+				HVTRACE_CMD_GET_CONFIG);
+	if (!hdr ||
+	    put_config(msg, rcu_dereference_protected(hvt_cfg, true))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* A REASON nest (isa + code) to its dense index, or a negative error. */
+static int parse_reason(const struct nlattr *nest, struct nlattr **tb,
+			struct netlink_ext_ack *extack)
+{
+	unsigned int ridx;
+	int err;
+
+	err = nla_parse_nested(tb, HVTRACE_RSN_MAX, nest, rsn_policy, extack);
+	if (err)
+		return err;
+	if (!tb[HVTRACE_RSN_ISA] || !tb[HVTRACE_RSN_CODE]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "exit reason needs an ISA and a code");
+		return -EINVAL;
+	}
+	ridx = hvt_reason_index(nla_get_u8(tb[HVTRACE_RSN_ISA]),
+				nla_get_u32(tb[HVTRACE_RSN_CODE]));
+	if (ridx == HVT_RIDX_VMX_OTHER || ridx == HVT_RIDX_SVM_OTHER) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_RSN_CODE],
+				    "no such exit reason");
+		return -EINVAL;
+	}
+	return ridx;
+}
+
+static int apply_reason_thresholds(struct hvt_config *c,
+				   const struct nlattr *cfg,
+				   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[HVTRACE_RSN_MAX + 1];
+	const struct nlattr *a;
+	int rem, ridx;
+
+	nla_for_each_nested(a, cfg, rem) {
+		if (nla_type(a) != HVTRACE_CFG_REASON_THRESHOLD)
+			continue;
+		ridx = parse_reason(a, tb, extack);
+		if (ridx < 0)
+			return ridx;
+		if (!tb[HVTRACE_RSN_THRESHOLD_NS]) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "reason threshold without a duration");
+			return -EINVAL;
+		}
+		c->override[ridx] = nla_get_u64(tb[HVTRACE_RSN_THRESHOLD_NS]);
+	}
+	return 0;
+}
+
+static int apply_reason_filter(struct hvt_config *c, const struct nlattr *list,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[HVTRACE_RSN_MAX + 1];
+	const struct nlattr *a;
+	int rem, ridx;
+
+	bitmap_zero(c->reasons, HVT_NR_REASONS);
+	c->filters &= ~HVT_F_REASON;
+	nla_for_each_nested(a, list, rem) {
+		ridx = parse_reason(a, tb, extack);
+		if (ridx < 0)
+			return ridx;
+		__set_bit(ridx, c->reasons);
+		c->filters |= HVT_F_REASON;
+	}
+	return 0;
+}
+
+/*
+ * Copy a user bitmap of u64 words into DST (NBITS long). 1 if any bit is
+ * set, 0 if none, -EINVAL for a ragged length, -ERANGE for a bit at or
+ * beyond LIMIT.
+ */
+static int get_bitmap(unsigned long *dst, unsigned int nbits,
+		      const struct nlattr *a, unsigned int limit)
+{
+	unsigned int len = nla_len(a);
+
+	if (len % sizeof(u64))
+		return -EINVAL;
+	bitmap_zero(dst, nbits);
+	bitmap_from_arr64(dst, nla_data(a), min(len * 8, nbits));
+	if (find_next_bit(dst, nbits, limit) < nbits)
+		return -ERANGE;
+	if (len * 8 > nbits &&
+	    memchr_inv((u8 *)nla_data(a) + nbits / 8, 0, len - nbits / 8))
+		return -ERANGE;
+	return bitmap_empty(dst, nbits) ? 0 : 1;
+}
+
+static int apply_config(struct hvt_config *c, struct nlattr **tb,
+			const struct nlattr *cfg, struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	int err;
+
+	if (tb[HVTRACE_CFG_FILTERS_CLEAR])
+		hvt_config_reset_filters(c);
+	if (tb[HVTRACE_CFG_REASON_THRESHOLDS_CLEAR])
+		hvt_config_reset_overrides(c);
+	if (tb[HVTRACE_CFG_THRESHOLD_NS])
+		c->threshold_ns = nla_get_u64(tb[HVTRACE_CFG_THRESHOLD_NS]);
+	err = apply_reason_thresholds(c, cfg, extack);
+	if (err)
+		return err;
+
+	if (tb[HVTRACE_CFG_FILTER_PID]) {
+		c->pid = nla_get_u32(tb[HVTRACE_CFG_FILTER_PID]);
+		if (c->pid)
+			c->filters |= HVT_F_PID;
+		else
+			c->filters &= ~HVT_F_PID;
+	}
+	if (tb[HVTRACE_CFG_FILTER_VCPUS]) {
+		a = tb[HVTRACE_CFG_FILTER_VCPUS];
+		err = get_bitmap(c->vcpus, HVT_NR_VCPU_IDS, a, HVT_NR_VCPU_IDS);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "vCPU id beyond the largest KVM allows");
+		if (err == -EINVAL)
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "vCPU bitmap is not made of 64-bit words");
+		if (err < 0)
+			return -EINVAL;
+		if (err)
+			c->filters |= HVT_F_VCPU;
+		else
+			c->filters &= ~HVT_F_VCPU;
+	}
+	if (tb[HVTRACE_CFG_FILTER_CPUS]) {
+		a = tb[HVTRACE_CFG_FILTER_CPUS];
+		err = get_bitmap(c->cpus, NR_CPUS, a, nr_cpu_ids);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "no such CPU in the CPU filter");
+		if (err == -EINVAL)
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "CPU bitmap is not made of 64-bit words");
+		if (err < 0)
+			return -EINVAL;
+		if (err)
+			c->filters |= HVT_F_CPU;
+		else
+			c->filters &= ~HVT_F_CPU;
+	}
+	if (tb[HVTRACE_CFG_FILTER_REASONS]) {
+		err = apply_reason_filter(c, tb[HVTRACE_CFG_FILTER_REASONS],
+					  extack);
+		if (err)
+			return err;
+	}
+	if (tb[HVTRACE_CFG_FILTER_RIP_MIN])
+		c->rip_min = nla_get_u64(tb[HVTRACE_CFG_FILTER_RIP_MIN]);
+	if (tb[HVTRACE_CFG_FILTER_RIP_MAX])
+		c->rip_max = nla_get_u64(tb[HVTRACE_CFG_FILTER_RIP_MAX]);
+	if (c->rip_min > c->rip_max) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_CFG_FILTER_RIP_MIN] ?:
+				    tb[HVTRACE_CFG_FILTER_RIP_MAX],
+				    "RIP range minimum above its maximum");
+		return -EINVAL;
+	}
+	if (c->rip_min || c->rip_max != U64_MAX)
+		c->filters |= HVT_F_RIP;
+	else
+		c->filters &= ~HVT_F_RIP;
+	return 0;
+}
+
+static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[HVTRACE_CFG_MAX + 1];
+	struct nlattr *cfg = info->attrs[HVTRACE_A_CONFIG];
+	struct hvt_config *c;
+	u32 kb = hvt_buffers_kb();
+	u8 mode = hvt_buffers_mode();
+	int err;
+
+	if (!cfg) {
+		NL_SET_ERR_MSG_MOD(extack, "no configuration in the request");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, HVTRACE_CFG_MAX, cfg, cfg_policy, extack);
+	if (err)
+		return err;
+
+	if (tb[HVTRACE_CFG_BUFFER_KB])
+		kb = nla_get_u32(tb[HVTRACE_CFG_BUFFER_KB]);
+	if (tb[HVTRACE_CFG_MODE])
+		mode = nla_get_u8(tb[HVTRACE_CFG_MODE]);
+	if ((kb != hvt_buffers_kb() || mode != hvt_buffers_mode()) &&
+	    (READ_ONCE(hvt_recording) || hvt_reader_active())) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_CFG_BUFFER_KB] ?:
+				    tb[HVTRACE_CFG_MODE],
+				    "stop recording and reading before changing the buffers");
+		return -EBUSY;
+	}
+
+	c = hvt_config_dup();
+	if (!c)
+		return -ENOMEM;
+	err = apply_config(c, tb, cfg, extack);
+	if (!err && hvt_reader_get()) {
+		/* Buffers last: the one step that can fail for lack of memory. */
+		err = hvt_buffers_resize(kb, mode, extack);
+		hvt_reader_put();
+	} else if (!err) {
+		NL_SET_ERR_MSG_MOD(extack, "a reader is draining the buffers");
+		err = -EBUSY;
+	}
+	if (err) {
+		kfree(c);
+		return err;
+	}
+	hvt_config_publish(c);
+	return 0;
+}
+
+/* ---- start, stop, clear ---------------------------------------------- */
+
+static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
+{
+	WRITE_ONCE(hvt_recording, true);
+	return 0;
+}
+
+static int hvt_cmd_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	WRITE_ONCE(hvt_recording, false);
+	return 0;
+}
+
+static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
+{
+	if (!hvt_reader_get()) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a reader is draining the buffers");
+		return -EBUSY;
+	}
+	hvt_stats_clear();
+	hvt_buffers_clear();
+	hvt_reader_put();
+	return 0;
+}
+
+/* ---- statistics dump ------------------------------------------------- */
+
+struct stats_dump {
+	unsigned int phase;	/* 0: reasons, 1: vCPUs */
+	unsigned int pos;
+	struct hvt_hist hist;
+	struct hvtrace_hist_bucket buckets[HVTRACE_HIST_BUCKETS];
+};
+
+static int stats_start(struct netlink_callback *cb)
+{
+	cb->args[0] = (long)kvzalloc(sizeof(struct stats_dump), GFP_KERNEL);
+	return cb->args[0] ? 0 : -ENOMEM;
+}
+
+static int stats_done(struct netlink_callback *cb)
+{
+	kvfree((void *)cb->args[0]);
+	return 0;
+}
+
+static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d,
+			    unsigned int ridx, const struct hvt_reason_stat *s,
+			    bool has_hist)
+{
+	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_REASON);
+	unsigned int i, n = 0;
+
+	if (!nest || put_reason(skb, ridx) ||
+	    nla_put_u64_64bit(skb, HVTRACE_RSN_COUNT, s->count,
+			      HVTRACE_RSN_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_RSN_TOTAL_NS, s->total_ns,
+			      HVTRACE_RSN_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_RSN_MIN_NS, s->min_ns,
+			      HVTRACE_RSN_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_RSN_MAX_NS, s->max_ns,
+			      HVTRACE_RSN_PAD))
+		return -EMSGSIZE;
+	if (has_hist) {
+		for (i = 0; i < HVTRACE_HIST_BUCKETS; i++) {
+			if (!d->hist.bucket[i])
+				continue;
+			d->buckets[n].index = i;
+			d->buckets[n].pad = 0;
+			d->buckets[n].count = d->hist.bucket[i];
+			n++;
+		}
+		if (nla_put(skb, HVTRACE_RSN_HIST, n * sizeof(d->buckets[0]),
+			    d->buckets))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
+{
+	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
+
+	if (!nest ||
+	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, READ_ONCE(v->vm_id)) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, READ_ONCE(v->vm_pid)) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_ID, READ_ONCE(v->vcpu_id)) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_TID, READ_ONCE(v->tid)) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT, READ_ONCE(v->stat.count),
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS,
+			      READ_ONCE(v->stat.total_ns), HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS,
+			      READ_ONCE(v->stat.min_ns), HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS,
+			      READ_ONCE(v->stat.max_ns), HVTRACE_VCPU_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct stats_dump *d = (void *)cb->args[0];
+	struct hvt_reason_stat s;
+	void *hdr;
+
+	for (;;) {
+		const struct hvt_vcpu *v = NULL;
+		bool has_hist = false;
+		int err;
+
+		if (d->phase == 0 && d->pos >= HVT_NR_REASONS) {
+			d->phase = 1;
+			d->pos = 0;
+		}
+		if (d->phase == 1 && d->pos >= hvt_vcpu_slots())
+			return skb->len;
+
+		if (d->phase == 0) {
+			has_hist = hvt_reason_merge(d->pos, &s, &d->hist);
+			if (!s.count) {
+				d->pos++;
+				continue;
+			}
+		} else {
+			v = hvt_vcpu_at(d->pos);
+			if (!v || READ_ONCE(v->gen) != READ_ONCE(hvt_gen) ||
+			    !READ_ONCE(v->stat.count)) {
+				d->pos++;
+				continue;
+			}
+		}
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
+				  HVTRACE_CMD_GET_STATS);
+		if (!hdr)
+			return skb->len;
+		err = d->phase == 0 ? put_reason_stats(skb, d, d->pos, &s,
+						       has_hist) :
+				      put_vcpu_stats(skb, v);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			/* Not even one fits in an empty message: give up. */
+			return skb->len ?: err;
+		}
+		genlmsg_end(skb, hdr);
+		d->pos++;
+	}
+}
+
+/* ---- event drain ----------------------------------------------------- */
+
+struct events_dump {
+	unsigned int cpu;
+	unsigned long taken;	/* from this CPU during this dump */
+	bool reader;
+};
+
+static int events_start(struct netlink_callback *cb)
+{
+	struct events_dump *d;
+
+	BUILD_BUG_ON(sizeof(*d) > sizeof(cb->ctx));
+	d = (void *)cb->ctx;
+	memset(d, 0, sizeof(*d));
+	if (!hvt_reader_get()) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "another reader is draining the buffers");
+		return -EBUSY;
+	}
+	d->reader = true;
+	d->cpu = cpumask_first(cpu_possible_mask);
+	return 0;
+}
+
+static int events_done(struct netlink_callback *cb)
+{
+	struct events_dump *d = (void *)cb->ctx;
+
+	if (d->reader)
+		hvt_reader_put();
+	return 0;
+}
+
+static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct events_dump *d = (void *)cb->ctx;
+	const size_t ev = sizeof(struct hvtrace_event);
+
+	while (d->cpu < nr_cpu_ids) {
+		struct hvt_ring *r = hvt_ring_of(d->cpu);
+		struct hvt_acct a;
+		struct nlattr *attr;
+		unsigned int room, n;
+		void *hdr;
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
+				  HVTRACE_CMD_READ_EVENTS);
+		if (!hdr)
+			return skb->len;
+		hvt_acct_sum(&a, d->cpu);
+		if (nla_put_u32(skb, HVTRACE_A_EVENTS_CPU, d->cpu) ||
+		    nla_put_u64_64bit(skb, HVTRACE_ACCT_LOST, a.lost,
+				      HVTRACE_A_PAD))
+			goto full;
+		room = skb_tailroom(skb);
+		if (room < nla_total_size(ev) + 64)
+			goto full;
+		room = (room - nla_total_size(0) - 64) / ev;
+		/* Bounded per CPU and dump, so a busy CPU cannot hold us. */
+		room = min_t(unsigned long, room, r->mask + 1 - d->taken);
+		attr = nla_reserve(skb, HVTRACE_A_EVENTS, room * ev);
+		if (!attr)
+			goto full;
+		n = hvt_ring_read(r, nla_data(attr), room);
+		d->taken += n;
+		/* Give back the part of the attribute left unused. */
+		attr->nla_len = nla_attr_size(n * ev);
+		nlmsg_trim(skb, (u8 *)nla_data(attr) + NLA_ALIGN(n * ev));
+		if (nla_put_u64_64bit(skb, HVTRACE_ACCT_OVERWRITTEN,
+				      r->overwritten, HVTRACE_A_PAD))
+			goto full;
+		genlmsg_end(skb, hdr);
+		if (n < room || d->taken > r->mask) {
+			WRITE_ONCE(r->notified, false);
+			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
+			d->taken = 0;
+		}
+		if (n)
+			return skb->len;	/* one CPU's batch per message */
+		continue;
+full:
+		genlmsg_cancel(skb, hdr);
+		return skb->len;
+	}
+	return 0;
+}
+
+/* ---- watermark notification ------------------------------------------ */
+
+static const struct genl_multicast_group hvt_mcgrps[] = {
+	{ .name = HVTRACE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_SYS_ADMIN },
+};
+
+void hvt_genl_notify_watermark(void)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&hvt_family, &init_net, 0))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &hvt_family, 0, HVTRACE_CMD_WATERMARK);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&hvt_family, msg, 0, 0, GFP_KERNEL);
+}
+
+/* ---- the family ------------------------------------------------------ */
+
+static const struct genl_ops hvt_ops[] = {
 	{
 		.cmd	= HVTRACE_CMD_GET_STATUS,
 		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_get_status,
+	},
+	{
+		.cmd	= HVTRACE_CMD_GET_CONFIG,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hvt_cmd_get_config,
+	},
+	{
+		.cmd	= HVTRACE_CMD_SET_CONFIG,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hvt_cmd_set_config,
+	},
+	{
+		.cmd	= HVTRACE_CMD_START,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hvt_cmd_start,
+	},
+	{
+		.cmd	= HVTRACE_CMD_STOP,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hvt_cmd_stop,
+	},
+	{
+		.cmd	= HVTRACE_CMD_CLEAR,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hvt_cmd_clear,
+	},
+	{
+		.cmd	= HVTRACE_CMD_GET_STATS,
+		.flags	= GENL_ADMIN_PERM,
+		.start	= stats_start,
+		.dumpit	= stats_dump,
+		.done	= stats_done,
+	},
+	{
+		.cmd	= HVTRACE_CMD_READ_EVENTS,
+		.flags	= GENL_ADMIN_PERM,
+		.start	= events_start,
+		.dumpit	= events_dump,
+		.done	= events_done,
 	},
 };
 
 static struct genl_family hvt_family __ro_after_init = {
 	.name		= HVTRACE_GENL_NAME,
 	.version	= HVTRACE_GENL_VERSION,
+	.maxattr	= HVTRACE_A_MAX,
+	.policy		= hvt_policy,
 	.netnsok	= false,
 	.module		= THIS_MODULE,
-	.small_ops	= hvt_ops,
-	.n_small_ops	= ARRAY_SIZE(hvt_ops),
-	.resv_start_op	= HVTRACE_CMD_MAX + 1,
+	.ops		= hvt_ops,
+	.n_ops		= ARRAY_SIZE(hvt_ops),
+	.mcgrps		= hvt_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(hvt_mcgrps),
+	.resv_start_op	= HVTRACE_CMD_GET_STATUS,
 };
 
 int __init hvt_genl_register(void)
@@ -73,4 +784,5 @@ void hvt_genl_unregister(void)
 {
 	genl_unregister_family(&hvt_family);
 }
+
 MODULE_ALIAS_GENL_FAMILY(HVTRACE_GENL_NAME);

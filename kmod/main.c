@@ -2,24 +2,97 @@
 /*
  * hvtrace: hypervisor-level tracer for KVM hosts.
  *
- * Module entry and exit. Ordering matters on the way out: probes are
- * unregistered and synchronized before anything they touch goes away.
+ * Module entry and exit, and the load-time parameters. Ordering matters
+ * on the way out: probes are unregistered and synchronized before
+ * anything they touch goes away.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/tracepoint.h>
 
+#include "config.h"
 #include "hvtrace.h"
+
+static ulong threshold_ns;
+module_param(threshold_ns, ulong, 0444);
+MODULE_PARM_DESC(threshold_ns, "Initial duration threshold in ns (default 0: record every exit)");
+
+static uint buffer_kb = HVTRACE_BUFFER_KB_DEFAULT;
+module_param(buffer_kb, uint, 0444);
+MODULE_PARM_DESC(buffer_kb, "Initial ring size per CPU in KiB (default 2048)");
+
+static bool overwrite;
+module_param(overwrite, bool, 0444);
+MODULE_PARM_DESC(overwrite, "Start in flight-recorder (overwrite) mode");
+
+static bool autostart;
+module_param(autostart, bool, 0444);
+MODULE_PARM_DESC(autostart, "Start recording at load");
+
+unsigned int hvt_max_vcpus = 1024;
+module_param_named(max_vcpus, hvt_max_vcpus, uint, 0444);
+MODULE_PARM_DESC(max_vcpus, "vCPUs tracked at once (default 1024, 1..65536)");
+
+unsigned int hvt_nr_hist = 24;
+module_param_named(hist_reasons, hvt_nr_hist, uint, 0444);
+MODULE_PARM_DESC(hist_reasons, "Exit reasons with their own latency histogram, per CPU (default 24, 2..254)");
+
+static int __init check_params(void)
+{
+	if (buffer_kb < HVTRACE_BUFFER_KB_MIN ||
+	    buffer_kb > HVTRACE_BUFFER_KB_MAX) {
+		pr_err("buffer_kb=%u out of range %u..%u\n", buffer_kb,
+		       HVTRACE_BUFFER_KB_MIN, HVTRACE_BUFFER_KB_MAX);
+		return -EINVAL;
+	}
+	if (!hvt_max_vcpus || hvt_max_vcpus > 65536) {
+		pr_err("max_vcpus=%u out of range 1..65536\n", hvt_max_vcpus);
+		return -EINVAL;
+	}
+	if (hvt_nr_hist < 2 || hvt_nr_hist > 254) {
+		pr_err("hist_reasons=%u out of range 2..254\n", hvt_nr_hist);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void teardown(void)
+{
+	hvt_buffers_exit();
+	hvt_exit_info_exit();
+	hvt_config_exit();
+	hvt_vcpus_exit();
+	hvt_stats_exit();
+	rcu_barrier();	/* kfree_rcu'd configurations */
+}
 
 static int __init hvt_init(void)
 {
 	int err;
 
-	err = hvt_probe_kvm_register();
+	err = check_params();
 	if (err)
 		return err;
+	err = hvt_stats_init();
+	if (!err)
+		err = hvt_vcpus_init();
+	if (!err)
+		err = hvt_config_init(threshold_ns);
+	if (!err)
+		err = hvt_exit_info_init();
+	if (!err)
+		err = hvt_buffers_init(buffer_kb, overwrite ?
+				       HVTRACE_MODE_OVERWRITE :
+				       HVTRACE_MODE_DISCARD);
+	if (err)
+		goto err_teardown;
 
+	hvt_recording = autostart;
+	err = hvt_probe_kvm_register();
+	if (err)
+		goto err_teardown;
 	err = hvt_genl_register();
 	if (err)
 		goto err_probes;
@@ -30,6 +103,8 @@ static int __init hvt_init(void)
 err_probes:
 	hvt_probe_kvm_unregister();
 	tracepoint_synchronize_unregister();
+err_teardown:
+	teardown();
 	return err;
 }
 
@@ -38,6 +113,7 @@ static void __exit hvt_exit(void)
 	hvt_genl_unregister();
 	hvt_probe_kvm_unregister();
 	tracepoint_synchronize_unregister();
+	teardown();
 	pr_info("unloaded\n");
 }
 

@@ -1,53 +1,154 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probes on KVM's exit and entry tracepoints. Linking the exported
- * __tracepoint_kvm_* symbols makes modprobe load kvm first and pins it
- * while hvtrace is loaded.
+ * The exit path: probes on kvm_exit, kvm_entry and kvm_page_fault.
+ *
+ * kvm_exit notes the exit in the vCPU's slot; the next kvm_entry of that
+ * vCPU (on whatever CPU) closes it: aggregates always, then, while
+ * recording, filters, threshold and the ring. Linking the exported
+ * __tracepoint_kvm_* symbols makes modprobe load kvm first and pins it.
+ *
+ * Entries without an exit are normal (fastpath re-entries on AMD before
+ * 6.5, where kvm_exit fires late, in svm_handle_exit) and are ignored.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kvm_host.h>
-#include <linux/percpu.h>
-#include <linux/tracepoint.h>
+#include <linux/sched/clock.h>
 
+#include "config.h"
 #include "hvtrace.h"
 #include "kvm_tracepoints.h"
 
-struct hvt_cpu_counts {
-	u64 exits;
-	u64 entries;
-};
-
-static DEFINE_PER_CPU(struct hvt_cpu_counts, hvt_counts);
-
 static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
-	this_cpu_inc(hvt_counts.exits);
+	struct hvt_cpu *c = hvt_cpu(smp_processor_id());
+	struct hvt_vcpu *v;
+
+	c->exits++;
+	v = hvt_vcpu_get(vcpu);
+	if (unlikely(!v)) {
+		/* More vCPUs than max_vcpus: counted, not timed. */
+		c->acct.unpaired++;
+		return;
+	}
+	if (unlikely(v->in_exit))
+		c->acct.unpaired++;	/* the previous exit never re-entered */
+
+	v->isa = isa;
+	v->addr = 0;
+	hvt_exit_info_read(vcpu, v);
+	v->cpu_exit = smp_processor_id();
+	v->tid = current->pid;
+	v->in_exit = true;
+	/* Last, so the time covers none of our own work. */
+	v->exit_ts = local_clock();
+}
+
+static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
+			      u64 fault_address, u64 error_code)
+{
+	struct hvt_vcpu *v = hvt_vcpu_find(vcpu);
+
+	if (v && v->in_exit && !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
+		v->addr = fault_address;
+		v->flags |= HVTRACE_EVF_ADDR_GPA;
+	}
+}
+
+static void stat_add(struct hvt_reason_stat *s, u64 d)
+{
+	if (!s->count++ || d < s->min_ns)
+		s->min_ns = d;
+	if (d > s->max_ns)
+		s->max_ns = d;
+	s->total_ns += d;
+}
+
+static void record(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
+		   int cpu)
+{
+	struct hvt_ring *r = hvt_ring_of(cpu);
+	struct hvtrace_event *ev;
+	u64 seq;
+
+	ev = hvt_ring_reserve(r, &seq);
+	if (!ev) {
+		c->acct.lost++;
+		return;
+	}
+	ev->ts_ns = v->exit_ts;
+	ev->duration_ns = d;
+	ev->info1 = v->info1;
+	ev->info2 = v->info2;
+	ev->addr = v->addr;
+	ev->rip = v->rip;
+	ev->reason = v->reason;
+	ev->intr_info = v->intr_info;
+	ev->error_code = v->error_code;
+	ev->vcpu_id = v->vcpu_id;
+	ev->vm_id = v->vm_id;
+	ev->vm_pid = v->vm_pid;
+	ev->tid = v->tid;
+	ev->cpu_exit = v->cpu_exit;
+	ev->cpu_entry = cpu;
+	ev->isa = v->isa;
+	ev->type = HVTRACE_EV_EXIT;
+	ev->flags = v->flags;
+	ev->reserved = 0;
+	memset(ev->part_ns, 0, sizeof(ev->part_ns));
+	hvt_ring_commit(r, ev, seq);
+	c->acct.recorded++;
+
+	/* Half full: wake the reader, once until it drains. */
+	if (unlikely(hvt_ring_pending(r) > (r->mask >> 1)) &&
+	    !READ_ONCE(r->notified)) {
+		WRITE_ONCE(r->notified, true);
+		irq_work_queue(&r->wake);
+	}
 }
 
 static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 {
-	this_cpu_inc(hvt_counts.entries);
-}
+	int cpu = smp_processor_id();
+	struct hvt_cpu *c = hvt_cpu(cpu);
+	const struct hvt_config *cfg;
+	struct hvt_vcpu *v;
+	unsigned int ridx;
+	u64 now, d;
 
-static u64 hvt_sum(size_t offset)
-{
-	u64 sum = 0;
-	int cpu;
+	c->entries++;
+	v = hvt_vcpu_find(vcpu);
+	if (!v || !v->in_exit)
+		return;
+	now = local_clock();
+	v->in_exit = false;
+	/* local_clock() may step back a little across CPUs. */
+	d = now > v->exit_ts ? now - v->exit_ts : 0;
 
-	for_each_possible_cpu(cpu)
-		sum += *(u64 *)((char *)per_cpu_ptr(&hvt_counts, cpu) + offset);
-	return sum;
-}
+	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
+		hvt_cpu_reset(c);
+	ridx = hvt_reason_index(v->isa, v->reason);
+	stat_add(&c->reason[ridx], d);
+	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
+	if (unlikely(v->gen != READ_ONCE(hvt_gen))) {
+		memset(&v->stat, 0, sizeof(v->stat));
+		v->gen = READ_ONCE(hvt_gen);
+	}
+	stat_add(&v->stat, d);
 
-u64 hvt_exits_seen(void)
-{
-	return hvt_sum(offsetof(struct hvt_cpu_counts, exits));
-}
-
-u64 hvt_entries_seen(void)
-{
-	return hvt_sum(offsetof(struct hvt_cpu_counts, entries));
+	if (!READ_ONCE(hvt_recording))
+		return;
+	c->acct.seen++;
+	cfg = rcu_dereference_sched(hvt_cfg);
+	if (hvt_filtered(cfg, v, ridx)) {
+		c->acct.filtered++;
+		return;
+	}
+	if (d < cfg->thr[ridx]) {
+		c->acct.below++;
+		return;
+	}
+	record(c, v, d, cpu);
 }
 
 int hvt_probe_kvm_register(void)
@@ -58,16 +159,28 @@ int hvt_probe_kvm_register(void)
 					hvt_on_exit, NULL);
 	if (err)
 		return err;
+	err = tracepoint_probe_register(&__tracepoint_kvm_page_fault,
+					hvt_on_page_fault, NULL);
+	if (err)
+		goto err_exit;
 	err = tracepoint_probe_register(&__tracepoint_kvm_entry,
 					hvt_on_entry, NULL);
 	if (err)
-		tracepoint_probe_unregister(&__tracepoint_kvm_exit,
-					    hvt_on_exit, NULL);
+		goto err_page_fault;
+	return 0;
+
+err_page_fault:
+	tracepoint_probe_unregister(&__tracepoint_kvm_page_fault,
+				    hvt_on_page_fault, NULL);
+err_exit:
+	tracepoint_probe_unregister(&__tracepoint_kvm_exit, hvt_on_exit, NULL);
 	return err;
 }
 
 void hvt_probe_kvm_unregister(void)
 {
 	tracepoint_probe_unregister(&__tracepoint_kvm_entry, hvt_on_entry, NULL);
+	tracepoint_probe_unregister(&__tracepoint_kvm_page_fault,
+				    hvt_on_page_fault, NULL);
 	tracepoint_probe_unregister(&__tracepoint_kvm_exit, hvt_on_exit, NULL);
 }

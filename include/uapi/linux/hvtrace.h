@@ -2,45 +2,275 @@
 /*
  * hvtrace: hypervisor-level tracer for KVM hosts — generic netlink ABI.
  *
- * Family "hvtrace", version HVTRACE_GENL_VERSION. Every command requires
- * CAP_SYS_ADMIN and is served only in the initial network namespace.
- * Numbers are never reused: retired commands and attributes keep their slot.
+ * Family "hvtrace", version HVTRACE_GENL_VERSION, multicast group "events".
+ * Every command requires CAP_SYS_ADMIN and is served only in the initial
+ * network namespace. Numbers are never reused: retired commands and
+ * attributes keep their slot. All attributes live in one space (enum
+ * hvtrace_attr) except the nests drawn below.
  *
- * HVTRACE_CMD_GET_STATUS
- *   request:  (no attributes)
- *   reply:    HVTRACE_A_STATUS_VERSION        string, module version
- *             HVTRACE_A_STATUS_ABI            u32, HVTRACE_GENL_VERSION
- *             HVTRACE_A_STATUS_NR_CPUS        u32, possible CPUs
- *             HVTRACE_A_STATUS_EXITS_SEEN     u64, exits seen since load
- *             HVTRACE_A_STATUS_ENTRIES_SEEN   u64, entries seen since load
+ * HVTRACE_CMD_GET_STATUS            (doit)
+ *   reply: VERSION string, ABI u32, NR_CPUS u32, VENDOR string ("kvm_amd",
+ *          "kvm_intel", or "" while exit reasons cannot be read),
+ *          RECORDING u8, READER u8 (a reader is draining),
+ *          ACCT nest: totals, then ACCT_CPU nests for each CPU:
+ *            ACCT_CPU u32 (only inside per-CPU nests), ACCT_SEEN,
+ *            ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED, ACCT_LOST,
+ *            ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64
+ *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared)
+ *
+ * HVTRACE_CMD_GET_CONFIG            (doit)
+ *   reply: CONFIG nest, as for SET_CONFIG, every setting present.
+ *
+ * HVTRACE_CMD_SET_CONFIG            (doit)
+ *   request: CONFIG nest; absent settings keep their value. The whole
+ *   request is validated first: a rejected request changes nothing.
+ *     CFG_THRESHOLD_NS u64          global duration threshold
+ *     CFG_REASON_THRESHOLD nest     (repeatable) per-reason override:
+ *       RSN_ISA u8, RSN_CODE u32, RSN_THRESHOLD_NS u64
+ *     CFG_REASON_THRESHOLDS_CLEAR flag   drop every override first
+ *     CFG_FILTER_PID u32            VMM (VM owner) pid, 0 = any
+ *     CFG_FILTER_VCPUS binary       bitmap of vCPU ids (u64 words), empty
+ *                                   = any
+ *     CFG_FILTER_REASONS nest       list of RSN_ISA+RSN_CODE pairs inside
+ *                                   REASON nests; empty nest = any
+ *     CFG_FILTER_RIP_MIN u64, CFG_FILTER_RIP_MAX u64   inclusive range;
+ *                                   min > max rejected; 0..U64_MAX = any
+ *     CFG_FILTER_CPUS binary        bitmap of host CPUs (u64 words), empty
+ *                                   = any
+ *     CFG_FILTERS_CLEAR flag        reset every filter first
+ *     CFG_BUFFER_KB u32             ring size per CPU (only while stopped)
+ *     CFG_MODE u8                   HVTRACE_MODE_* (only while stopped)
+ *
+ * HVTRACE_CMD_START, HVTRACE_CMD_STOP   (doit) recording on / off.
+ * HVTRACE_CMD_CLEAR                     (doit) zero aggregates, accounting
+ *                                       and buffered events.
+ *
+ * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
+ *   seen, then one per vCPU:
+ *   REASON nest: RSN_ISA u8, RSN_CODE u32, STAT_COUNT u64, STAT_TOTAL_NS,
+ *          STAT_MIN_NS, STAT_MAX_NS u64, STAT_HIST binary: array of
+ *          struct hvtrace_hist_bucket (non-empty buckets only)
+ *   VCPU nest: VCPU_VM_ID u32, VCPU_VM_PID u32, VCPU_ID u32, VCPU_TID u32,
+ *          STAT_COUNT, STAT_TOTAL_NS, STAT_MIN_NS, STAT_MAX_NS u64
+ *
+ * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
+ *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
+ *   ACCT_LOST / ACCT_OVERWRITTEN u64 of that CPU so far. One reader at a
+ *   time: a second gets -EBUSY. Ends when every ring was empty once.
+ *
+ * HVTRACE_CMD_WATERMARK             (multicast "events") a ring passed
+ *   half full: EVENTS_CPU u32.
  */
 #ifndef _UAPI_LINUX_HVTRACE_H
 #define _UAPI_LINUX_HVTRACE_H
 
+#include <linux/types.h>
+
 #define HVTRACE_GENL_NAME	"hvtrace"
 #define HVTRACE_GENL_VERSION	1
+#define HVTRACE_MCGRP_EVENTS	"events"
 
 enum hvtrace_cmd {
 	HVTRACE_CMD_UNSPEC,
 	HVTRACE_CMD_GET_STATUS,
+	HVTRACE_CMD_GET_CONFIG,
+	HVTRACE_CMD_SET_CONFIG,
+	HVTRACE_CMD_START,
+	HVTRACE_CMD_STOP,
+	HVTRACE_CMD_CLEAR,
+	HVTRACE_CMD_GET_STATS,
+	HVTRACE_CMD_READ_EVENTS,
+	HVTRACE_CMD_WATERMARK,
 
 	__HVTRACE_CMD_MAX
 };
 
 #define HVTRACE_CMD_MAX (__HVTRACE_CMD_MAX - 1)
 
-enum hvtrace_status_attr {
-	HVTRACE_A_STATUS_UNSPEC,
-	HVTRACE_A_STATUS_PAD,
-	HVTRACE_A_STATUS_VERSION,
-	HVTRACE_A_STATUS_ABI,
-	HVTRACE_A_STATUS_NR_CPUS,
-	HVTRACE_A_STATUS_EXITS_SEEN,
-	HVTRACE_A_STATUS_ENTRIES_SEEN,
+enum hvtrace_attr {
+	HVTRACE_A_UNSPEC,
+	HVTRACE_A_PAD,
+	HVTRACE_A_VERSION,
+	HVTRACE_A_ABI,
+	HVTRACE_A_NR_CPUS,
+	HVTRACE_A_VENDOR,
+	HVTRACE_A_RECORDING,
+	HVTRACE_A_READER,
+	HVTRACE_A_ACCT,
+	HVTRACE_A_EXITS_SEEN,
+	HVTRACE_A_ENTRIES_SEEN,
+	HVTRACE_A_CONFIG,
+	HVTRACE_A_REASON,
+	HVTRACE_A_VCPU,
+	HVTRACE_A_EVENTS_CPU,
+	HVTRACE_A_EVENTS,
 
-	__HVTRACE_A_STATUS_MAX
+	__HVTRACE_A_MAX
 };
 
-#define HVTRACE_A_STATUS_MAX (__HVTRACE_A_STATUS_MAX - 1)
+#define HVTRACE_A_MAX (__HVTRACE_A_MAX - 1)
+
+/* Inside HVTRACE_A_ACCT (totals, and one HVTRACE_ACCT_CPU_NEST per CPU). */
+enum hvtrace_acct_attr {
+	HVTRACE_ACCT_UNSPEC,
+	HVTRACE_ACCT_PAD,
+	HVTRACE_ACCT_CPU_NEST,
+	HVTRACE_ACCT_CPU,
+	HVTRACE_ACCT_SEEN,
+	HVTRACE_ACCT_FILTERED,
+	HVTRACE_ACCT_BELOW,
+	HVTRACE_ACCT_RECORDED,
+	HVTRACE_ACCT_LOST,
+	HVTRACE_ACCT_OVERWRITTEN,
+	HVTRACE_ACCT_DRAINED,
+	HVTRACE_ACCT_UNPAIRED,
+
+	__HVTRACE_ACCT_MAX
+};
+
+#define HVTRACE_ACCT_MAX (__HVTRACE_ACCT_MAX - 1)
+
+/* Inside HVTRACE_A_CONFIG. */
+enum hvtrace_cfg_attr {
+	HVTRACE_CFG_UNSPEC,
+	HVTRACE_CFG_PAD,
+	HVTRACE_CFG_THRESHOLD_NS,
+	HVTRACE_CFG_REASON_THRESHOLD,
+	HVTRACE_CFG_REASON_THRESHOLDS_CLEAR,
+	HVTRACE_CFG_FILTER_PID,
+	HVTRACE_CFG_FILTER_VCPUS,
+	HVTRACE_CFG_FILTER_REASONS,
+	HVTRACE_CFG_FILTER_RIP_MIN,
+	HVTRACE_CFG_FILTER_RIP_MAX,
+	HVTRACE_CFG_FILTER_CPUS,
+	HVTRACE_CFG_FILTERS_CLEAR,
+	HVTRACE_CFG_BUFFER_KB,
+	HVTRACE_CFG_MODE,
+
+	__HVTRACE_CFG_MAX
+};
+
+#define HVTRACE_CFG_MAX (__HVTRACE_CFG_MAX - 1)
+
+/* Inside HVTRACE_A_REASON, HVTRACE_CFG_REASON_THRESHOLD and the REASON
+ * nests of HVTRACE_CFG_FILTER_REASONS.
+ */
+enum hvtrace_rsn_attr {
+	HVTRACE_RSN_UNSPEC,
+	HVTRACE_RSN_PAD,
+	HVTRACE_RSN_ISA,
+	HVTRACE_RSN_CODE,
+	HVTRACE_RSN_THRESHOLD_NS,
+	HVTRACE_RSN_COUNT,
+	HVTRACE_RSN_TOTAL_NS,
+	HVTRACE_RSN_MIN_NS,
+	HVTRACE_RSN_MAX_NS,
+	HVTRACE_RSN_HIST,
+
+	__HVTRACE_RSN_MAX
+};
+
+#define HVTRACE_RSN_MAX (__HVTRACE_RSN_MAX - 1)
+
+/* Inside HVTRACE_A_VCPU. */
+enum hvtrace_vcpu_attr {
+	HVTRACE_VCPU_UNSPEC,
+	HVTRACE_VCPU_PAD,
+	HVTRACE_VCPU_VM_ID,
+	HVTRACE_VCPU_VM_PID,
+	HVTRACE_VCPU_ID,
+	HVTRACE_VCPU_TID,
+	HVTRACE_VCPU_COUNT,
+	HVTRACE_VCPU_TOTAL_NS,
+	HVTRACE_VCPU_MIN_NS,
+	HVTRACE_VCPU_MAX_NS,
+
+	__HVTRACE_VCPU_MAX
+};
+
+#define HVTRACE_VCPU_MAX (__HVTRACE_VCPU_MAX - 1)
+
+/* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */
+enum hvtrace_isa {
+	HVTRACE_ISA_UNKNOWN = 0,
+	HVTRACE_ISA_VMX = 1,
+	HVTRACE_ISA_SVM = 2,
+};
+
+enum hvtrace_mode {
+	HVTRACE_MODE_DISCARD,	/* full ring: new events dropped, counted */
+	HVTRACE_MODE_OVERWRITE,	/* flight recorder: oldest overwritten */
+
+	__HVTRACE_MODE_MAX
+};
+
+#define HVTRACE_MODE_MAX (__HVTRACE_MODE_MAX - 1)
+
+/* Ring size per CPU, KiB. */
+#define HVTRACE_BUFFER_KB_MIN		4
+#define HVTRACE_BUFFER_KB_MAX		(256 * 1024)
+#define HVTRACE_BUFFER_KB_DEFAULT	2048
+
+/* Largest vCPU id the vCPU filter can name (KVM_MAX_VCPU_IDS on x86). */
+#define HVTRACE_MAX_VCPU_ID		4095
+
+/*
+ * Latency histograms are HDR-style log-linear over nanoseconds: values
+ * below 2^HVTRACE_HIST_SUB_BITS are exact; above, each power of two is
+ * split into 2^HVTRACE_HIST_SUB_BITS equal buckets, so a bucket's width
+ * is at most 1/32 (3.1%) of its lower bound, and its midpoint is within
+ * 1.6% of any value in it. Values of 2^36 ns (68.7 s) and more land in the
+ * last bucket (the exact maximum is reported separately).
+ */
+#define HVTRACE_HIST_SUB_BITS		5
+#define HVTRACE_HIST_MAX_SHIFT		36
+#define HVTRACE_HIST_BUCKETS \
+	((HVTRACE_HIST_MAX_SHIFT - HVTRACE_HIST_SUB_BITS + 1) << \
+	 HVTRACE_HIST_SUB_BITS)
+
+struct hvtrace_hist_bucket {
+	__u32 index;
+	__u32 pad;
+	__u64 count;
+};
+
+enum hvtrace_event_type {
+	HVTRACE_EV_EXIT = 1,	/* one VM exit, exit to next entry */
+};
+
+/* hvtrace_event.flags */
+#define HVTRACE_EVF_RIP_VALID	(1U << 0)	/* rip holds the guest RIP */
+#define HVTRACE_EVF_ADDR_GPA	(1U << 1)	/* addr is a faulting GPA */
+#define HVTRACE_EVF_ADDR_MSR	(1U << 2)	/* addr is an MSR index */
+#define HVTRACE_EVF_REASON_UNKNOWN (1U << 3)	/* vendor module not ready */
+#define __HVTRACE_EVF_ALL	((1U << 4) - 1)
+
+/*
+ * One record in a per-CPU ring, 128 bytes. seq numbers the records of one
+ * CPU from 1 upwards: a gap is events lost or overwritten there.
+ */
+struct hvtrace_event {
+	__u64 seq;
+	__u64 ts_ns;		/* exit time, kernel local_clock() */
+	__u64 duration_ns;	/* exit to the vCPU's next entry */
+	__u64 info1;		/* vendor exit information */
+	__u64 info2;
+	__u64 addr;		/* see HVTRACE_EVF_ADDR_* */
+	__u64 rip;
+	__u32 reason;		/* raw exit reason / exit code */
+	__u32 intr_info;
+	__u32 error_code;
+	__u32 vcpu_id;
+	__u32 vm_id;		/* hvtrace's number for the VM, from 1 */
+	__u32 vm_pid;		/* the VMM process that owns the VM */
+	__u32 tid;		/* the vCPU thread */
+	__u16 cpu_exit;		/* host CPU at exit */
+	__u16 cpu_entry;	/* host CPU at entry (the ring's CPU) */
+	__u8 isa;		/* enum hvtrace_isa */
+	__u8 type;		/* enum hvtrace_event_type */
+	__u16 flags;		/* HVTRACE_EVF_* */
+	__u32 reserved;		/* zero */
+	__u64 part_ns[4];	/* zero (time split, reserved) */
+};
 
 #endif /* _UAPI_LINUX_HVTRACE_H */

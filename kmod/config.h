@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Thresholds and filters. The configuration is an immutable object
+ * published through RCU: the probes see either the old or the new one,
+ * never a mix, so changes are atomic while tracing.
+ */
+#ifndef _HVT_CONFIG_H
+#define _HVT_CONFIG_H
+
+#include <linux/bitmap.h>
+#include <linux/rcupdate.h>
+#include <linux/threads.h>
+
+#include "hvtrace.h"
+
+#define HVT_F_PID	BIT(0)
+#define HVT_F_VCPU	BIT(1)
+#define HVT_F_REASON	BIT(2)
+#define HVT_F_RIP	BIT(3)
+#define HVT_F_CPU	BIT(4)
+
+#define HVT_NR_VCPU_IDS	(HVTRACE_MAX_VCPU_ID + 1)
+#define HVT_NO_OVERRIDE	U64_MAX
+
+struct hvt_config {
+	struct rcu_head rcu;
+	u32 filters;			/* HVT_F_* in force */
+	u32 pid;
+	u64 rip_min;
+	u64 rip_max;
+	u64 threshold_ns;
+	/* Per reason: what the probe compares with (override or global). */
+	u64 thr[HVT_NR_REASONS];
+	/* Per reason: the override, or HVT_NO_OVERRIDE. */
+	u64 override[HVT_NR_REASONS];
+	DECLARE_BITMAP(reasons, HVT_NR_REASONS);
+	DECLARE_BITMAP(vcpus, HVT_NR_VCPU_IDS);
+	DECLARE_BITMAP(cpus, NR_CPUS);
+};
+
+extern struct hvt_config __rcu *hvt_cfg;
+
+int hvt_config_init(u64 threshold_ns);
+void hvt_config_exit(void);
+/* A private copy of the configuration in force, to edit. */
+struct hvt_config *hvt_config_dup(void);
+/* Recompute derived fields and publish C (takes ownership). */
+void hvt_config_publish(struct hvt_config *c);
+void hvt_config_reset_filters(struct hvt_config *c);
+void hvt_config_reset_overrides(struct hvt_config *c);
+
+/* The probes' question: is this exit excluded by a filter? */
+static inline bool hvt_filtered(const struct hvt_config *c,
+				const struct hvt_vcpu *v, unsigned int ridx)
+{
+	u32 f = c->filters;
+
+	if (likely(!f))
+		return false;
+	if ((f & HVT_F_PID) && v->vm_pid != c->pid)
+		return true;
+	if ((f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
+				 !test_bit(v->vcpu_id, c->vcpus)))
+		return true;
+	if ((f & HVT_F_REASON) && !test_bit(ridx, c->reasons))
+		return true;
+	if ((f & HVT_F_RIP) && (!(v->flags & HVTRACE_EVF_RIP_VALID) ||
+				v->rip < c->rip_min || v->rip > c->rip_max))
+		return true;
+	if ((f & HVT_F_CPU) && !test_bit(v->cpu_exit, c->cpus))
+		return true;
+	return false;
+}
+
+#endif /* _HVT_CONFIG_H */

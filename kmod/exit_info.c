@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exit reasons. kvm_exit does not pass the reason; KVM asks the vendor's
+ * get_exit_info, reachable only through the unexported kvm_x86_ops. We go
+ * to the vendor function itself: a disabled kprobe resolves its address
+ * (kprobes may look up any text symbol), sprint_symbol proves it is that
+ * function in that module, and on IBT kernels its first instruction must
+ * be ENDBR64, so our indirect call can never fault.
+ *
+ * A module notifier follows the vendor module: resolved when it goes
+ * live, dropped (and every probe run finished) before it goes away.
+ * Meanwhile exits are counted with an unknown reason. The pointer is read
+ * on every use.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kvm_host.h>
+#include <linux/module.h>
+
+#include "hvtrace.h"
+
+typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
+				 u64 *info1, u64 *info2, u32 *intr_info,
+				 u32 *error_code);
+
+struct hvt_vendor {
+	const char *module;
+	const char *func;
+	u8 isa;
+};
+
+static const struct hvt_vendor vendors[] = {
+	{ "kvm_amd", "svm_get_exit_info", HVTRACE_ISA_SVM },
+	{ "kvm_intel", "vmx_get_exit_info", HVTRACE_ISA_VMX },
+};
+
+static hvt_exit_info_fn exit_info_fn;
+static const struct hvt_vendor *vendor;
+static DEFINE_MUTEX(vendor_lock);
+
+#define ENDBR64 0xfa1e0ff3U	/* f3 0f 1e fa */
+#define EXIT_REASON_MSR_READ	31
+#define EXIT_REASON_MSR_WRITE	32
+#define SVM_EXIT_MSR		0x07c
+#define SVM_EXIT_NPF		0x400
+
+/* Address of FUNC in MODULE, proven by kallsyms, or 0. */
+static unsigned long resolve(const struct hvt_vendor *v)
+{
+	struct kprobe kp = {
+		.symbol_name = v->func,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	/* Static: too big for the stack; vendor_lock serializes us. */
+	static char sym[KSYM_SYMBOL_LEN], want[KSYM_NAME_LEN + 8];
+	unsigned long addr, off;
+	u32 insn;
+	char *p;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	/* "svm_get_exit_info+0x4/0x60 [kvm_amd]": the kprobe may sit past
+	 * an ENDBR64; the offset takes us back to the entry.
+	 */
+	sprint_symbol(sym, addr);
+	snprintf(want, sizeof(want), "%s+", v->func);
+	if (strncmp(sym, want, strlen(want)))
+		return 0;
+	p = sym + strlen(want);
+	if (sscanf(p, "%lx/", &off) != 1 || off > 16)
+		return 0;
+	snprintf(want, sizeof(want), "[%s]", v->module);
+	if (!strstr(sym, want))
+		return 0;
+	addr -= off;
+
+	memcpy(&insn, (void *)addr, sizeof(insn));
+	if (cpu_feature_enabled(X86_FEATURE_IBT) && insn != ENDBR64) {
+		pr_warn("%s has no ENDBR64: exit reasons unavailable\n",
+			v->func);
+		return 0;
+	}
+	return addr;
+}
+
+static void attach(const struct hvt_vendor *v)
+{
+	unsigned long addr = resolve(v);
+
+	if (!addr) {
+		pr_warn("cannot find %s in %s: exit reasons unavailable\n",
+			v->func, v->module);
+		return;
+	}
+	WRITE_ONCE(vendor, v);
+	WRITE_ONCE(exit_info_fn, (hvt_exit_info_fn)addr);
+	pr_info("exit reasons from %s\n", v->module);
+}
+
+static void detach(void)
+{
+	WRITE_ONCE(exit_info_fn, NULL);
+	/* Probes run with preemption off: after this none is in the call. */
+	synchronize_rcu();
+	WRITE_ONCE(vendor, NULL);
+}
+
+static const struct hvt_vendor *vendor_of(const struct module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vendors); i++)
+		if (!strcmp(mod->name, vendors[i].module))
+			return &vendors[i];
+	return NULL;
+}
+
+static int module_event(struct notifier_block *nb, unsigned long state,
+			void *data)
+{
+	const struct hvt_vendor *v = vendor_of(data);
+
+	if (!v)
+		return NOTIFY_DONE;
+	mutex_lock(&vendor_lock);
+	if (state == MODULE_STATE_LIVE && !exit_info_fn)
+		attach(v);
+	else if (state == MODULE_STATE_GOING && vendor == v)
+		detach();
+	mutex_unlock(&vendor_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block module_nb = {
+	.notifier_call = module_event,
+};
+
+int hvt_exit_info_init(void)
+{
+	unsigned int i;
+	int err;
+
+	err = register_module_notifier(&module_nb);
+	if (err)
+		return err;
+	mutex_lock(&vendor_lock);
+	for (i = 0; i < ARRAY_SIZE(vendors) && !exit_info_fn; i++) {
+		struct kprobe kp = { .symbol_name = vendors[i].func,
+				     .flags = KPROBE_FLAG_DISABLED };
+
+		/* Only a loaded vendor resolves; stay quiet about the other. */
+		if (register_kprobe(&kp))
+			continue;
+		unregister_kprobe(&kp);
+		attach(&vendors[i]);
+	}
+	mutex_unlock(&vendor_lock);
+	return 0;
+}
+
+void hvt_exit_info_exit(void)
+{
+	unregister_module_notifier(&module_nb);
+}
+
+const char *hvt_exit_info_vendor(void)
+{
+	const struct hvt_vendor *v = READ_ONCE(vendor);
+
+	return v && READ_ONCE(exit_info_fn) ? v->module : "";
+}
+
+void hvt_exit_info_read(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
+{
+	hvt_exit_info_fn fn = READ_ONCE(exit_info_fn);
+	u16 flags = 0;
+
+	if (unlikely(!fn)) {
+		v->reason = 0;
+		v->info1 = v->info2 = 0;
+		v->intr_info = v->error_code = 0;
+		v->flags = HVTRACE_EVF_REASON_UNKNOWN;
+		v->isa = HVTRACE_ISA_UNKNOWN;
+		return;
+	}
+	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
+	   &v->error_code);
+
+	if (vcpu->arch.guest_state_protected) {
+		v->flags = 0;
+		return;
+	}
+	/* RIP: SVM always has it after an exit; VMX reads it lazily. */
+	if (!(vcpu->arch.regs_avail & BIT(VCPU_REGS_RIP)))
+		static_call(kvm_x86_cache_reg)(vcpu, VCPU_REGS_RIP);
+	v->rip = vcpu->arch.regs[VCPU_REGS_RIP];
+	flags |= HVTRACE_EVF_RIP_VALID;
+
+	if (v->isa == HVTRACE_ISA_SVM) {
+		if (v->reason == SVM_EXIT_MSR) {
+			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+			flags |= HVTRACE_EVF_ADDR_MSR;
+		} else if (v->reason == SVM_EXIT_NPF) {
+			v->addr = v->info2;
+			flags |= HVTRACE_EVF_ADDR_GPA;
+		}
+	} else {
+		u16 basic = v->reason;
+
+		if (basic == EXIT_REASON_MSR_READ ||
+		    basic == EXIT_REASON_MSR_WRITE) {
+			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+			flags |= HVTRACE_EVF_ADDR_MSR;
+		}
+		/* EPT violations: the GPA comes from kvm_page_fault. */
+	}
+	v->flags = flags;
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Dense exit-reason index: the way back from index to reason. */
+#include "reason.h"
+
+bool hvt_reason_of_index(unsigned int idx, u8 *isa, u32 *code)
+{
+	if (idx < HVT_RIDX_SVM_LOW) {
+		*isa = HVTRACE_ISA_VMX;
+		*code = idx - HVT_RIDX_VMX;
+	} else if (idx < HVT_RIDX_SVM_HIGH) {
+		*isa = HVTRACE_ISA_SVM;
+		*code = idx - HVT_RIDX_SVM_LOW;
+	} else if (idx < HVT_RIDX_SVM_ERR) {
+		*isa = HVTRACE_ISA_SVM;
+		*code = idx - HVT_RIDX_SVM_HIGH + HVT_SVM_HIGH_BASE;
+	} else if (idx == HVT_RIDX_SVM_ERR) {
+		*isa = HVTRACE_ISA_SVM;
+		*code = HVT_SVM_EXIT_ERR;
+	} else {
+		return false;
+	}
+	return true;
+}

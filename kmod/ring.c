@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU record rings.
+ *
+ * Positions count records from 0 and only grow; slot = position & mask.
+ * A slot's seq is its commit mark: position + 1 once committed, 0 while
+ * being written. The writer clears the mark, fills the record and then
+ * publishes the mark with release semantics; the reader reads the mark
+ * (acquire), copies, and reads the mark again: a changed mark means the
+ * writer overwrote the slot under it (overwrite mode), so the copy is
+ * thrown away. That is a seqcount per slot, which needs no lock and lets
+ * nested writers (interrupt, NMI) commit out of order.
+ */
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/topology.h>
+#include <linux/vmalloc.h>
+
+#include "ring.h"
+
+unsigned long hvt_ring_slots_for_kb(u32 kb)
+{
+	unsigned long n = ((unsigned long)kb * 1024) / sizeof(struct hvtrace_event);
+
+	return n < 2 ? 2 : rounddown_pow_of_two(n);
+}
+
+int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
+		  u8 mode, void (*wake)(struct irq_work *))
+{
+	memset(r, 0, sizeof(*r));
+	r->slots = vzalloc_node(array_size(nr_slots, sizeof(*r->slots)),
+				cpu_to_node(cpu));
+	if (!r->slots)
+		return -ENOMEM;
+	r->mask = nr_slots - 1;
+	r->mode = mode;
+	r->cpu = cpu;
+	local_set(&r->head, 0);
+	local_set(&r->lost, 0);
+	init_irq_work(&r->wake, wake);
+	return 0;
+}
+
+void hvt_ring_free(struct hvt_ring *r)
+{
+	irq_work_sync(&r->wake);
+	vfree(r->slots);
+	r->slots = NULL;
+}
+
+struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq)
+{
+	unsigned long head, tail;
+	struct hvtrace_event *ev;
+
+	do {
+		head = local_read(&r->head);
+		if (r->mode == HVTRACE_MODE_DISCARD) {
+			tail = smp_load_acquire(&r->tail);
+			if (head - tail > r->mask) {
+				local_inc(&r->lost);
+				return NULL;
+			}
+		}
+	} while (local_cmpxchg(&r->head, head, head + 1) != head);
+
+	ev = &r->slots[head & r->mask];
+	/* Invalidate before writing so a concurrent reader sees the tear. */
+	WRITE_ONCE(ev->seq, 0);
+	smp_wmb();
+	*seq = head + 1;
+	return ev;
+}
+
+void hvt_ring_commit(struct hvt_ring *r, struct hvtrace_event *ev, u64 seq)
+{
+	smp_store_release(&ev->seq, seq);
+}
+
+unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
+			   unsigned int max)
+{
+	unsigned long tail = r->tail, head, size = r->mask + 1;
+	unsigned int n = 0;
+
+	while (n < max) {
+		const struct hvtrace_event *ev;
+		u64 seq;
+
+		head = local_read(&r->head);
+		if (tail == head)
+			break;
+		if (head - tail > size) {
+			/* Overwrite mode: the writer lapped the reader. */
+			r->overwritten += head - tail - size;
+			tail = head - size;
+		}
+		ev = &r->slots[tail & r->mask];
+		seq = smp_load_acquire(&ev->seq);
+		if (seq == tail + 1) {
+			dst[n] = *ev;
+			smp_rmb();
+			if (READ_ONCE(ev->seq) == seq)
+				n++;
+			else
+				r->overwritten++;	/* torn by a lapping writer */
+			tail++;
+			continue;
+		}
+		if (seq > tail + 1) {
+			/* Already reused by a later lap: lost. */
+			r->overwritten++;
+			tail++;
+			continue;
+		}
+		/* Reserved but not committed yet: come back later. */
+		break;
+	}
+	r->drained += n;
+	smp_store_release(&r->tail, tail);
+	return n;
+}
+
+void hvt_ring_discard_all(struct hvt_ring *r)
+{
+	smp_store_release(&r->tail, local_read(&r->head));
+}
+
+unsigned long hvt_ring_pending(const struct hvt_ring *r)
+{
+	unsigned long used = local_read(&r->head) - READ_ONCE(r->tail);
+
+	return min(used, r->mask + 1);
+}

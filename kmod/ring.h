@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU lock-free rings of fixed-size records. One writer per CPU (the
+ * probes, with preemption off; a writer nested in an interrupt or NMI on
+ * the same CPU is safe: reservation is a local cmpxchg and each record
+ * carries its own commit mark), one reader at a time for all CPUs.
+ */
+#ifndef _HVT_RING_H
+#define _HVT_RING_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <asm/local.h>
+#include <uapi/linux/hvtrace.h>
+
+struct hvt_ring {
+	/* Writer side. */
+	local_t head;			/* records reserved so far */
+	local_t lost;			/* discard mode: dropped when full */
+	bool notified;			/* watermark notification pending */
+	struct irq_work wake;		/* tells the reader, out of probe ctx */
+	/* Reader side. */
+	unsigned long tail ____cacheline_aligned;	/* records consumed */
+	u64 overwritten;		/* overwrite mode: lost to the writer */
+	u64 drained;			/* records handed to the reader */
+	/* Fixed. */
+	unsigned long mask;		/* nr slots - 1, a power of two */
+	u8 mode;			/* enum hvtrace_mode */
+	int cpu;
+	struct hvtrace_event *slots;
+};
+
+/* Slots for KB kilobytes, rounded down to a power of two (at least 2). */
+unsigned long hvt_ring_slots_for_kb(u32 kb);
+
+int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
+		  u8 mode, void (*wake)(struct irq_work *));
+void hvt_ring_free(struct hvt_ring *r);
+
+/*
+ * Writer: reserve a slot, fill it, commit it. Returns NULL (and counts a
+ * lost event) when a discard-mode ring is full. The slot's seq is the
+ * commit mark: never write it directly.
+ */
+struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq);
+void hvt_ring_commit(struct hvt_ring *r, struct hvtrace_event *ev, u64 seq);
+
+/*
+ * Reader: copy up to MAX committed records into DST, advancing the tail.
+ * Stops at the first record not yet committed. In overwrite mode, records
+ * the writer already overwrote are skipped and counted. Returns the number
+ * copied.
+ */
+unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
+			   unsigned int max);
+/* Reader: drop everything buffered. */
+void hvt_ring_discard_all(struct hvt_ring *r);
+/* Records buffered and not read (approximate while writers run). */
+unsigned long hvt_ring_pending(const struct hvt_ring *r);
+
+#endif /* _HVT_RING_H */

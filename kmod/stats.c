@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Always-on aggregates and accounting, per CPU so the exit path writes
+ * only its own cache lines; merged when read.
+ *
+ * Clearing from another CPU would race with the writer, so clear only
+ * bumps a generation: a probe that finds its CPU (or vCPU) stale resets
+ * it before counting, and readers treat stale state as zero.
+ */
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "hvtrace.h"
+
+unsigned long hvt_gen = 1;
+bool hvt_recording;
+
+static struct hvt_cpu **cpus;
+/* Histogram of each reason: 0 = none yet, else a slot of hist[]. */
+static u8 hist_slot[HVT_NR_REASONS];
+static atomic_t hist_next = ATOMIC_INIT(1);
+
+static size_t cpu_size(void)
+{
+	return sizeof(struct hvt_cpu) + hvt_nr_hist * sizeof(struct hvt_hist);
+}
+
+int hvt_stats_init(void)
+{
+	int cpu;
+
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	if (!cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		cpus[cpu] = vzalloc_node(cpu_size(), cpu_to_node(cpu));
+		if (!cpus[cpu]) {
+			hvt_stats_exit();
+			return -ENOMEM;
+		}
+		cpus[cpu]->gen = hvt_gen;
+	}
+	return 0;
+}
+
+void hvt_stats_exit(void)
+{
+	int cpu;
+
+	if (!cpus)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(cpus[cpu]);
+	kfree(cpus);
+	cpus = NULL;
+}
+
+struct hvt_cpu *hvt_cpu(int cpu)
+{
+	return cpus[cpu];
+}
+
+struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c, unsigned int ridx)
+{
+	unsigned int slot = READ_ONCE(hist_slot[ridx]);
+
+	if (unlikely(!slot)) {
+		/* First sight of this reason: give it a histogram if any
+		 * is left, else the shared one (slot 0 is not a slot).
+		 */
+		slot = atomic_inc_return(&hist_next) - 1;
+		if (slot >= hvt_nr_hist)
+			slot = U8_MAX;
+		if (cmpxchg(&hist_slot[ridx], 0, slot) != 0)
+			slot = READ_ONCE(hist_slot[ridx]);
+	}
+	return &c->hist[slot == U8_MAX ? 0 : slot];
+}
+
+void hvt_cpu_reset(struct hvt_cpu *c)
+{
+	u64 exits = c->exits, entries = c->entries;
+
+	memset(c, 0, cpu_size());
+	c->exits = exits;
+	c->entries = entries;
+	c->gen = READ_ONCE(hvt_gen);
+}
+
+void hvt_stats_clear(void)
+{
+	/* Serialized by the genl mutex. */
+	WRITE_ONCE(hvt_gen, hvt_gen + 1);
+}
+
+static bool cpu_current(const struct hvt_cpu *c)
+{
+	return READ_ONCE(c->gen) == READ_ONCE(hvt_gen);
+}
+
+void hvt_acct_sum(struct hvt_acct *sum, int only_cpu)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct hvt_cpu *c = cpus[cpu];
+
+		if ((only_cpu >= 0 && cpu != only_cpu) || !cpu_current(c))
+			continue;
+		sum->seen += READ_ONCE(c->acct.seen);
+		sum->filtered += READ_ONCE(c->acct.filtered);
+		sum->below += READ_ONCE(c->acct.below);
+		sum->recorded += READ_ONCE(c->acct.recorded);
+		sum->lost += READ_ONCE(c->acct.lost);
+		sum->unpaired += READ_ONCE(c->acct.unpaired);
+	}
+}
+
+u64 hvt_exits_seen(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(cpus[cpu]->exits);
+	return n;
+}
+
+u64 hvt_entries_seen(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(cpus[cpu]->entries);
+	return n;
+}
+
+bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
+		      struct hvt_hist *hist)
+{
+	unsigned int slot = READ_ONCE(hist_slot[ridx]);
+	int cpu;
+
+	memset(stat, 0, sizeof(*stat));
+	if (hist)
+		memset(hist, 0, sizeof(*hist));
+	for_each_possible_cpu(cpu) {
+		struct hvt_cpu *c = cpus[cpu];
+		const struct hvt_reason_stat *s = &c->reason[ridx];
+		u64 count = READ_ONCE(s->count);
+
+		if (!cpu_current(c) || !count)
+			continue;
+		if (!stat->count || READ_ONCE(s->min_ns) < stat->min_ns)
+			stat->min_ns = READ_ONCE(s->min_ns);
+		stat->max_ns = max(stat->max_ns, READ_ONCE(s->max_ns));
+		stat->count += count;
+		stat->total_ns += READ_ONCE(s->total_ns);
+		if (hist && slot && slot != U8_MAX)
+			hvt_hist_merge(hist, &c->hist[slot]);
+	}
+	return slot && slot != U8_MAX;
+}
