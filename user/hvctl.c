@@ -14,6 +14,15 @@ bool hvctl_json;
 
 static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_status,
+	&hvctl_cmd_config,
+	&hvctl_cmd_set_threshold,
+	&hvctl_cmd_filter,
+	&hvctl_cmd_buffer,
+	&hvctl_cmd_start,
+	&hvctl_cmd_stop,
+	&hvctl_cmd_clear,
+	&hvctl_cmd_stat,
+	&hvctl_cmd_reasons,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -67,9 +76,13 @@ static void help(FILE *f)
 {
 	fprintf(f, "Usage: hvctl [-j|--json] [COMMAND [ARGS]]\n\n"
 		   "Controller for the hvtrace KVM exit tracer. Commands:\n");
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		fprintf(f, "  %-14s %s\n", commands[i]->name,
-			commands[i]->summary);
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const char *s = commands[i]->summary, *nl = strchr(s, '\n');
+
+		/* The first line of the summary only. */
+		fprintf(f, "  %-14s %.*s\n", commands[i]->name,
+			nl ? (int)(nl - s) : (int)strlen(s), s);
+	}
 	fprintf(f, "  %-14s %s\n", "help", "show this help");
 	fprintf(f, "\n'hvctl COMMAND --help' shows a command's arguments.\n");
 }

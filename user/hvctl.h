@@ -26,5 +26,14 @@ bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
 
 /* Subcommands, one file each. */
 extern const struct hvctl_cmd hvctl_cmd_status;
+extern const struct hvctl_cmd hvctl_cmd_config;
+extern const struct hvctl_cmd hvctl_cmd_set_threshold;
+extern const struct hvctl_cmd hvctl_cmd_filter;
+extern const struct hvctl_cmd hvctl_cmd_buffer;
+extern const struct hvctl_cmd hvctl_cmd_start;
+extern const struct hvctl_cmd hvctl_cmd_stop;
+extern const struct hvctl_cmd hvctl_cmd_clear;
+extern const struct hvctl_cmd hvctl_cmd_stat;
+extern const struct hvctl_cmd hvctl_cmd_reasons;
 
 #endif /* HVCTL_H */

@@ -226,3 +226,50 @@ int hvnl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	memset(tb, 0, (max + 1) * sizeof(*tb));
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), parse_cb, &ctx);
 }
+
+static int nested_cb(const struct nlattr *attr, void *data)
+{
+	return parse_cb(attr, data);
+}
+
+int hvnl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		      unsigned int max)
+{
+	struct parse_ctx ctx = { .tb = tb, .max = max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse_nested(nest, nested_cb, &ctx);
+}
+
+int hvnl_simple(uint8_t cmd)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hvnl *nl = hvnl_open();
+	int ret;
+
+	if (!nl)
+		return -1;
+	ret = hvnl_talk(nl, hvnl_request(nl, buf, cmd, 0), NULL, NULL);
+	hvnl_close(nl);
+	return ret;
+}
+
+uint64_t hvnl_u64(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u64(a) : 0;
+}
+
+uint32_t hvnl_u32(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u32(a) : 0;
+}
+
+uint8_t hvnl_u8(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u8(a) : 0;
+}
+
+const char *hvnl_str(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_str(a) : "";
+}

@@ -31,4 +31,18 @@ int hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data);
 int hvnl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	       unsigned int max);
 
+
+/* Parse the attributes nested in NEST into TB[0..MAX]. */
+int hvnl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		      unsigned int max);
+
+/* Open, send CMD with no attributes, close. 0 on success. */
+int hvnl_simple(uint8_t cmd);
+
+/* Attribute accessors that tolerate absence. */
+uint64_t hvnl_u64(const struct nlattr *a);
+uint32_t hvnl_u32(const struct nlattr *a);
+uint8_t hvnl_u8(const struct nlattr *a);
+const char *hvnl_str(const struct nlattr *a);
+
 #endif /* HVCTL_NL_H */

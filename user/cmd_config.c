@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl config: the whole configuration in force. hvctl buffer: ring size
+ * and mode (only while stopped).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hvtrace.h>
+
+#include "config_req.h"
+#include "duration.h"
+#include "hvctl.h"
+#include "output.h"
+
+static void print_reason_nest(const struct nlattr *nest, bool with_thr)
+{
+	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
+	unsigned int isa;
+	const char *name;
+	char d[16];
+
+	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
+	isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
+	name = exit_reason_name(isa, hvnl_u32(tb[HVTRACE_RSN_CODE]));
+	out_open_object(NULL);
+	out_str("isa", NULL, isa == HV_ISA_VMX ? "vmx" : "svm");
+	out_u64("code", NULL, hvnl_u32(tb[HVTRACE_RSN_CODE]));
+	out_str("reason", NULL, name ? name : "?");
+	if (!hvctl_json)
+		printf("    %s %s (0x%x)", isa == HV_ISA_VMX ? "vmx" : "svm",
+		       name ? name : "?", hvnl_u32(tb[HVTRACE_RSN_CODE]));
+	if (with_thr) {
+		duration_format(d, sizeof(d),
+				hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]));
+		out_u64("threshold_ns", NULL,
+			hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]));
+		if (!hvctl_json)
+			printf(": %s", d);
+	}
+	if (!hvctl_json)
+		putchar('\n');
+	out_close_object();
+}
+
+static void print_bitmap(const char *key, const char *label,
+			 const struct nlattr *a)
+{
+	const uint64_t *w = a ? mnl_attr_get_payload(a) : NULL;
+	unsigned int n = a ? mnl_attr_get_payload_len(a) * 8 : 0;
+	bool first = true;
+
+	if (!hvctl_json)
+		printf("  %-16s", label);
+	out_open_array(key);
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(w[i / 64] >> (i % 64) & 1))
+			continue;
+		out_u64(NULL, first ? "%" PRIu64 : ",%" PRIu64, i);
+		first = false;
+	}
+	out_close_array();
+	if (!hvctl_json)
+		printf("%s\n", first ? "any" : "");
+}
+
+static int config_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[HVTRACE_A_MAX + 1];
+	const struct nlattr *c[HVTRACE_CFG_MAX + 1];
+	const struct nlattr *a;
+	uint64_t rmin, rmax;
+	char d[16];
+
+	(void)data;
+	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0 || !tb[HVTRACE_A_CONFIG])
+		return MNL_CB_ERROR;
+	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX);
+
+	out_open_object(NULL);
+	duration_format(d, sizeof(d), hvnl_u64(c[HVTRACE_CFG_THRESHOLD_NS]));
+	out_u64("threshold_ns", NULL, hvnl_u64(c[HVTRACE_CFG_THRESHOLD_NS]));
+	if (!hvctl_json)
+		printf("threshold:         %s\n", d);
+	if (!hvctl_json)
+		printf("reason thresholds:\n");
+	out_open_array("reason_thresholds");
+	mnl_attr_for_each_nested(a, tb[HVTRACE_A_CONFIG])
+		if (mnl_attr_get_type(a) == HVTRACE_CFG_REASON_THRESHOLD)
+			print_reason_nest(a, true);
+	out_close_array();
+
+	if (!hvctl_json)
+		printf("filters:\n");
+	out_open_object("filters");
+	if (hvnl_u32(c[HVTRACE_CFG_FILTER_PID]))
+		out_u64("pid", "  pid              %" PRIu64 "\n",
+			hvnl_u32(c[HVTRACE_CFG_FILTER_PID]));
+	else
+		out_str("pid", "  pid              %s\n", "any");
+	print_bitmap("vcpus", "vcpu", c[HVTRACE_CFG_FILTER_VCPUS]);
+	print_bitmap("cpus", "cpu", c[HVTRACE_CFG_FILTER_CPUS]);
+	rmin = hvnl_u64(c[HVTRACE_CFG_FILTER_RIP_MIN]);
+	rmax = hvnl_u64(c[HVTRACE_CFG_FILTER_RIP_MAX]);
+	out_u64("rip_min", NULL, rmin);
+	out_u64("rip_max", NULL, rmax);
+	if (!hvctl_json) {
+		if (!rmin && rmax == UINT64_MAX)
+			printf("  rip              any\n");
+		else
+			printf("  rip              0x%" PRIx64 "-0x%" PRIx64 "\n",
+			       rmin, rmax);
+		printf("  reason           %s\n",
+		       c[HVTRACE_CFG_FILTER_REASONS] ? "" : "any");
+	}
+	out_open_array("reasons");
+	if (c[HVTRACE_CFG_FILTER_REASONS])
+		mnl_attr_for_each_nested(a, c[HVTRACE_CFG_FILTER_REASONS])
+			print_reason_nest(a, false);
+	out_close_array();
+	out_close_object();
+
+	out_u64("buffer_kb", "buffer:            %" PRIu64 " KiB per CPU",
+		hvnl_u32(c[HVTRACE_CFG_BUFFER_KB]));
+	out_str("mode", ", %s mode\n",
+		hvnl_u8(c[HVTRACE_CFG_MODE]) == HVTRACE_MODE_OVERWRITE ?
+		"overwrite" : "discard");
+	out_close_object();
+	return MNL_CB_OK;
+}
+
+static int config_run(int argc, char **argv)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hvnl *nl;
+	int ret;
+
+	if (hvctl_want_help(&hvctl_cmd_config, argc, argv))
+		return 0;
+	if (argc > 1)
+		return hvctl_usage_err(&hvctl_cmd_config,
+				       "unexpected argument '%s'", argv[1]);
+	nl = hvnl_open();
+	if (!nl)
+		return 1;
+	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_CONFIG, 0),
+			config_cb, NULL);
+	hvnl_close(nl);
+	out_end();
+	return ret ? 1 : 0;
+}
+
+/* "2048" (KiB), "512K", "4M", "1G" to KiB; 0 on error. */
+static uint64_t parse_kb(const char *s)
+{
+	char *end;
+	uint64_t v;
+
+	if (!*s || *s == '-')
+		return 0;
+	v = strtoull(s, &end, 10);
+	if (!strcmp(end, "") || !strcasecmp(end, "k") || !strcasecmp(end, "kib"))
+		return v;
+	if (!strcasecmp(end, "m") || !strcasecmp(end, "mib"))
+		return v << 10;
+	if (!strcasecmp(end, "g") || !strcasecmp(end, "gib"))
+		return v << 20;
+	return 0;
+}
+
+static int buffer_run(int argc, char **argv)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_buffer;
+	int64_t mode = -1;
+	uint64_t kb = 0;
+	struct cfg_req r;
+
+	if (hvctl_want_help(cmd, argc, argv))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			kb = parse_kb(argv[++i]);
+			if (!kb || kb > UINT32_MAX)
+				return hvctl_usage_err(cmd, "bad size '%s' (e.g. 2048, 512K, 4M)",
+						       argv[i]);
+		} else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "discard"))
+				mode = HVTRACE_MODE_DISCARD;
+			else if (!strcmp(argv[i], "overwrite"))
+				mode = HVTRACE_MODE_OVERWRITE;
+			else
+				return hvctl_usage_err(cmd, "mode is discard or overwrite, not '%s'",
+						       argv[i]);
+		} else {
+			return hvctl_usage_err(cmd, "unexpected argument '%s'",
+					       argv[i]);
+		}
+	}
+	if (!kb && mode < 0)
+		return hvctl_usage_err(cmd, "nothing to change");
+	if (!cfg_begin(&r))
+		return 1;
+	if (kb)
+		mnl_attr_put_u32(r.nlh, HVTRACE_CFG_BUFFER_KB, kb);
+	if (mode >= 0)
+		mnl_attr_put_u8(r.nlh, HVTRACE_CFG_MODE, mode);
+	return cfg_commit(&r);
+}
+
+static int reasons_run(int argc, char **argv)
+{
+	if (hvctl_want_help(&hvctl_cmd_reasons, argc, argv))
+		return 0;
+	out_open_array(NULL);
+	for (unsigned int isa = HV_ISA_VMX; isa <= HV_ISA_SVM; isa++) {
+		for (int i = 0; i < exit_reason_count(isa); i++) {
+			const struct exit_reason_entry *e = exit_reason_at(isa, i);
+
+			out_open_object(NULL);
+			out_str("isa", "%s", isa == HV_ISA_VMX ? "vmx" : "svm");
+			out_u64("code", " 0x%04" PRIx64, e->code);
+			out_str("name", " %s\n", e->name);
+			out_close_object();
+		}
+	}
+	out_close_array();
+	out_end();
+	return 0;
+}
+
+const struct hvctl_cmd hvctl_cmd_config = {
+	.name = "config",
+	.run = config_run,
+	.usage = "",
+	.summary = "show thresholds, filters and buffers in force",
+};
+
+const struct hvctl_cmd hvctl_cmd_buffer = {
+	.name = "buffer",
+	.run = buffer_run,
+	.usage = "[--size SIZE] [--mode discard|overwrite]",
+	.summary = "set the ring size per CPU (KiB, or with K/M/G) and mode;\n"
+		   "only while stopped",
+};
+
+const struct hvctl_cmd hvctl_cmd_reasons = {
+	.name = "reasons",
+	.run = reasons_run,
+	.usage = "",
+	.summary = "list the exit reasons hvctl knows, both vendors",
+};

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl stat: the always-on aggregates. Per exit reason: count, rate,
+ * total and share of time, min/p50/p99/p99.9/max (percentiles from the
+ * in-kernel histograms, exact to the bucket: within 1.6%). --vcpus adds
+ * the per-vCPU view; --live refreshes like `perf kvm stat live`.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "duration.h"
+#include "hvctl.h"
+#include "output.h"
+#include "stats_fetch.h"
+
+struct stat_opts {
+	bool vcpus;
+	bool live;
+	uint64_t interval_ns;
+	uint64_t count;		/* live: refreshes, 0 = until ^C */
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct reason_row *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static void dur(char *buf, uint64_t ns)
+{
+	duration_format(buf, 16, ns);
+}
+
+/* One reason row; RATE_BASE_NS is the time the counts cover. */
+static void print_reason(const struct reason_row *r, uint64_t all_ns,
+			 double rate)
+{
+	char name[32], t[16], mn[16], p50[16], p99[16], p999[16], mx[16];
+	uint64_t v50 = 0, v99 = 0, v999 = 0;
+
+	reason_row_name(r, name, sizeof(name));
+	if (r->has_hist) {
+		v50 = hist_percentile(&r->hist, 50, r->min_ns, r->max_ns);
+		v99 = hist_percentile(&r->hist, 99, r->min_ns, r->max_ns);
+		v999 = hist_percentile(&r->hist, 99.9, r->min_ns, r->max_ns);
+	}
+	out_open_object(NULL);
+	out_str("reason", NULL, name);
+	out_u64("isa", NULL, r->isa);
+	if (r->has_code)
+		out_u64("code", NULL, r->code);
+	out_u64("count", NULL, r->count);
+	out_u64("rate_per_s", NULL, (uint64_t)(rate + 0.5));
+	out_u64("total_ns", NULL, r->total_ns);
+	out_u64("min_ns", NULL, r->min_ns);
+	if (r->has_hist) {
+		out_u64("p50_ns", NULL, v50);
+		out_u64("p99_ns", NULL, v99);
+		out_u64("p999_ns", NULL, v999);
+	}
+	out_u64("max_ns", NULL, r->max_ns);
+	out_close_object();
+	if (hvctl_json)
+		return;
+
+	dur(t, r->total_ns);
+	dur(mn, r->min_ns);
+	dur(mx, r->max_ns);
+	if (r->has_hist) {
+		dur(p50, v50);
+		dur(p99, v99);
+		dur(p999, v999);
+	} else {
+		strcpy(p50, "-");
+		strcpy(p99, "-");
+		strcpy(p999, "-");
+	}
+	printf("%-24s %12" PRIu64 " %10.0f %10s %6.2f%% %9s %9s %9s %9s %9s\n",
+	       name, r->count, rate, t,
+	       all_ns ? 100.0 * (double)r->total_ns / (double)all_ns : 0.0,
+	       mn, p50, p99, p999, mx);
+}
+
+static void print_vcpu(const struct vcpu_row *v)
+{
+	char t[16], mn[16], mx[16], avg[16];
+
+	out_open_object(NULL);
+	out_u64("vm_id", NULL, v->vm_id);
+	out_u64("vm_pid", NULL, v->vm_pid);
+	out_u64("vcpu", NULL, v->vcpu_id);
+	out_u64("tid", NULL, v->tid);
+	out_u64("count", NULL, v->count);
+	out_u64("total_ns", NULL, v->total_ns);
+	out_u64("min_ns", NULL, v->min_ns);
+	out_u64("max_ns", NULL, v->max_ns);
+	out_close_object();
+	if (hvctl_json)
+		return;
+	dur(t, v->total_ns);
+	dur(mn, v->min_ns);
+	dur(mx, v->max_ns);
+	dur(avg, v->count ? v->total_ns / v->count : 0);
+	printf("vm %-4u pid %-8u vcpu %-4u tid %-8u %12" PRIu64
+	       " %10s %9s %9s %9s\n", v->vm_id, v->vm_pid, v->vcpu_id, v->tid,
+	       v->count, t, mn, avg, mx);
+}
+
+/* PREV: the previous snapshot (live mode) for rates, or NULL. */
+static void print_stats(struct stats *s, const struct stats *prev,
+			uint64_t interval_ns, const struct stat_opts *o)
+{
+	uint64_t all_ns = 0, all = 0;
+	double secs;
+
+	qsort(s->reasons, s->nr_reasons, sizeof(*s->reasons), by_count);
+	for (unsigned int i = 0; i < s->nr_reasons; i++) {
+		all_ns += s->reasons[i].total_ns;
+		all += s->reasons[i].count;
+	}
+	secs = (double)(prev ? interval_ns : s->age_ns) / 1e9;
+
+	out_open_object(NULL);
+	out_u64("window_ns", NULL, prev ? interval_ns : s->age_ns);
+	out_u64("exits", NULL, all);
+	if (!hvctl_json) {
+		printf("%" PRIu64 " exits over %.1fs%s\n\n", all,
+		       (double)s->age_ns / 1e9,
+		       prev ? " (rate: last interval)" : "");
+		printf("%-24s %12s %10s %10s %7s %9s %9s %9s %9s %9s\n",
+		       "reason", "count", "rate/s", "time", "share", "min",
+		       "p50", "p99", "p99.9", "max");
+	}
+	out_open_array("reasons");
+	for (unsigned int i = 0; i < s->nr_reasons; i++) {
+		const struct reason_row *r = &s->reasons[i];
+		uint64_t before = 0;
+
+		for (unsigned int j = 0; prev && j < prev->nr_reasons; j++)
+			if (prev->reasons[j].isa == r->isa &&
+			    prev->reasons[j].code == r->code &&
+			    prev->reasons[j].has_code == r->has_code)
+				before = prev->reasons[j].count;
+		print_reason(r, all_ns,
+			     secs > 0 ? (double)(r->count - before) / secs : 0);
+	}
+	out_close_array();
+	if (o->vcpus) {
+		if (!hvctl_json)
+			printf("\n%-48s %12s %10s %9s %9s %9s\n", "vcpu",
+			       "exits", "time", "min", "avg", "max");
+		out_open_array("vcpus");
+		for (unsigned int i = 0; i < s->nr_vcpus; i++)
+			print_vcpu(&s->vcpus[i]);
+		out_close_array();
+	}
+	out_close_object();
+	out_end();
+}
+
+static int live(const struct stat_opts *o)
+{
+	struct stats cur = { 0 }, prev = { 0 };
+	struct timespec ts = {
+		.tv_sec = o->interval_ns / 1000000000,
+		.tv_nsec = o->interval_ns % 1000000000,
+	};
+	uint64_t n = 0;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (stats_fetch(&prev))
+		return 1;
+	while (!stop && (!o->count || n++ < o->count)) {
+		nanosleep(&ts, NULL);
+		if (stop)
+			break;
+		if (stats_fetch(&cur))
+			return 1;
+		if (!hvctl_json && isatty(STDOUT_FILENO))
+			printf("\033[H\033[2J");
+		print_stats(&cur, &prev, o->interval_ns, o);
+		stats_free(&prev);
+		prev = cur;
+		memset(&cur, 0, sizeof(cur));
+	}
+	stats_free(&prev);
+	return 0;
+}
+
+static int stat_run(int argc, char **argv)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_stat;
+	struct stat_opts o = { .interval_ns = 1000000000 };
+	struct stats s = { 0 };
+	const char *err;
+
+	if (hvctl_want_help(cmd, argc, argv))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--vcpus")) {
+			o.vcpus = true;
+		} else if (!strcmp(argv[i], "--live")) {
+			o.live = true;
+		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
+			if (duration_parse(argv[++i], &o.interval_ns, &err))
+				return hvctl_usage_err(cmd, "--interval: %s", err);
+			if (o.interval_ns < 10000000)
+				return hvctl_usage_err(cmd, "--interval must be at least 10ms");
+			o.live = true;
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			char *end;
+
+			o.count = strtoull(argv[++i], &end, 10);
+			if (*end || !o.count)
+				return hvctl_usage_err(cmd, "--count takes a positive number");
+			o.live = true;
+		} else {
+			return hvctl_usage_err(cmd, "unexpected argument '%s'",
+					       argv[i]);
+		}
+	}
+	if (o.live)
+		return live(&o);
+	if (stats_fetch(&s))
+		return 1;
+	print_stats(&s, NULL, 0, &o);
+	stats_free(&s);
+	return 0;
+}
+
+const struct hvctl_cmd hvctl_cmd_stat = {
+	.name = "stat",
+	.run = stat_run,
+	.usage = "[--vcpus] [--live] [--interval DURATION] [--count N]",
+	.summary = "per exit reason counts, rates, time and latency percentiles;\n"
+		   "--vcpus per vCPU; --live refreshes every --interval (1s)",
+};

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Durations on the command line and in output, in nanoseconds. */
+#ifndef HVCTL_DURATION_H
+#define HVCTL_DURATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse "50us", "1.5ms", "200ns", "2s" or a bare "0"; the unit (ns, us, ms
+ * or s, lower case) is required otherwise.  Exact integer arithmetic:
+ * "1.5ms" is 1500000.  Rejects signs, spaces, junk, values beyond
+ * UINT64_MAX ns and fractions finer than 1ns ("1.5ns"; "1.0ns" is fine).
+ * On error returns -1 and points *ERR at a message naming the problem,
+ * valid until the next call from the same thread.
+ */
+int duration_parse(const char *s, uint64_t *ns, const char **err);
+
+/*
+ * Format NS with the largest unit that keeps the number >= 1, with a
+ * fixed number of decimals per unit (ns 0, us 1, ms 2, s 3), rounded half
+ * up: "85ns", "312.4us", "1.50ms", "2.000s".  Snprintf semantics.
+ */
+int duration_format(char *buf, size_t len, uint64_t ns);
+
+#endif /* HVCTL_DURATION_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* GET_STATUS (for the age) and the GET_STATS dump into plain arrays. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hvtrace.h>
+
+#include "exit_reasons.h"
+#include "hvctl.h"
+#include "nl.h"
+#include "stats_fetch.h"
+
+static void *grow(void *p, unsigned int n, size_t size)
+{
+	/* Powers of two: amortized O(1) appends. */
+	if (n && (n & (n - 1)))
+		return p;
+	p = realloc(p, (n ? 2 * n : 16) * size);
+	if (!p) {
+		fprintf(stderr, "Error: out of memory.\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void parse_reason(struct stats *s, const struct nlattr *nest)
+{
+	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
+	struct reason_row *r;
+
+	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
+	s->reasons = grow(s->reasons, s->nr_reasons, sizeof(*r));
+	r = &s->reasons[s->nr_reasons++];
+	memset(r, 0, sizeof(*r));
+	r->isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
+	r->has_code = tb[HVTRACE_RSN_CODE];
+	r->code = hvnl_u32(tb[HVTRACE_RSN_CODE]);
+	r->count = hvnl_u64(tb[HVTRACE_RSN_COUNT]);
+	r->total_ns = hvnl_u64(tb[HVTRACE_RSN_TOTAL_NS]);
+	r->min_ns = hvnl_u64(tb[HVTRACE_RSN_MIN_NS]);
+	r->max_ns = hvnl_u64(tb[HVTRACE_RSN_MAX_NS]);
+	if (tb[HVTRACE_RSN_HIST]) {
+		r->has_hist = true;
+		hist_add_buckets(&r->hist, mnl_attr_get_payload(tb[HVTRACE_RSN_HIST]),
+				 mnl_attr_get_payload_len(tb[HVTRACE_RSN_HIST]) /
+				 sizeof(struct hvtrace_hist_bucket));
+	}
+}
+
+static void parse_vcpu(struct stats *s, const struct nlattr *nest)
+{
+	const struct nlattr *tb[HVTRACE_VCPU_MAX + 1];
+	struct vcpu_row *v;
+
+	hvnl_parse_nested(nest, tb, HVTRACE_VCPU_MAX);
+	s->vcpus = grow(s->vcpus, s->nr_vcpus, sizeof(*v));
+	v = &s->vcpus[s->nr_vcpus++];
+	v->vm_id = hvnl_u32(tb[HVTRACE_VCPU_VM_ID]);
+	v->vm_pid = hvnl_u32(tb[HVTRACE_VCPU_VM_PID]);
+	v->vcpu_id = hvnl_u32(tb[HVTRACE_VCPU_ID]);
+	v->tid = hvnl_u32(tb[HVTRACE_VCPU_TID]);
+	v->count = hvnl_u64(tb[HVTRACE_VCPU_COUNT]);
+	v->total_ns = hvnl_u64(tb[HVTRACE_VCPU_TOTAL_NS]);
+	v->min_ns = hvnl_u64(tb[HVTRACE_VCPU_MIN_NS]);
+	v->max_ns = hvnl_u64(tb[HVTRACE_VCPU_MAX_NS]);
+}
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[HVTRACE_A_MAX + 1];
+	struct stats *s = data;
+
+	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
+		return MNL_CB_ERROR;
+	if (tb[HVTRACE_A_REASON])
+		parse_reason(s, tb[HVTRACE_A_REASON]);
+	if (tb[HVTRACE_A_VCPU])
+		parse_vcpu(s, tb[HVTRACE_A_VCPU]);
+	if (tb[HVTRACE_A_STATS_AGE_NS])
+		s->age_ns = mnl_attr_get_u64(tb[HVTRACE_A_STATS_AGE_NS]);
+	return MNL_CB_OK;
+}
+
+void stats_free(struct stats *s)
+{
+	free(s->reasons);
+	free(s->vcpus);
+	memset(s, 0, sizeof(*s));
+}
+
+int stats_fetch(struct stats *s)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hvnl *nl;
+	int ret;
+
+	stats_free(s);
+	nl = hvnl_open();
+	if (!nl)
+		return -1;
+	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS, 0),
+			stats_cb, s);
+	if (!ret)
+		ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATS,
+						 NLM_F_DUMP),
+				stats_cb, s);
+	hvnl_close(nl);
+	return ret;
+}
+
+const char *reason_row_name(const struct reason_row *r, char *buf,
+			    unsigned int len)
+{
+	const char *name;
+
+	if (!r->has_code) {
+		snprintf(buf, len, "%s", r->isa == HV_ISA_VMX ? "other VMX" :
+			 r->isa == HV_ISA_SVM ? "other SVM" : "unknown");
+		return buf;
+	}
+	name = exit_reason_name(r->isa, r->code);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "0x%x", r->code);
+	return buf;
+}

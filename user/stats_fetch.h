@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The module's aggregates, fetched with one GET_STATS dump. */
+#ifndef HVCTL_STATS_FETCH_H
+#define HVCTL_STATS_FETCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+struct reason_row {
+	unsigned int isa;
+	uint32_t code;
+	bool has_code;		/* false: a catch-all row */
+	bool has_hist;
+	uint64_t count, total_ns, min_ns, max_ns;
+	struct hist hist;
+};
+
+struct vcpu_row {
+	uint32_t vm_id, vm_pid, vcpu_id, tid;
+	uint64_t count, total_ns, min_ns, max_ns;
+};
+
+struct stats {
+	struct reason_row *reasons;
+	unsigned int nr_reasons;
+	struct vcpu_row *vcpus;
+	unsigned int nr_vcpus;
+	uint64_t age_ns;	/* since load or clear */
+};
+
+/* Fill S (freeing what it held). 0 on success; errors are printed. */
+int stats_fetch(struct stats *s);
+void stats_free(struct stats *s);
+/* Display name of a reason row: "NPF", "other VMX", "unknown", "0x1234". */
+const char *reason_row_name(const struct reason_row *r, char *buf,
+			    unsigned int len);
+
+#endif /* HVCTL_STATS_FETCH_H */
