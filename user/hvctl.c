@@ -22,6 +22,7 @@ static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_stop,
 	&hvctl_cmd_clear,
 	&hvctl_cmd_stat,
+	&hvctl_cmd_drain,
 	&hvctl_cmd_reasons,
 };
 

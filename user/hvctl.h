@@ -35,5 +35,6 @@ extern const struct hvctl_cmd hvctl_cmd_stop;
 extern const struct hvctl_cmd hvctl_cmd_clear;
 extern const struct hvctl_cmd hvctl_cmd_stat;
 extern const struct hvctl_cmd hvctl_cmd_reasons;
+extern const struct hvctl_cmd hvctl_cmd_drain;
 
 #endif /* HVCTL_H */
