@@ -133,6 +133,8 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 			      HVTRACE_A_PAD) ||
 	    nla_put_u64_64bit(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen(),
 			      HVTRACE_A_PAD) ||
+	    nla_put_u64_64bit(msg, HVTRACE_A_STATS_AGE_NS,
+			      ktime_get_ns() - hvt_stats_since, HVTRACE_A_PAD) ||
 	    put_accounting(msg))
 		goto nospace;
 	genlmsg_end(msg, hdr);
@@ -151,7 +153,7 @@ static int put_reason(struct sk_buff *msg, unsigned int ridx)
 	u32 code;
 
 	if (!hvt_reason_of_index(ridx, &isa, &code))
-		return nla_put_u8(msg, HVTRACE_RSN_ISA, HVTRACE_ISA_UNKNOWN);
+		return nla_put_u8(msg, HVTRACE_RSN_ISA, isa);
 	return nla_put_u8(msg, HVTRACE_RSN_ISA, isa) ||
 	       nla_put_u32(msg, HVTRACE_RSN_CODE, code) ? -EMSGSIZE : 0;
 }

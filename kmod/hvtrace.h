@@ -77,6 +77,7 @@ extern unsigned int hvt_max_vcpus;
 
 /* stats.c */
 extern unsigned long hvt_gen;
+extern u64 hvt_stats_since;	/* ktime_get_ns() at load or clear */
 extern bool hvt_recording;
 int hvt_stats_init(void);
 void hvt_stats_exit(void);

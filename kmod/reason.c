@@ -17,6 +17,10 @@ bool hvt_reason_of_index(unsigned int idx, u8 *isa, u32 *code)
 		*isa = HVTRACE_ISA_SVM;
 		*code = HVT_SVM_EXIT_ERR;
 	} else {
+		/* Catch-alls: the vendor, but no single code. */
+		*isa = idx == HVT_RIDX_VMX_OTHER ? HVTRACE_ISA_VMX :
+		       idx == HVT_RIDX_SVM_OTHER ? HVTRACE_ISA_SVM :
+						   HVTRACE_ISA_UNKNOWN;
 		return false;
 	}
 	return true;

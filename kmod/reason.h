@@ -50,7 +50,7 @@ static inline unsigned int hvt_reason_index(u8 isa, u32 reason)
 
 /*
  * The (isa, code) an index stands for; false for the catch-alls, which
- * have no single code.
+ * have no single code (*isa still names their vendor, or is 0).
  */
 bool hvt_reason_of_index(unsigned int idx, u8 *isa, u32 *code);
 

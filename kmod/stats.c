@@ -7,6 +7,7 @@
  * bumps a generation: a probe that finds its CPU (or vCPU) stale resets
  * it before counting, and readers treat stale state as zero.
  */
+#include <linux/ktime.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -15,6 +16,7 @@
 #include "hvtrace.h"
 
 unsigned long hvt_gen = 1;
+u64 hvt_stats_since;
 bool hvt_recording;
 
 static struct hvt_cpu **cpus;
@@ -31,6 +33,7 @@ int hvt_stats_init(void)
 {
 	int cpu;
 
+	hvt_stats_since = ktime_get_ns();
 	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
 	if (!cpus)
 		return -ENOMEM;
@@ -93,6 +96,7 @@ void hvt_stats_clear(void)
 {
 	/* Serialized by the genl mutex. */
 	WRITE_ONCE(hvt_gen, hvt_gen + 1);
+	hvt_stats_since = ktime_get_ns();
 }
 
 static bool cpu_current(const struct hvt_cpu *c)

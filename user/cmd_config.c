@@ -182,9 +182,13 @@ static int buffer_run(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
 			kb = parse_kb(argv[++i]);
-			if (!kb || kb > UINT32_MAX)
+			if (!kb)
 				return hvctl_usage_err(cmd, "bad size '%s' (e.g. 2048, 512K, 4M)",
 						       argv[i]);
+			if (kb < HVTRACE_BUFFER_KB_MIN || kb > HVTRACE_BUFFER_KB_MAX)
+				return hvctl_usage_err(cmd, "buffer size %s out of range %uK..%uM",
+						       argv[i], HVTRACE_BUFFER_KB_MIN,
+						       HVTRACE_BUFFER_KB_MAX / 1024);
 		} else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
 			i++;
 			if (!strcmp(argv[i], "discard"))

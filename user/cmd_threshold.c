@@ -13,6 +13,9 @@
 #include "duration.h"
 #include "hvctl.h"
 
+/* The module's limit (kmod/genl.c): an hour. */
+#define HVCTL_MAX_THRESHOLD_NS (3600ULL * 1000000000ULL)
+
 static int threshold_run(int argc, char **argv)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_set_threshold;
@@ -51,6 +54,9 @@ static int threshold_run(int argc, char **argv)
 		return hvctl_usage_err(cmd, "missing DURATION");
 	if (dur && duration_parse(dur, &ns, &err))
 		return hvctl_usage_err(cmd, "%s", err);
+	if (ns > HVCTL_MAX_THRESHOLD_NS)
+		return hvctl_usage_err(cmd, "threshold %s out of range (at most 3600s)",
+				       dur);
 
 	if (!cfg_begin(&r))
 		return 1;

@@ -2,7 +2,7 @@
 # (the harness scans the log), and the module counts exits when loaded.
 . "$(dirname "$0")/lib.sh"
 
-cycles=${HVT_CYCLES:-20}
+cycles=${HVT_CYCLES:-100}
 "$HVGUEST" --forever --pio 1000 --cpuid 1000 >/tmp/guest.out 2>&1 &
 gpid=$!
 sleep 2

@@ -38,3 +38,45 @@ guest() {
 	[ $rc -eq 0 ] || fail "hvguest $* exited $rc: $out"
 	echo "$out" | grep '^HVGUEST ' | tail -n 1
 }
+
+# hv ARGS...: hvctl that must succeed.
+hv() {
+	"$HVCTL" "$@" || fail "hvctl $* failed"
+}
+
+# py EXPR: evaluate EXPR with d = the JSON document on stdin.
+py() {
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(eval(sys.argv[1]))' "$1"
+}
+
+# events_py EXPR: evaluate EXPR with ev = list of events from `hvctl -j drain`.
+events_py() {
+	python3 -c 'import json, sys
+ev = [json.loads(l) for l in sys.stdin if l.strip()]
+print(eval(sys.argv[1]))' "$1"
+}
+
+# Reset: recording off, default configuration, nothing buffered.
+reset_config() {
+	hv stop
+	hv filter clear
+	hv set-threshold 0 --clear-reasons
+	hv buffer --size 2048 --mode discard
+	hv clear
+}
+
+# The accounting identity, per CPU and in total, exactly.
+check_accounting() {
+	local bad
+
+	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"]]')
+	[ "$bad" = "[]" ] || fail "accounting identity broken: $bad"
+	echo "  accounting: seen = filtered + below + recorded + lost on every CPU"
+}
+
+# acct FIELD: a total accounting counter.
+acct() {
+	"$HVCTL" -j status | py "d['accounting']['total']['$1']"
+}

@@ -16,7 +16,8 @@
  *            ACCT_CPU u32 (only inside per-CPU nests), ACCT_SEEN,
  *            ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED, ACCT_LOST,
  *            ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64
- *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared)
+ *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared),
+ *          STATS_AGE_NS u64 (time since load or the last clear)
  *
  * HVTRACE_CMD_GET_CONFIG            (doit)
  *   reply: CONFIG nest, as for SET_CONFIG, every setting present.
@@ -47,19 +48,22 @@
  *
  * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
  *   seen, then one per vCPU:
- *   REASON nest: RSN_ISA u8, RSN_CODE u32, STAT_COUNT u64, STAT_TOTAL_NS,
- *          STAT_MIN_NS, STAT_MAX_NS u64, STAT_HIST binary: array of
- *          struct hvtrace_hist_bucket (non-empty buckets only)
+ *   REASON nest: RSN_ISA u8, RSN_CODE u32 (absent for the catch-alls
+ *          "other VMX", "other SVM", and ISA 0 "reason unknown"),
+ *          RSN_COUNT u64, RSN_TOTAL_NS, RSN_MIN_NS, RSN_MAX_NS u64,
+ *          RSN_HIST binary: array of struct hvtrace_hist_bucket (non-empty
+ *          buckets only; absent when the reason shares the overflow
+ *          histogram, see the hist_reasons module parameter)
  *   VCPU nest: VCPU_VM_ID u32, VCPU_VM_PID u32, VCPU_ID u32, VCPU_TID u32,
- *          STAT_COUNT, STAT_TOTAL_NS, STAT_MIN_NS, STAT_MAX_NS u64
+ *          VCPU_COUNT, VCPU_TOTAL_NS, VCPU_MIN_NS, VCPU_MAX_NS u64
  *
  * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
  *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
  *   ACCT_LOST / ACCT_OVERWRITTEN u64 of that CPU so far. One reader at a
  *   time: a second gets -EBUSY. Ends when every ring was empty once.
  *
- * HVTRACE_CMD_WATERMARK             (multicast "events") a ring passed
- *   half full: EVENTS_CPU u32.
+ * HVTRACE_CMD_WATERMARK             (multicast "events", no attributes) a
+ *   ring passed half full: time to drain.
  */
 #ifndef _UAPI_LINUX_HVTRACE_H
 #define _UAPI_LINUX_HVTRACE_H
@@ -104,6 +108,7 @@ enum hvtrace_attr {
 	HVTRACE_A_VCPU,
 	HVTRACE_A_EVENTS_CPU,
 	HVTRACE_A_EVENTS,
+	HVTRACE_A_STATS_AGE_NS,
 
 	__HVTRACE_A_MAX
 };

@@ -1,0 +1,38 @@
+# hvctl stat counts exactly what the guest did, per reason and per vCPU.
+# An exit is counted when its vCPU re-enters: the guest's final exit (to
+# the done port) never does.
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+r=$(guest --vcpus 2 --pio 300 --mmio 200 --cpuid 400 --rdmsr 150 \
+	--wrmsr 50 --hlt 30 --slow 3:1000) || exit 1
+echo "  $r"
+s=$("$HVCTL" -j stat --vcpus) || fail "hvctl stat failed"
+count() {
+	echo "$s" | py "sum(r['count'] for r in d['reasons'] if r['reason'] == '$1')"
+}
+expect_eq "IOIO count" $((2 * (300 + 3))) "$(count IOIO)"
+expect_eq "CPUID count" $((2 * 400)) "$(count CPUID)"
+expect_eq "MSR count" $((2 * (150 + 50))) "$(count MSR)"
+expect_eq "HLT count" $((2 * 30)) "$(count HLT)"
+npf=$(count NPF)
+# NPF: the MMIO accesses plus first touches of guest memory.
+[ "$npf" -ge $((2 * 200)) ] && [ "$npf" -le $((2 * 200 + 16)) ] ||
+	fail "NPF count $npf, want 400 MMIO + a few first touches"
+echo "  NPF count = $npf (400 MMIO + first touches)"
+
+# Per vCPU: the guest's two threads, each with its share of every exit.
+pid=$(field pid "$r")
+expect_eq "vCPUs of the guest" 2 "$(echo "$s" | py "len([v for v in d['vcpus'] if v['vm_pid'] == $pid])")"
+total=$(echo "$s" | py "sum(r['count'] for r in d['reasons'])")
+expect_eq "vCPU counts add up" "$total" "$(echo "$s" | py "sum(v['count'] for v in d['vcpus'] if v['vm_pid'] == $pid)")"
+tids=$(field tids "$r")
+expect_eq "vCPU thread ids" "$tids" "$(echo "$s" | py "','.join(str(v['tid']) for v in sorted(d['vcpus'], key=lambda v: v['vcpu']) if v['vm_pid'] == $pid)")"
+
+# Percentiles are ordered and within the exact extremes.
+echo "$s" | py "all(r['min_ns'] <= r['p50_ns'] <= r['p99_ns'] <= r['p999_ns'] <= r['max_ns'] for r in d['reasons'] if 'p50_ns' in r)" |
+	grep -qx True || fail "percentiles out of order"
+# The slow exits (>= 1 ms in the VMM) are the IOIO maximum's lower bound.
+io_max=$(echo "$s" | py "[r['max_ns'] for r in d['reasons'] if r['reason'] == 'IOIO'][0]")
+[ "$io_max" -ge 1000000 ] || fail "IOIO max $io_max < 1ms slow exit"
+echo "  IOIO max ${io_max}ns >= 1ms"

@@ -1,0 +1,37 @@
+# In-kernel thresholds: only exits at or above their threshold are
+# recorded; the rest are counted below threshold.
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+hv set-threshold 50us
+expect_eq "threshold after set-threshold 50us" 50000 \
+	"$("$HVCTL" -j config | py "d['threshold_ns']")"
+
+# Slow exits: the VMM sleeps 100ms; fast ones stay far below 50ms even
+# under emulation. Threshold 50ms records exactly the slow ones.
+hv set-threshold 50ms
+hv clear
+hv start
+r=$(guest --slow 5:100000 --cpuid 300 --pio 100) || exit 1
+hv stop
+ev=$("$HVCTL" -j drain) || fail "drain failed"
+expect_eq "recorded events" 5 "$(echo "$ev" | events_py 'len(ev)')"
+expect_eq "all on the slow port" True "$(echo "$ev" | events_py "all(e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81 for e in ev)")"
+expect_eq "all >= 100ms" True "$(echo "$ev" | events_py 'all(e["duration_ns"] >= 100000000 for e in ev)')"
+expect_eq "below threshold" $((300 + 100)) "$(acct below_threshold)"
+check_accounting
+
+# A per-reason threshold: everything else stays above 1h.
+reset_config
+hv set-threshold 3600s
+hv set-threshold 0 --reason cpuid
+hv start
+r=$(guest --cpuid 250 --pio 100 --hlt 20) || exit 1
+hv stop
+ev=$("$HVCTL" -j drain) || fail "drain failed"
+expect_eq "CPUID recorded with a 0 override" 250 "$(echo "$ev" | events_py 'len(ev)')"
+expect_eq "only CPUID" True "$(echo "$ev" | events_py "all(e['reason'] == 'CPUID' for e in ev)")"
+rip=$(field rip_cpuid "$r")
+expect_eq "guest RIP of every CPUID exit" True "$(echo "$ev" | events_py "all(e['rip'] == $rip for e in ev)")"
+check_accounting
+reset_config

@@ -1,0 +1,40 @@
+# A tiny ring: discard mode drops new events and counts them exactly;
+# overwrite mode keeps the newest and counts what it overwrote.
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+hv buffer --size 4	# 4 KiB: 32 records per CPU
+hv start
+guest --cpu 1 --cpuid 500 >/dev/null || exit 1
+hv stop
+check_accounting
+rec=$(acct recorded)
+lost=$(acct lost)
+seen=$(acct seen)
+n=$("$HVCTL" -j drain | events_py 'len(ev)')
+expect_eq "drained = recorded" "$rec" "$n"
+[ "$rec" -le 64 ] || fail "recorded $rec > two rings of 32"
+expect_eq "recorded + lost = seen" "$seen" $((rec + lost))
+[ "$lost" -ge 400 ] || fail "lost $lost, expected most of 500"
+
+reset_config
+hv buffer --size 4 --mode overwrite
+hv start
+guest --cpu 1 --cpuid 500 >/dev/null || exit 1
+hv stop
+check_accounting
+rec=$(acct recorded)
+ev=$("$HVCTL" -j drain)
+n=$(echo "$ev" | events_py 'len(ev)')
+over=$(acct overwritten)
+expect_eq "overwrite: lost" 0 "$(acct lost)"
+expect_eq "overwrite: drained + overwritten = recorded" "$rec" $((n + over))
+# The newest survive: sequence numbers are contiguous up to the last.
+expect_eq "overwrite: newest kept, in order" True "$(echo "$ev" | events_py "all(b['seq'] == a['seq'] + 1 for a, b in zip(ev, ev[1:]) if a['cpu'] == b['cpu'])")"
+
+# The buffers cannot change while recording.
+hv start
+"$HVCTL" buffer --size 8 2>/tmp/err && fail "resize while recording accepted"
+grep -q "stop recording" /tmp/err || fail "unclear error: $(cat /tmp/err)"
+echo "  resize while recording: $(cat /tmp/err)"
+reset_config
