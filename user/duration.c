@@ -24,7 +24,8 @@ static const struct unit units[] = {
 	{ "s", 1000000000, 9 },
 };
 
-#define N_UNITS (sizeof(units) / sizeof(units[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define N_UNITS ARRAY_SIZE(units)
 
 /* Messages quote the input; long inputs are cut to keep them readable. */
 static _Thread_local char errbuf[160];

@@ -18,7 +18,13 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Intel SDM vol. 3 appendix C, "VMX Basic Exit Reasons"; sorted. */
+/*
+ * Intel SDM vol. 3 appendix C, "VMX Basic Exit Reasons"; sorted.  Names
+ * are the kernel's (up to NOTIFY in 6.1; SEAMCALL, TDCALL and the
+ * MSR_*_IMM pair are from later kernels); the reasons KVM never defined
+ * (IO_SMI, GETSEC, RSM, PCONFIG ...) are named in the same style after
+ * the SDM's descriptions.
+ */
 static const struct exit_reason_entry vmx_reasons[] = {
 	{ 0, "EXCEPTION_NMI" },
 	{ 1, "EXTERNAL_INTERRUPT" },
@@ -102,29 +108,80 @@ static const struct exit_reason_entry vmx_reasons[] = {
 	{ 85, "MSR_WRITE_IMM" },
 };
 
-/* Sixteen consecutive codes NAME0..NAME15, for the SVM CR and DR blocks. */
-#define SVM16(base, name)						\
-	{ (base) + 0, name "0" }, { (base) + 1, name "1" },		\
-	{ (base) + 2, name "2" }, { (base) + 3, name "3" },		\
-	{ (base) + 4, name "4" }, { (base) + 5, name "5" },		\
-	{ (base) + 6, name "6" }, { (base) + 7, name "7" },		\
-	{ (base) + 8, name "8" }, { (base) + 9, name "9" },		\
-	{ (base) + 10, name "10" }, { (base) + 11, name "11" },		\
-	{ (base) + 12, name "12" }, { (base) + 13, name "13" },		\
-	{ (base) + 14, name "14" }, { (base) + 15, name "15" }
-
 #define SVM_EXCP(vector)	(0x40 + (vector))
 
 /*
  * AMD APM vol. 2 appendix C, "SVM Intercept Exit Codes", plus the SEV-ES
  * software exit codes KVM copies from the GHCB into exit_code (sev.c), so
- * they show up in kvm_exit.  Sorted.
+ * they show up in kvm_exit.  Sorted.  Names are the <asm/svm.h> constants
+ * without SVM_EXIT_ (SVM_ for VMGEXIT_*); the header defines only some CR
+ * and DR numbers and none of INVLPGB..TLBSYNC, which follow its pattern.
  */
 static const struct exit_reason_entry svm_reasons[] = {
-	SVM16(0x000, "READ_CR"),
-	SVM16(0x010, "WRITE_CR"),
-	SVM16(0x020, "READ_DR"),
-	SVM16(0x030, "WRITE_DR"),
+	{ 0x000, "READ_CR0" },
+	{ 0x001, "READ_CR1" },
+	{ 0x002, "READ_CR2" },
+	{ 0x003, "READ_CR3" },
+	{ 0x004, "READ_CR4" },
+	{ 0x005, "READ_CR5" },
+	{ 0x006, "READ_CR6" },
+	{ 0x007, "READ_CR7" },
+	{ 0x008, "READ_CR8" },
+	{ 0x009, "READ_CR9" },
+	{ 0x00a, "READ_CR10" },
+	{ 0x00b, "READ_CR11" },
+	{ 0x00c, "READ_CR12" },
+	{ 0x00d, "READ_CR13" },
+	{ 0x00e, "READ_CR14" },
+	{ 0x00f, "READ_CR15" },
+	{ 0x010, "WRITE_CR0" },
+	{ 0x011, "WRITE_CR1" },
+	{ 0x012, "WRITE_CR2" },
+	{ 0x013, "WRITE_CR3" },
+	{ 0x014, "WRITE_CR4" },
+	{ 0x015, "WRITE_CR5" },
+	{ 0x016, "WRITE_CR6" },
+	{ 0x017, "WRITE_CR7" },
+	{ 0x018, "WRITE_CR8" },
+	{ 0x019, "WRITE_CR9" },
+	{ 0x01a, "WRITE_CR10" },
+	{ 0x01b, "WRITE_CR11" },
+	{ 0x01c, "WRITE_CR12" },
+	{ 0x01d, "WRITE_CR13" },
+	{ 0x01e, "WRITE_CR14" },
+	{ 0x01f, "WRITE_CR15" },
+	{ 0x020, "READ_DR0" },
+	{ 0x021, "READ_DR1" },
+	{ 0x022, "READ_DR2" },
+	{ 0x023, "READ_DR3" },
+	{ 0x024, "READ_DR4" },
+	{ 0x025, "READ_DR5" },
+	{ 0x026, "READ_DR6" },
+	{ 0x027, "READ_DR7" },
+	{ 0x028, "READ_DR8" },
+	{ 0x029, "READ_DR9" },
+	{ 0x02a, "READ_DR10" },
+	{ 0x02b, "READ_DR11" },
+	{ 0x02c, "READ_DR12" },
+	{ 0x02d, "READ_DR13" },
+	{ 0x02e, "READ_DR14" },
+	{ 0x02f, "READ_DR15" },
+	{ 0x030, "WRITE_DR0" },
+	{ 0x031, "WRITE_DR1" },
+	{ 0x032, "WRITE_DR2" },
+	{ 0x033, "WRITE_DR3" },
+	{ 0x034, "WRITE_DR4" },
+	{ 0x035, "WRITE_DR5" },
+	{ 0x036, "WRITE_DR6" },
+	{ 0x037, "WRITE_DR7" },
+	{ 0x038, "WRITE_DR8" },
+	{ 0x039, "WRITE_DR9" },
+	{ 0x03a, "WRITE_DR10" },
+	{ 0x03b, "WRITE_DR11" },
+	{ 0x03c, "WRITE_DR12" },
+	{ 0x03d, "WRITE_DR13" },
+	{ 0x03e, "WRITE_DR14" },
+	{ 0x03f, "WRITE_DR15" },
 	{ SVM_EXCP(0), "DE_EXCP" },
 	{ SVM_EXCP(1), "DB_EXCP" },
 	{ SVM_EXCP(2), "EXCP2" },	/* NMI is its own exit, 0x61 */
@@ -520,8 +577,10 @@ static void match_name(struct matches *m, unsigned int isa, const char *name)
 
 		if (a->isa != isa || strcmp(a->word, name))
 			continue;
-		for (code = a->first; code <= a->last; code++)
+		/* stop at LAST, not after it: LAST may be 0xffffffff */
+		for (code = a->first; code != a->last; code++)
 			add_match(m, isa, code);
+		add_match(m, isa, a->last);
 	}
 
 	if (isa == HV_ISA_SVM && parse_excp_vector(name, &code))

@@ -44,8 +44,10 @@ struct exit_reason_ref {
  */
 #define EXIT_REASON_MAX_MATCHES		64
 
-/* Name of a raw exit reason, e.g. "NPF"; NULL when unknown.  For VMX only
- * the basic reason (low 16 bits) is looked up. */
+/*
+ * Name of a raw exit reason, e.g. "NPF"; NULL when unknown.  For VMX only
+ * the basic reason (low 16 bits) is looked up.
+ */
 const char *exit_reason_name(unsigned int isa, uint32_t reason);
 
 /*
@@ -88,8 +90,11 @@ const char *exit_reason_name(unsigned int isa, uint32_t reason);
  */
 int exit_reason_parse(const char *s, struct exit_reason_ref *out, int max);
 
-/* For an unknown name: store up to MAX close matches (edit distance, or the
- * input as a prefix), best first, in OUT; returns how many. */
+/*
+ * For an unknown name: store up to MAX close matches (the input as a
+ * prefix or part of a name, or a few edits away), best first, in OUT;
+ * returns how many.  The strings are static.
+ */
 int exit_reason_suggest(const char *s, const char **out, int max);
 
 /* Iterate a whole table, sorted by code (for `hvctl reasons`). */

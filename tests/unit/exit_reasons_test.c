@@ -78,9 +78,10 @@ static void test_tables_well_formed(void)
 			CHECK_MSG(clean, "isa %u: bad name '%s'", isa,
 				  e->name);
 			for (j = 0; j < i; j++)
-				CHECK_MSG(strcmp(exit_reason_at(isa, j)->name,
-						 e->name),
-					  "isa %u: %s twice", isa, e->name);
+				if (!strcmp(exit_reason_at(isa, j)->name,
+					    e->name))
+					break;
+			CHECK_MSG(j == i, "isa %u: %s twice", isa, e->name);
 		}
 		CHECK(exit_reason_at(isa, -1) == NULL);
 		CHECK(exit_reason_at(isa, n) == NULL);
@@ -391,7 +392,7 @@ static void test_suggest(void)
 	/* prefix matches come before typos, shorter names first */
 	n = exit_reason_suggest("vmgexit_ap", s, 8);
 	CHECK(n >= 3);
-	CHECK_STR(n ? s[0] : NULL, "VMGEXIT_AP_HLT_LOOP");
+	CHECK_STR(n ? s[0] : NULL, "VMGEXIT_AP_CREATION");
 
 	/* no duplicate of a name both ISAs have */
 	n = exit_reason_suggest("cpui", s, 8);
