@@ -98,6 +98,9 @@ void out_str(const char *key, const char *fmt, const char *v)
 
 void out_end(void)
 {
+	/* The next object is a new document. */
+	has_member[0] = false;
+	depth = 0;
 	if (hvctl_json)
 		putchar('\n');
 	fflush(stdout);

@@ -118,6 +118,7 @@ struct config {
 	int ncpus;
 	double seconds;
 	bool forever;
+	bool hold;
 };
 
 enum stat_id {
@@ -222,6 +223,8 @@ static void __noreturn usage(void)
 	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling)\n"
 	       "  --seconds S            repeat the program until S seconds have passed\n"
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
+	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
+	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady)\n"
 	       "Prints 'HVGUEST-START ...' once the threads exist and 'HVGUEST ...' on\n"
 	       "success.  Exit: 0 ok, 1 mismatch/failure, 2 bad arguments, 4 no KVM.\n",
 	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, MAX_VCPUS);
@@ -365,10 +368,11 @@ static void check_config(void)
 
 static void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 5] = {
+	static struct option opts[NR_FIELD_OPTS + 6] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
+		{ "hold",	no_argument,	   NULL, 'H' },
 		{ "help",	no_argument,	   NULL, 'h' },
 	};
 	int c;
@@ -391,6 +395,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'F':
 			cfg.forever = true;
+			break;
+		case 'H':
+			cfg.hold = true;
 			break;
 		case 'h':
 			usage();
@@ -1208,6 +1215,25 @@ static void report(void)
 	fflush(stdout);
 }
 
+/*
+ * --hold: keep the VM and its vCPUs, never run them, until SIGINT/SIGTERM.
+ * KVM flips static keys (code patching) when the first VM and the first
+ * vCPU without an in-kernel APIC appear and when the last go away; under
+ * QEMU's multi-threaded emulation a patch racing with execution can
+ * crash the test VM's kernel. One held VM keeps those keys steady.
+ */
+static void hold(void)
+{
+	sigset_t set = stop_signals();
+	int sig;
+
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	printf("HVGUEST-HOLD pid=%d\n", getpid());
+	fflush(stdout);
+	sigwait(&set, &sig);
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set = stop_signals();
@@ -1218,6 +1244,8 @@ int main(int argc, char **argv)
 	create_vm();
 	for (unsigned int i = 0; i < cfg.vcpus; i++)
 		create_vcpu(&vcpus[i], i);
+	if (cfg.hold)
+		hold();
 
 	/* Without --seconds/--forever the program runs once. */
 	if (cfg.seconds > 0 || cfg.forever)
