@@ -122,8 +122,14 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 		return;
 	now = local_clock();
 	v->in_exit = false;
-	/* local_clock() may step back a little across CPUs. */
-	d = now > v->exit_ts ? now - v->exit_ts : 0;
+	/*
+	 * local_clock() may step back a little across CPUs: then the exit
+	 * took no time, and exit + duration (the entry) stays monotonic on
+	 * this CPU, which trace readers rely on.
+	 */
+	if (unlikely(now < v->exit_ts))
+		v->exit_ts = now;
+	d = now - v->exit_ts;
 
 	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
 		hvt_cpu_reset(c);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The on-disk trace written by `hvctl record`: a CTF 1.8 directory that
+ * babeltrace2 and Trace Compass read, and that hvctl reads back itself
+ * with the fixed layout below (no general CTF parser needed).
+ *
+ *   metadata        TSDL text describing exactly these structures
+ *   stream_<cpu>    one stream per host CPU: packets of TRACE_PACKET_SIZE
+ *                   bytes, page-aligned, each written whole, so a killed
+ *                   recorder leaves only complete packets behind
+ *   vms.tsv         "pid<TAB>vm_id<TAB>name" per VM seen (name from the
+ *                   VMM's command line, e.g. QEMU's -name guest=NAME)
+ *   host.json, config.json, stats-start.json, stats-end.json
+ *
+ * All integers little-endian, packed (CTF align = 8 bits).
+ */
+#ifndef HVCTL_TRACE_FORMAT_H
+#define HVCTL_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define TRACE_PACKET_SIZE	4096
+#define TRACE_MAGIC		0xC1FC1FC1U
+
+struct trace_packet_header {
+	uint32_t magic;
+	uint8_t uuid[16];
+	uint32_t stream_id;		/* 0: one stream class */
+} __attribute__((packed));
+
+struct trace_packet_context {
+	uint64_t timestamp_begin;	/* ns, the clock of the events */
+	uint64_t timestamp_end;
+	uint64_t content_size;		/* bits used, headers included */
+	uint64_t packet_size;		/* bits: TRACE_PACKET_SIZE * 8 */
+	uint64_t events_discarded;	/* lost on this CPU so far (CTF:
+					 * a free-running counter) */
+	uint32_t cpu_id;
+} __attribute__((packed));
+
+enum trace_event_id {
+	TRACE_EV_EXIT_VMX = 1,		/* "kvm_exit_vmx" */
+	TRACE_EV_EXIT_SVM = 2,		/* "kvm_exit_svm" */
+	TRACE_EV_EXIT_UNKNOWN = 3,	/* "kvm_exit": vendor not known */
+};
+
+struct trace_event_header {
+	uint16_t id;			/* enum trace_event_id */
+	uint64_t timestamp;		/* exit time, ns */
+} __attribute__((packed));
+
+/* struct hvtrace_event less ts_ns (in the header), same meaning. */
+struct trace_exit {
+	uint64_t seq;
+	uint64_t duration_ns;
+	uint64_t info1;
+	uint64_t info2;
+	uint64_t addr;
+	uint64_t rip;
+	uint32_t reason;
+	uint32_t intr_info;
+	uint32_t error_code;
+	uint32_t vcpu_id;
+	uint32_t vm_id;
+	uint32_t vm_pid;
+	uint32_t tid;
+	uint16_t cpu_exit;
+	uint16_t cpu_entry;
+	uint8_t isa;
+	uint8_t type;
+	uint16_t flags;
+	uint64_t part_ns[4];
+	uint32_t preempt_pid;
+} __attribute__((packed));
+
+#define TRACE_PACKET_HEAD \
+	(sizeof(struct trace_packet_header) + sizeof(struct trace_packet_context))
+#define TRACE_EVENT_SIZE \
+	(sizeof(struct trace_event_header) + sizeof(struct trace_exit))
+#define TRACE_EVENTS_PER_PACKET \
+	((TRACE_PACKET_SIZE - TRACE_PACKET_HEAD) / TRACE_EVENT_SIZE)
+
+#endif /* HVCTL_TRACE_FORMAT_H */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a trace directory back (layout in trace_format.h): the events of
+ * every CPU stream merged in timestamp order, with bounded memory (one
+ * packet per stream in memory at a time).
+ */
+#ifndef HVCTL_TRACE_READ_H
+#define HVCTL_TRACE_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_format.h"
+
+struct trace_reader;
+
+struct trace_event {
+	uint64_t ts_ns;
+	uint16_t id;			/* enum trace_event_id */
+	unsigned int cpu;		/* the stream's CPU */
+	struct trace_exit e;
+};
+
+struct trace_vm {
+	uint32_t pid;
+	uint32_t vm_id;
+	char name[64];			/* "" when unknown */
+};
+
+/*
+ * Open DIR. On failure returns NULL and writes a message naming the path
+ * and the problem into ERR.
+ */
+struct trace_reader *trace_open(const char *dir, char *err, size_t errlen);
+void trace_close(struct trace_reader *r);
+
+/* The next event in time order: 1, 0 at the end, -1 on a corrupt packet
+ * (message via trace_error()). A torn packet at a stream's end (the
+ * recorder was killed) ends that stream quietly and counts in info.
+ */
+int trace_next(struct trace_reader *r, struct trace_event *ev);
+const char *trace_error(const struct trace_reader *r);
+
+struct trace_info {
+	unsigned int nr_streams;
+	uint64_t first_ts, last_ts;	/* over all packets */
+	uint64_t discarded;		/* sum over streams of the last
+					 * events_discarded seen */
+	uint64_t packets;
+	uint64_t torn_packets;		/* incomplete packets ignored */
+};
+
+/* Facts gathered so far (complete once trace_next returned 0). */
+void trace_get_info(const struct trace_reader *r, struct trace_info *info);
+/*
+ * Per stream: the CPU and the [begin, end] time ranges of packets whose
+ * events_discarded grew, for coverage reports (callback per range).
+ */
+void trace_for_each_loss(const struct trace_reader *r,
+			 void (*fn)(unsigned int cpu, uint64_t begin,
+				    uint64_t end, uint64_t lost, void *arg),
+			 void *arg);
+
+/* VMs listed in vms.tsv. */
+const struct trace_vm *trace_vm_by_pid(const struct trace_reader *r,
+				       uint32_t pid);
+unsigned int trace_nr_vms(const struct trace_reader *r);
+const struct trace_vm *trace_vm_at(const struct trace_reader *r,
+				   unsigned int i);
+
+#endif /* HVCTL_TRACE_READ_H */

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace writer: CTF 1.8 metadata describing trace_format.h, and one
+ * stream per CPU made of whole, page-sized packets.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exit_reasons.h"
+#include "hvctl.h"
+#include "trace_format.h"
+#include "trace_write.h"
+
+struct stream {
+	int fd;
+	unsigned int cpu;
+	uint64_t discarded;
+	uint64_t stamped;		/* discarded as last written */
+	uint64_t first_ts, last_ts;
+	unsigned int used;		/* bytes in buf, headers included */
+	unsigned int nr;		/* events in buf */
+	uint8_t buf[TRACE_PACKET_SIZE] __attribute__((aligned(4096)));
+};
+
+struct trace_writer {
+	char *dir;
+	uint8_t uuid[16];
+	unsigned int nr_cpus;
+	uint64_t events, bytes;
+	struct stream *streams;
+};
+
+static void uuid_text(const uint8_t *u, char *out)
+{
+	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		"%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4], u[5],
+		u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+		u[15]);
+}
+
+/* A TSDL string literal: the characters TSDL cannot hold are dropped. */
+static void tsdl_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++)
+		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static void write_reason_enum(FILE *f, const char *type, unsigned int isa)
+{
+	fprintf(f, "enum %s : uint32_t {\n", type);
+	for (int i = 0; i < exit_reason_count(isa); i++) {
+		const struct exit_reason_entry *e = exit_reason_at(isa, i);
+
+		fprintf(f, "\t\"%s\" = %" PRIu32 ",\n", e->name, e->code);
+	}
+	fprintf(f, "};\n\n");
+}
+
+static void write_event_class(FILE *f, const char *name, unsigned int id,
+			      const char *reason_type)
+{
+	fprintf(f,
+		"event {\n"
+		"\tname = \"%s\";\n"
+		"\tid = %u;\n"
+		"\tstream_id = 0;\n"
+		"\tfields := struct {\n"
+		"\t\tuint64_t seq;\n"
+		"\t\tuint64_t duration_ns;\n"
+		"\t\thex64_t info1;\n"
+		"\t\thex64_t info2;\n"
+		"\t\thex64_t addr;\n"
+		"\t\thex64_t rip;\n"
+		"\t\t%s reason;\n"
+		"\t\thex32_t intr_info;\n"
+		"\t\thex32_t error_code;\n"
+		"\t\tuint32_t vcpu_id;\n"
+		"\t\tuint32_t vm_id;\n"
+		"\t\tuint32_t vm_pid;\n"
+		"\t\tuint32_t tid;\n"
+		"\t\tuint16_t cpu_exit;\n"
+		"\t\tuint16_t cpu_entry;\n"
+		"\t\tuint8_t isa;\n"
+		"\t\tuint8_t type;\n"
+		"\t\thex16_t flags;\n"
+		"\t\tuint64_t vmm_ns;\n"
+		"\t\tuint64_t halt_ns;\n"
+		"\t\tuint64_t runnable_ns;\n"
+		"\t\tuint64_t other_ns;\n"
+		"\t\tuint32_t preempt_pid;\n"
+		"\t};\n"
+		"};\n\n", name, id, reason_type);
+}
+
+static int write_metadata(struct trace_writer *w, const struct trace_env *env)
+{
+	char uuid[40], path[4096];
+	int64_t off = env->clock_offset_ns;
+	FILE *f;
+
+	f = trace_open_file(w, "metadata");
+	if (!f)
+		return -1;
+	uuid_text(w->uuid, uuid);
+	fprintf(f,
+		"/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 16; align = 8; signed = false; base = 16; } := hex16_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; base = 16; } := hex32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := hex64_t;\n\n"
+		"trace {\n"
+		"\tmajor = 1;\n"
+		"\tminor = 8;\n"
+		"\tuuid = \"%s\";\n"
+		"\tbyte_order = le;\n"
+		"\tpacket.header := struct {\n"
+		"\t\tuint32_t magic;\n"
+		"\t\tuint8_t uuid[16];\n"
+		"\t\tuint32_t stream_id;\n"
+		"\t};\n"
+		"};\n\n", uuid);
+	fprintf(f, "env {\n\ttracer_name = \"hvtrace\";\n\thostname = ");
+	tsdl_str(f, env->hostname);
+	fprintf(f, ";\n\tkernel_release = ");
+	tsdl_str(f, env->kernel);
+	fprintf(f, ";\n\tcpu_vendor = ");
+	tsdl_str(f, env->cpu_vendor);
+	fprintf(f, ";\n\thvtrace_version = ");
+	tsdl_str(f, env->hvtrace_version);
+	fprintf(f, ";\n};\n\n");
+	fprintf(f,
+		"clock {\n"
+		"\tname = \"monotonic\";\n"
+		"\tdescription = \"kernel local_clock(), ns since boot; event time = vCPU re-entry, exit = time - duration_ns\";\n"
+		"\tfreq = 1000000000;\n"
+		"\toffset_s = %" PRId64 ";\n"
+		"\toffset = %" PRId64 ";\n"
+		"};\n\n"
+		"typealias integer { size = 64; align = 8; signed = false;\n"
+		"\tmap = clock.monotonic.value; } := uint64_clock_t;\n\n"
+		"stream {\n"
+		"\tid = 0;\n"
+		"\tpacket.context := struct {\n"
+		"\t\tuint64_clock_t timestamp_begin;\n"
+		"\t\tuint64_clock_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t events_discarded;\n"
+		"\t\tuint32_t cpu_id;\n"
+		"\t};\n"
+		"\tevent.header := struct {\n"
+		"\t\tuint16_t id;\n"
+		"\t\tuint64_clock_t timestamp;\n"
+		"\t};\n"
+		"};\n\n", off / 1000000000, off % 1000000000);
+	write_reason_enum(f, "vmx_reason_t", HV_ISA_VMX);
+	write_reason_enum(f, "svm_reason_t", HV_ISA_SVM);
+	write_event_class(f, "kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t");
+	write_event_class(f, "kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t");
+	write_event_class(f, "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t");
+	if (fflush(f) || ferror(f)) {
+		snprintf(path, sizeof(path), "%s/metadata", w->dir);
+		hvctl_err("writing %s: %s", path, strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+FILE *trace_open_file(const struct trace_writer *w, const char *name)
+{
+	char path[4096];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", w->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		hvctl_err("creating %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+static void packet_reset(struct stream *s)
+{
+	s->used = TRACE_PACKET_HEAD;
+	s->nr = 0;
+}
+
+/* FORCE: write even an empty packet if it has news of lost events. */
+static int packet_write(struct trace_writer *w, struct stream *s, bool force)
+{
+	struct trace_packet_header h = {
+		.magic = TRACE_MAGIC,
+		.stream_id = 0,
+	};
+	struct trace_packet_context c = {
+		.timestamp_begin = s->first_ts,
+		.timestamp_end = s->last_ts,
+		.content_size = (uint64_t)s->used * 8,
+		.packet_size = TRACE_PACKET_SIZE * 8,
+		.events_discarded = s->discarded,
+		.cpu_id = s->cpu,
+	};
+	ssize_t n;
+
+	if (!s->nr && !(force && s->discarded != s->stamped))
+		return 0;
+	memcpy(h.uuid, w->uuid, sizeof(h.uuid));
+	memcpy(s->buf, &h, sizeof(h));
+	memcpy(s->buf + sizeof(h), &c, sizeof(c));
+	memset(s->buf + s->used, 0, TRACE_PACKET_SIZE - s->used);
+	/* One page at a page-aligned offset: all of it lands or none. */
+	n = write(s->fd, s->buf, TRACE_PACKET_SIZE);
+	if (n != TRACE_PACKET_SIZE) {
+		hvctl_err("writing %s/stream_%u: %s", w->dir, s->cpu,
+			  n < 0 ? strerror(errno) : "short write");
+		return -1;
+	}
+	w->bytes += TRACE_PACKET_SIZE;
+	s->stamped = s->discarded;
+	packet_reset(s);
+	return 0;
+}
+
+struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
+				  const struct trace_env *env)
+{
+	struct trace_writer *w;
+	char path[4096];
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		hvctl_err("creating %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->dir = strdup(dir)) ||
+	    !(w->streams = aligned_alloc(4096, nr_cpus * sizeof(*w->streams)))) {
+		hvctl_err("out of memory");
+		goto fail;
+	}
+	w->nr_cpus = nr_cpus;
+	if (getrandom(w->uuid, sizeof(w->uuid), 0) != sizeof(w->uuid)) {
+		hvctl_err("getrandom: %s", strerror(errno));
+		goto fail;
+	}
+	w->uuid[6] = (w->uuid[6] & 0x0f) | 0x40;	/* version 4 */
+	w->uuid[8] = (w->uuid[8] & 0x3f) | 0x80;
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		w->streams[i].fd = -1;
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		struct stream *s = &w->streams[i];
+
+		snprintf(path, sizeof(path), "%s/stream_%u", dir, i);
+		s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			     0600);
+		if (s->fd < 0) {
+			hvctl_err("creating %s: %s%s", path, strerror(errno),
+				  errno == EEXIST ?
+				  " (record into a new or empty directory)" : "");
+			goto fail;
+		}
+		s->cpu = i;
+		s->discarded = 0;
+		s->stamped = 0;
+		s->first_ts = s->last_ts = 0;
+		packet_reset(s);
+	}
+	if (write_metadata(w, env))
+		goto fail;
+	return w;
+
+fail:
+	if (w && w->streams)
+		for (unsigned int i = 0; i < w->nr_cpus; i++)
+			if (w->streams[i].fd >= 0)
+				close(w->streams[i].fd);
+	if (w) {
+		free(w->streams);
+		free(w->dir);
+		free(w);
+	}
+	return NULL;
+}
+
+int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
+{
+	struct trace_event_header h;
+	struct trace_exit x;
+	struct stream *s;
+	uint64_t entry;
+
+	if (ev->cpu_entry >= w->nr_cpus) {
+		hvctl_err("event from CPU %u, beyond the %u streams",
+			  ev->cpu_entry, w->nr_cpus);
+		return -1;
+	}
+	s = &w->streams[ev->cpu_entry];
+	if (s->used + TRACE_EVENT_SIZE > TRACE_PACKET_SIZE &&
+	    packet_write(w, s, false))
+		return -1;
+	/*
+	 * The event's time is its entry: a CPU's events are recorded in entry
+	 * order, so stream clocks never go back (exit times can, when a vCPU
+	 * migrated). The exit time is timestamp - duration_ns.
+	 */
+	entry = ev->ts_ns + ev->duration_ns;
+	if (!s->nr)
+		s->first_ts = entry;
+	s->last_ts = entry;
+
+	h.id = ev->isa == HVTRACE_ISA_VMX ? TRACE_EV_EXIT_VMX :
+	       ev->isa == HVTRACE_ISA_SVM ? TRACE_EV_EXIT_SVM :
+					    TRACE_EV_EXIT_UNKNOWN;
+	h.timestamp = entry;
+	x = (struct trace_exit){
+		.seq = ev->seq, .duration_ns = ev->duration_ns,
+		.info1 = ev->info1, .info2 = ev->info2, .addr = ev->addr,
+		.rip = ev->rip, .reason = ev->reason,
+		.intr_info = ev->intr_info, .error_code = ev->error_code,
+		.vcpu_id = ev->vcpu_id, .vm_id = ev->vm_id,
+		.vm_pid = ev->vm_pid, .tid = ev->tid,
+		.cpu_exit = ev->cpu_exit, .cpu_entry = ev->cpu_entry,
+		.isa = ev->isa, .type = ev->type, .flags = ev->flags,
+	};
+	memcpy(x.part_ns, ev->part_ns, sizeof(x.part_ns));
+	x.preempt_pid = ev->reserved;
+	memcpy(s->buf + s->used, &h, sizeof(h));
+	memcpy(s->buf + s->used + sizeof(h), &x, sizeof(x));
+	s->used += TRACE_EVENT_SIZE;
+	s->nr++;
+	w->events++;
+	return 0;
+}
+
+void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
+			 uint64_t discarded)
+{
+	if (cpu < w->nr_cpus)
+		w->streams[cpu].discarded = discarded;
+}
+
+int trace_flush(struct trace_writer *w)
+{
+	for (unsigned int i = 0; i < w->nr_cpus; i++)
+		if (packet_write(w, &w->streams[i], true))
+			return -1;
+	return 0;
+}
+
+int trace_finish(struct trace_writer *w)
+{
+	int ret = trace_flush(w);
+
+	for (unsigned int i = 0; i < w->nr_cpus; i++)
+		if (close(w->streams[i].fd) && !ret) {
+			hvctl_err("closing %s/stream_%u: %s", w->dir, i,
+				  strerror(errno));
+			ret = -1;
+		}
+	free(w->streams);
+	free(w->dir);
+	free(w);
+	return ret;
+}
+
+uint64_t trace_events(const struct trace_writer *w)
+{
+	return w->events;
+}
+
+uint64_t trace_bytes(const struct trace_writer *w)
+{
+	return w->bytes;
+}

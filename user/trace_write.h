@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing a trace directory (layout in trace_format.h). Each stream keeps
+ * one packet in memory and writes it whole when full or flushed, at a
+ * page-aligned offset, so the files only ever hold complete packets.
+ */
+#ifndef HVCTL_TRACE_WRITE_H
+#define HVCTL_TRACE_WRITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/hvtrace.h>
+
+struct trace_writer;
+
+struct trace_env {
+	const char *hostname;
+	const char *kernel;		/* uname -r */
+	const char *cpu_vendor;		/* "AuthenticAMD", ... */
+	const char *hvtrace_version;	/* the module's */
+	int64_t clock_offset_ns;	/* add to timestamps for UTC */
+};
+
+/*
+ * Create DIR (mode 0700; it may exist if empty) with NR_CPUS streams and
+ * the CTF metadata. On failure prints "Error: ..." naming the path and
+ * returns NULL.
+ */
+struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
+				  const struct trace_env *env);
+/* Append one event to its CPU's stream (ev->cpu_entry). 0 or -1. */
+int trace_append(struct trace_writer *w, const struct hvtrace_event *ev);
+/* Set CPU's cumulative lost count, stamped on its next packet. */
+void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
+			 uint64_t discarded);
+/* Write every partial packet out. 0 or -1. */
+int trace_flush(struct trace_writer *w);
+/* Flush, close and free. 0 or -1 (an error was printed). */
+int trace_finish(struct trace_writer *w);
+/* Events and bytes written so far. */
+uint64_t trace_events(const struct trace_writer *w);
+uint64_t trace_bytes(const struct trace_writer *w);
+/* Open DIR/NAME for writing, mode 0600; NULL with an error printed. */
+FILE *trace_open_file(const struct trace_writer *w, const char *name);
+
+#endif /* HVCTL_TRACE_WRITE_H */
