@@ -653,7 +653,7 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			return skb->len;
 		hvt_acct_sum(&a, d->cpu);
 		if (nla_put_u32(skb, HVTRACE_A_EVENTS_CPU, d->cpu) ||
-		    nla_put_u64_64bit(skb, HVTRACE_ACCT_LOST, a.lost,
+		    nla_put_u64_64bit(skb, HVTRACE_A_EVENTS_LOST, a.lost,
 				      HVTRACE_A_PAD))
 			goto full;
 		room = skb_tailroom(skb);
@@ -670,7 +670,7 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		/* Give back the part of the attribute left unused. */
 		attr->nla_len = nla_attr_size(n * ev);
 		nlmsg_trim(skb, (u8 *)nla_data(attr) + NLA_ALIGN(n * ev));
-		if (nla_put_u64_64bit(skb, HVTRACE_ACCT_OVERWRITTEN,
+		if (nla_put_u64_64bit(skb, HVTRACE_A_EVENTS_OVERWRITTEN,
 				      r->overwritten, HVTRACE_A_PAD))
 			goto full;
 		genlmsg_end(skb, hdr);

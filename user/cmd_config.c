@@ -256,3 +256,24 @@ const struct hvctl_cmd hvctl_cmd_reasons = {
 	.usage = "",
 	.summary = "list the exit reasons hvctl knows, both vendors",
 };
+
+int hvctl_write_config_json(FILE *f)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	bool json = hvctl_json;
+	struct hvnl *nl;
+	int ret;
+
+	nl = hvnl_open();
+	if (!nl)
+		return -1;
+	hvctl_json = true;
+	out_set_file(f);
+	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_CONFIG, 0),
+			config_cb, NULL);
+	out_end();
+	out_set_file(stdout);
+	hvctl_json = json;
+	hvnl_close(nl);
+	return ret;
+}

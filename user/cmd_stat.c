@@ -250,3 +250,20 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.summary = "per exit reason counts, rates, time and latency percentiles;\n"
 		   "--vcpus per vCPU; --live refreshes every --interval (1s)",
 };
+
+int hvctl_write_stats_json(FILE *f)
+{
+	struct stat_opts o = { .vcpus = true };
+	struct stats s = { 0 };
+	bool json = hvctl_json;
+
+	if (stats_fetch(&s))
+		return -1;
+	hvctl_json = true;
+	out_set_file(f);
+	print_stats(&s, NULL, 0, &o);
+	out_set_file(stdout);
+	hvctl_json = json;
+	stats_free(&s);
+	return 0;
+}

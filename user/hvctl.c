@@ -23,6 +23,7 @@ static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_clear,
 	&hvctl_cmd_stat,
 	&hvctl_cmd_drain,
+	&hvctl_cmd_record,
 	&hvctl_cmd_reasons,
 };
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct hvctl_cmd {
 	const char *name;
@@ -24,6 +25,10 @@ int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 /* True when argv asks for --help; prints the usage. */
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
 
+/* Snapshots as JSON documents, for traces (cmd_stat.c, cmd_config.c). */
+int hvctl_write_stats_json(FILE *f);
+int hvctl_write_config_json(FILE *f);
+
 /* Subcommands, one file each. */
 extern const struct hvctl_cmd hvctl_cmd_status;
 extern const struct hvctl_cmd hvctl_cmd_config;
@@ -36,5 +41,6 @@ extern const struct hvctl_cmd hvctl_cmd_clear;
 extern const struct hvctl_cmd hvctl_cmd_stat;
 extern const struct hvctl_cmd hvctl_cmd_reasons;
 extern const struct hvctl_cmd hvctl_cmd_drain;
+extern const struct hvctl_cmd hvctl_cmd_record;
 
 #endif /* HVCTL_H */

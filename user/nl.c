@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -23,17 +24,40 @@
 struct hvnl {
 	struct mnl_socket *sock;
 	uint16_t family;
+	uint32_t mcast_events;
 	uint32_t portid;
 	uint32_t seq;
 };
 
+/* The "events" multicast group among the family's groups. */
+static void parse_mcast_groups(const struct nlattr *groups, struct hvnl *nl)
+{
+	const struct nlattr *grp, *a;
+
+	mnl_attr_for_each_nested(grp, groups) {
+		const char *name = NULL;
+		uint32_t id = 0;
+
+		mnl_attr_for_each_nested(a, grp) {
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+				name = mnl_attr_get_str(a);
+			else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+				id = mnl_attr_get_u32(a);
+		}
+		if (name && !strcmp(name, HVTRACE_MCGRP_EVENTS))
+			nl->mcast_events = id;
+	}
+}
+
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
-	uint16_t *family = data;
+	struct hvnl *nl = data;
 
 	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
 	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
-		*family = mnl_attr_get_u16(attr);
+		nl->family = mnl_attr_get_u16(attr);
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS)
+		parse_mcast_groups(attr, nl);
 	return MNL_CB_OK;
 }
 
@@ -148,8 +172,7 @@ struct hvnl *hvnl_open(void)
 			hvctl_err("netlink receive: %s", strerror(errno));
 			goto fail;
 		}
-		ret = mnl_cb_run(buf, n, nl->seq, nl->portid, family_cb,
-				 &nl->family);
+		ret = mnl_cb_run(buf, n, nl->seq, nl->portid, family_cb, nl);
 		if (ret < 0) {
 			if (errno == ENOENT)
 				hvctl_err("the hvtrace module is not loaded "
@@ -272,4 +295,29 @@ uint8_t hvnl_u8(const struct nlattr *a)
 const char *hvnl_str(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_str(a) : "";
+}
+
+int hvnl_subscribe_events(struct hvnl *nl)
+{
+	if (!nl->mcast_events)
+		return hvctl_err("the module offers no events group"), -1;
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &nl->mcast_events, sizeof(nl->mcast_events)))
+		return hvctl_err("joining the events group: %s",
+				 strerror(errno)), -1;
+	return 0;
+}
+
+int hvnl_fd(const struct hvnl *nl)
+{
+	return mnl_socket_get_fd(nl->sock);
+}
+
+void hvnl_discard_pending(struct hvnl *nl)
+{
+	char buf[8192];
+
+	while (recv(mnl_socket_get_fd(nl->sock), buf, sizeof(buf),
+		    MSG_DONTWAIT) > 0)
+		;
 }

@@ -45,4 +45,10 @@ uint32_t hvnl_u32(const struct nlattr *a);
 uint8_t hvnl_u8(const struct nlattr *a);
 const char *hvnl_str(const struct nlattr *a);
 
+/* Join the "events" multicast group (watermark notifications). */
+int hvnl_subscribe_events(struct hvnl *nl);
+int hvnl_fd(const struct hvnl *nl);
+/* Read and drop whatever notifications are queued. */
+void hvnl_discard_pending(struct hvnl *nl);
+
 #endif /* HVCTL_NL_H */

@@ -11,30 +11,43 @@
 #define MAX_DEPTH 16
 static bool has_member[MAX_DEPTH];
 static int depth;
+static FILE *of;
+
+void out_set_file(FILE *f)
+{
+	of = f;
+	has_member[0] = false;
+	depth = 0;
+}
+
+__attribute__((constructor)) static void out_init(void)
+{
+	of = stdout;
+}
 
 static void json_key(const char *key)
 {
 	if (has_member[depth])
-		putchar(',');
+		fputc(',', of);
 	has_member[depth] = true;
 	if (key)
-		printf("\"%s\":", key);
+		fprintf(of, "\"%s\":", key);
 }
 
 static void json_string(const char *s)
 {
-	putchar('"');
+	fputc('"', of);
 	for (; *s; s++) {
 		unsigned char c = *s;
 
 		if (c == '"' || c == '\\')
-			printf("\\%c", c);
+			fprintf(of, "\\%c", c);
 		else if (c < 0x20)
-			printf("\\u%04x", c);
+			fprintf(of, "\\u%04x", c);
 		else
-			putchar(c);
+			fputc(c, of);
 	}
-	putchar('"');
+	fputc('"', of);
 }
 
 static void open_container(const char *key, char bracket)
@@ -42,7 +55,7 @@ static void open_container(const char *key, char bracket)
 	if (!hvctl_json)
 		return;
 	json_key(key);
-	putchar(bracket);
+	fputc(bracket, of);
 	if (depth + 1 < MAX_DEPTH)
 		has_member[++depth] = false;
 }
@@ -51,7 +64,7 @@ static void close_container(char bracket)
 {
 	if (!hvctl_json)
 		return;
-	putchar(bracket);
+	fputc(bracket, of);
 	if (depth > 0)
 		depth--;
 }
@@ -80,9 +93,9 @@ void out_u64(const char *key, const char *fmt, uint64_t v)
 {
 	if (hvctl_json) {
 		json_key(key);
-		printf("%" PRIu64, v);
+		fprintf(of, "%" PRIu64, v);
 	} else if (fmt) {
-		printf(fmt, v);
+		fprintf(of, fmt, v);
 	}
 }
 
@@ -92,7 +105,7 @@ void out_str(const char *key, const char *fmt, const char *v)
 		json_key(key);
 		json_string(v);
 	} else if (fmt) {
-		printf(fmt, v);
+		fprintf(of, fmt, v);
 	}
 }
 
@@ -102,6 +115,6 @@ void out_end(void)
 	has_member[0] = false;
 	depth = 0;
 	if (hvctl_json)
-		putchar('\n');
-	fflush(stdout);
+		fputc('\n', of);
+	fflush(of);
 }

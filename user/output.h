@@ -7,6 +7,7 @@
 #define HVCTL_OUTPUT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 void out_open_object(const char *key);	/* key NULL: anonymous */
 void out_close_object(void);
@@ -16,6 +17,8 @@ void out_close_array(void);
 /* FMT is the text-mode format; JSON mode prints "key": value. */
 void out_u64(const char *key, const char *fmt, uint64_t v);
 void out_str(const char *key, const char *fmt, const char *v);
+/* Where output goes (stdout until told otherwise). */
+void out_set_file(FILE *f);
 /* Finish the document (JSON: closing newline). */
 void out_end(void);
 

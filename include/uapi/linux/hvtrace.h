@@ -59,7 +59,8 @@
  *
  * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
  *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
- *   ACCT_LOST / ACCT_OVERWRITTEN u64 of that CPU so far. One reader at a
+ *   EVENTS_LOST / EVENTS_OVERWRITTEN u64 of that CPU so far (since the
+ *   last clear; a recorder subtracts what they were when it started). One reader at a
  *   time: a second gets -EBUSY. Ends when every ring was empty once.
  *
  * HVTRACE_CMD_WATERMARK             (multicast "events", no attributes) a
@@ -109,6 +110,8 @@ enum hvtrace_attr {
 	HVTRACE_A_EVENTS_CPU,
 	HVTRACE_A_EVENTS,
 	HVTRACE_A_STATS_AGE_NS,
+	HVTRACE_A_EVENTS_LOST,
+	HVTRACE_A_EVENTS_OVERWRITTEN,
 
 	__HVTRACE_A_MAX
 };
