@@ -8,9 +8,11 @@
  *   stream_<cpu>    one stream per host CPU: packets of TRACE_PACKET_SIZE
  *                   bytes, page-aligned, each written whole, so a killed
  *                   recorder leaves only complete packets behind
- *   vms.tsv         "pid<TAB>vm_id<TAB>name" per VM seen (name from the
+ *   hvtrace/        what CTF readers must not see as streams (they take
+ *                   every plain file beside metadata for one):
+ *     vms.tsv       "pid<TAB>vm_id<TAB>name" per VM seen (name from the
  *                   VMM's command line, e.g. QEMU's -name guest=NAME)
- *   host.json, config.json, stats-start.json, stats-end.json
+ *     host.json, config.json, stats-start.json, stats-end.json
  *
  * All integers little-endian, packed (CTF align = 8 bits).
  */
@@ -21,6 +23,7 @@
 
 #define TRACE_PACKET_SIZE	4096
 #define TRACE_MAGIC		0xC1FC1FC1U
+#define TRACE_SIDE_DIR		"hvtrace"	/* side files, under the trace */
 
 struct trace_packet_header {
 	uint32_t magic;
@@ -46,7 +49,8 @@ enum trace_event_id {
 
 struct trace_event_header {
 	uint16_t id;			/* enum trace_event_id */
-	uint64_t timestamp;		/* exit time, ns */
+	uint64_t timestamp;		/* vCPU re-entry, ns; exit =
+					 * timestamp - duration_ns */
 } __attribute__((packed));
 
 /* struct hvtrace_event less ts_ns (in the header), same meaning. */

@@ -80,3 +80,14 @@ check_accounting() {
 acct() {
 	"$HVCTL" -j status | py "d['accounting']['total']['$1']"
 }
+
+# wait_recording: until the module records (a recorder started up).
+wait_recording() {
+	local i
+
+	for i in $(seq 100); do
+		"$HVCTL" -j status | py 'd["recording"]' | grep -qx on && return 0
+		sleep 0.1
+	done
+	fail "recording did not start"
+}
