@@ -8,6 +8,7 @@
 
 #include <linux/mm.h>
 #include <linux/netlink.h>
+#include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -153,6 +154,50 @@ int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 bool hvt_reader_get(void)
 {
 	return atomic_cmpxchg(&reader, 0, 1) == 0;
+}
+
+/*
+ * The reader lease: the first netlink socket that drains owns the rings
+ * until it closes, so two recorders never split one event stream between
+ * them. 0 = nobody.
+ */
+static atomic_t lease_portid = ATOMIC_INIT(0);
+
+bool hvt_lease_take(u32 portid)
+{
+	u32 old = atomic_cmpxchg(&lease_portid, 0, portid);
+
+	return !old || old == portid;
+}
+
+bool hvt_lease_held(void)
+{
+	return atomic_read(&lease_portid);
+}
+
+static int lease_release(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net))
+		atomic_cmpxchg(&lease_portid, n->portid, 0);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lease_nb = {
+	.notifier_call = lease_release,
+};
+
+int hvt_lease_init(void)
+{
+	return netlink_register_notifier(&lease_nb);
+}
+
+void hvt_lease_exit(void)
+{
+	netlink_unregister_notifier(&lease_nb);
 }
 
 void hvt_reader_put(void)

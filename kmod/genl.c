@@ -128,7 +128,7 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, HVTRACE_A_NR_CPUS, num_possible_cpus()) ||
 	    nla_put_string(msg, HVTRACE_A_VENDOR, hvt_exit_info_vendor()) ||
 	    nla_put_u8(msg, HVTRACE_A_RECORDING, READ_ONCE(hvt_recording)) ||
-	    nla_put_u8(msg, HVTRACE_A_READER, hvt_reader_active()) ||
+	    nla_put_u8(msg, HVTRACE_A_READER, hvt_lease_held()) ||
 	    nla_put_u64_64bit(msg, HVTRACE_A_EXITS_SEEN, hvt_exits_seen(),
 			      HVTRACE_A_PAD) ||
 	    nla_put_u64_64bit(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen(),
@@ -418,7 +418,7 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (tb[HVTRACE_CFG_MODE])
 		mode = nla_get_u8(tb[HVTRACE_CFG_MODE]);
 	if ((kb != hvt_buffers_kb() || mode != hvt_buffers_mode()) &&
-	    (READ_ONCE(hvt_recording) || hvt_reader_active())) {
+	    (READ_ONCE(hvt_recording) || hvt_lease_held())) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_CFG_BUFFER_KB] ?:
 				    tb[HVTRACE_CFG_MODE],
 				    "stop recording and reading before changing the buffers");
@@ -615,6 +615,11 @@ static int events_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(*d) > sizeof(cb->ctx));
 	d = (void *)cb->ctx;
 	memset(d, 0, sizeof(*d));
+	if (!hvt_lease_take(NETLINK_CB(cb->skb).portid)) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "another reader owns the buffers (an hvctl record?)");
+		return -EBUSY;
+	}
 	if (!hvt_reader_get()) {
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "another reader is draining the buffers");

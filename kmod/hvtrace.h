@@ -123,6 +123,10 @@ u8 hvt_buffers_mode(void);
 bool hvt_reader_get(void);
 void hvt_reader_put(void);
 bool hvt_reader_active(void);
+bool hvt_lease_take(u32 portid);
+bool hvt_lease_held(void);
+int hvt_lease_init(void);
+void hvt_lease_exit(void);
 void hvt_buffers_clear(void);
 /* Ring I passed its watermark (probe context). */
 void hvt_buffers_wake(struct irq_work *w);

@@ -61,6 +61,7 @@ static int __init check_params(void)
 static void teardown(void)
 {
 	hvt_buffers_exit();
+	hvt_lease_exit();
 	hvt_exit_info_exit();
 	hvt_config_exit();
 	hvt_vcpus_exit();
@@ -82,6 +83,8 @@ static int __init hvt_init(void)
 		err = hvt_config_init(threshold_ns);
 	if (!err)
 		err = hvt_exit_info_init();
+	if (!err)
+		err = hvt_lease_init();
 	if (!err)
 		err = hvt_buffers_init(buffer_kb, overwrite ?
 				       HVTRACE_MODE_OVERWRITE :

@@ -23,6 +23,7 @@
 #include "duration.h"
 #include "hvctl.h"
 #include "nl.h"
+#include "trace_format.h"
 #include "trace_write.h"
 
 #define MAX_VMS		256
@@ -223,7 +224,7 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 		ret = -1;
 	if (f && fclose(f))
 		ret = -1;
-	f = trace_open_file(w, "vms.tsv");
+	f = trace_open_file(w, TRACE_SIDE_DIR "/vms.tsv");
 	if (!f)
 		return -1;
 	for (unsigned int i = 0; i < st->nr_vms; i++) {
@@ -237,7 +238,7 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 
 static int write_start_files(struct trace_writer *w, const struct trace_env *env)
 {
-	FILE *f = trace_open_file(w, "host.json");
+	FILE *f = trace_open_file(w, TRACE_SIDE_DIR "/host.json");
 	int ret = 0;
 
 	if (!f)
@@ -248,12 +249,12 @@ static int write_start_files(struct trace_writer *w, const struct trace_env *env
 		env->hvtrace_version, env->clock_offset_ns);
 	if (fclose(f))
 		ret = -1;
-	f = trace_open_file(w, "config.json");
+	f = trace_open_file(w, TRACE_SIDE_DIR "/config.json");
 	if (!f || hvctl_write_config_json(f))
 		ret = -1;
 	if (f && fclose(f))
 		ret = -1;
-	f = trace_open_file(w, "stats-start.json");
+	f = trace_open_file(w, TRACE_SIDE_DIR "/stats-start.json");
 	if (!f || hvctl_write_stats_json(f))
 		ret = -1;
 	if (f && fclose(f))
@@ -439,7 +440,7 @@ static int record_run(int argc, char **argv)
 	hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_STOP, 0), NULL, NULL);
 	if (!st.failed && drain(nl, &st))
 		ret = 1;
-	if (write_side_files(st.w, &st, "stats-end.json"))
+	if (write_side_files(st.w, &st, TRACE_SIDE_DIR "/stats-end.json"))
 		ret = 1;
 	if (!o.quiet)
 		progress(&st, true);

@@ -41,6 +41,9 @@ extern const struct hvctl_cmd hvctl_cmd_clear;
 extern const struct hvctl_cmd hvctl_cmd_stat;
 extern const struct hvctl_cmd hvctl_cmd_reasons;
 extern const struct hvctl_cmd hvctl_cmd_drain;
+extern const struct hvctl_cmd hvctl_cmd_dump;
+extern const struct hvctl_cmd hvctl_cmd_export;
 extern const struct hvctl_cmd hvctl_cmd_record;
+extern const struct hvctl_cmd hvctl_cmd_report;
 
 #endif /* HVCTL_H */

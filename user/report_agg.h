@@ -10,6 +10,7 @@
 #define HVCTL_REPORT_AGG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hist.h"
@@ -18,9 +19,13 @@
 /* Distinct (isa, reason) pairs kept apart; more go to one "other" row. */
 #define REP_MAX_REASONS		128
 #define REP_OTHER_REASON	REP_MAX_REASONS
-/* Timeline bins; their width doubles whenever the trace outgrows them. */
+/*
+ * Timeline bins, 2^shift ns wide: 2^20 (about 1ms) to start with, doubled
+ * (pairs of bins merged) whenever the trace outgrows them, so a trace of
+ * any length ends with REP_BINS / 2 to REP_BINS bins in use.
+ */
 #define REP_BINS		512
-#define REP_BIN_NS_MIN		1000000ULL	/* 1ms to start with */
+#define REP_BIN_SHIFT_MIN	20
 
 struct rep_stat {
 	uint64_t count, total_ns, min_ns, max_ns;
@@ -62,6 +67,7 @@ struct rep_table {
 struct rep_loss_cpu {
 	uint64_t begin, end;		/* the range being merged */
 	uint64_t lost_ns;		/* merged ranges done so far */
+	uint64_t lost;			/* events, as the ranges say */
 	bool open;
 };
 
@@ -78,12 +84,13 @@ struct report {
 	uint64_t last_reason_key;
 	unsigned int last_reason;
 
-	/* Timeline: bin i covers [t0 + i * bin_ns, t0 + (i + 1) * bin_ns). */
-	uint64_t t0, bin_ns;
+	/* Timeline: bin i covers t0 + [i, i + 1) << bin_shift. */
+	uint64_t t0;
+	unsigned int bin_shift;
 	unsigned int nr_bins;		/* bins in use */
 
-	struct rep_table vms;		/* key vm_id << 32 | vm_pid */
-	struct rep_table vcpus;		/* key vm_id << 32 | vcpu_id */
+	struct rep_table vms;		/* key vm_id, aux the VMM's pid */
+	struct rep_table vcpus;		/* key vm_id << 32 | vcpu_id, aux tid */
 	struct rep_table pairs;		/* key vcpu slot, by reason */
 	struct rep_table rips;		/* key guest RIP, by reason */
 	struct rep_table pages;		/* key GPA & ~0xfff */
@@ -92,6 +99,20 @@ struct report {
 
 	/* Reasons whose info1 holds an I/O port in bits 31:16. */
 	uint32_t io_code[3];		/* by isa; UINT32_MAX: none */
+
+	/*
+	 * Filled by report_finish(): the reason with the most time per vCPU
+	 * and per VM (by table slot), and that time; the VM sums come from
+	 * vm_reason_ns, VM slot x reason.
+	 */
+	uint16_t *vcpu_top, *vm_top;
+	uint64_t *vcpu_top_ns, *vm_top_ns;
+	uint64_t *vm_reason_ns;
+
+	/* For sorting tables when printing: the largest table's capacity. */
+	const struct rep_entry **order;
+	const struct rep_entry **vm_order;	/* the VM table's */
+	const struct trace_reader *reader;	/* for VM names */
 
 	/* Lost-event coverage, filled by report_finish(). */
 	struct rep_loss_cpu *loss;
@@ -105,8 +126,14 @@ struct report *report_new(void);
 void report_free(struct report *rep);
 /* Count one event. Never allocates. */
 void report_add(struct report *rep, const struct trace_event *ev);
-/* After the last event: the reader's totals and the loss coverage. */
+/*
+ * After the last event: the reader's totals, the loss coverage, the top
+ * reasons per VM and vCPU. R must stay open while REP is printed.
+ */
 int report_finish(struct report *rep, const struct trace_reader *r);
+/* A VM's name from vms.tsv, else "vm<id>" (trace_vm_label()). */
+const char *report_vm_name(const struct report *rep,
+			   const struct rep_entry *vm, char *buf, size_t len);
 /* Bytes the aggregates take, all of it allocated by report_new(). */
 size_t report_memory(const struct report *rep);
 
@@ -120,7 +147,7 @@ unsigned int report_reasons_by_time(const struct report *rep,
 				    unsigned int *idx);
 /*
  * The used entries of T ordered by total time (ties: count, key); returns
- * how many. OUT must hold T's capacity.
+ * how many. OUT must hold T's capacity (rep->order holds any table's).
  */
 unsigned int report_table_sorted(const struct rep_table *t,
 				 const struct rep_entry **out);
@@ -134,14 +161,5 @@ const char *report_reason_name(const struct report *rep, unsigned int idx);
 
 /* Percentile of a reason from its histogram, exact to the bucket. */
 uint64_t report_percentile(const struct rep_reason *rr, double p);
-
-/*
- * The reason with the most time for each vCPU (by slot in rep->vcpus)
- * and each VM (by slot in rep->vms), REP_REASON_MIXED when unknown.
- * TOP_VCPU/TOP_VM hold the tables' capacities; TIME_* their totals.
- */
-void report_top_reasons(const struct report *rep, uint16_t *top_vcpu,
-			uint64_t *time_vcpu, uint16_t *top_vm,
-			uint64_t *time_vm);
 
 #endif /* HVCTL_REPORT_AGG_H */

@@ -53,7 +53,7 @@ struct trace_event_header {
 					 * timestamp - duration_ns */
 } __attribute__((packed));
 
-/* struct hvtrace_event less ts_ns (in the header), same meaning. */
+/* struct hvtrace_event less ts_ns (the header has the entry time). */
 struct trace_exit {
 	uint64_t seq;
 	uint64_t duration_ns;

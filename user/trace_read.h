@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading a trace directory back (layout in trace_format.h): the events of
- * every CPU stream merged in timestamp order, with bounded memory (one
- * packet per stream in memory at a time).
+ * every CPU stream merged in timestamp order (the header's timestamp: the
+ * vCPU's re-entry), with bounded memory (a read buffer of at most 32
+ * packets per stream, 16 MiB over all streams, whatever the trace size).
  */
 #ifndef HVCTL_TRACE_READ_H
 #define HVCTL_TRACE_READ_H
@@ -21,6 +22,14 @@ struct trace_event {
 	unsigned int cpu;		/* the stream's CPU */
 	struct trace_exit e;
 };
+
+/* The exit time: the header's timestamp is the vCPU's re-entry. */
+static inline uint64_t trace_exit_ns(const struct trace_event *ev)
+{
+	uint64_t d = ev->e.duration_ns;
+
+	return d <= ev->ts_ns ? ev->ts_ns - d : 0;
+}
 
 struct trace_vm {
 	uint32_t pid;
@@ -49,6 +58,7 @@ struct trace_info {
 					 * events_discarded seen */
 	uint64_t packets;
 	uint64_t torn_packets;		/* incomplete packets ignored */
+	uint64_t events;		/* returned by trace_next so far */
 };
 
 /* Facts gathered so far (complete once trace_next returned 0). */
@@ -56,15 +66,30 @@ void trace_get_info(const struct trace_reader *r, struct trace_info *info);
 /*
  * Per stream: the CPU and the [begin, end] time ranges of packets whose
  * events_discarded grew, for coverage reports (callback per range).
+ * A range runs from the end of the stream's previous packet with events
+ * to the end of the packet that reported the loss; where no packet
+ * bounds it (losses before a CPU's first events, or news in a final
+ * packet without events) the trace's first_ts / last_ts stand in.
+ * Ranges come per stream in time order; consecutive lossy packets are
+ * one range, and past a fixed number of ranges per stream the closest
+ * two are merged, so memory stays bounded (LOST totals stay exact).
  */
 void trace_for_each_loss(const struct trace_reader *r,
 			 void (*fn)(unsigned int cpu, uint64_t begin,
 				    uint64_t end, uint64_t lost, void *arg),
 			 void *arg);
 
-/* VMs listed in vms.tsv. */
+/* VMs listed in vms.tsv (lines that do not parse are skipped). */
 const struct trace_vm *trace_vm_by_pid(const struct trace_reader *r,
 				       uint32_t pid);
+const struct trace_vm *trace_vm_by_id(const struct trace_reader *r,
+				      uint32_t vm_id);
+/*
+ * How to call the VM of an event: its name from vms.tsv (looked up by
+ * vm_id, then by the VMM's pid), else "vm<id>" written into BUF.
+ */
+const char *trace_vm_label(const struct trace_reader *r, uint32_t vm_id,
+			   uint32_t pid, char *buf, size_t len);
 unsigned int trace_nr_vms(const struct trace_reader *r);
 const struct trace_vm *trace_vm_at(const struct trace_reader *r,
 				   unsigned int i);

@@ -178,7 +178,10 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		fclose(f);
 		return -1;
 	}
-	fclose(f);
+	if (fclose(f)) {
+		hvctl_err("writing %s/metadata: %s", w->dir, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -189,6 +192,12 @@ FILE *trace_open_file(const struct trace_writer *w, const char *name)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", w->dir, name);
+	if (strchr(name, '/')) {
+		char sub[4096];
+
+		snprintf(sub, sizeof(sub), "%s/%s", w->dir, TRACE_SIDE_DIR);
+		mkdir(sub, 0700);
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		hvctl_err("creating %s: %s", path, strerror(errno));
@@ -224,6 +233,8 @@ static int packet_write(struct trace_writer *w, struct stream *s, bool force)
 
 	if (!s->nr && !(force && s->discarded != s->stamped))
 		return 0;
+	if (!s->nr)	/* news of losses only: no time of its own */
+		c.timestamp_begin = c.timestamp_end = s->last_ts;
 	memcpy(h.uuid, w->uuid, sizeof(h.uuid));
 	memcpy(s->buf, &h, sizeof(h));
 	memcpy(s->buf + sizeof(h), &c, sizeof(c));
@@ -258,14 +269,14 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 		goto fail;
 	}
 	w->nr_cpus = nr_cpus;
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		w->streams[i].fd = -1;
 	if (getrandom(w->uuid, sizeof(w->uuid), 0) != sizeof(w->uuid)) {
 		hvctl_err("getrandom: %s", strerror(errno));
 		goto fail;
 	}
 	w->uuid[6] = (w->uuid[6] & 0x0f) | 0x40;	/* version 4 */
 	w->uuid[8] = (w->uuid[8] & 0x3f) | 0x80;
-	for (unsigned int i = 0; i < nr_cpus; i++)
-		w->streams[i].fd = -1;
 	for (unsigned int i = 0; i < nr_cpus; i++) {
 		struct stream *s = &w->streams[i];
 
@@ -323,6 +334,9 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 	 * migrated). The exit time is timestamp - duration_ns.
 	 */
 	entry = ev->ts_ns + ev->duration_ns;
+	/* The module keeps entries monotonic per CPU; readers rely on it. */
+	if (entry < s->last_ts)
+		entry = s->last_ts;
 	if (!s->nr)
 		s->first_ts = entry;
 	s->last_ts = entry;

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit: thresholds and filters (kmod/config.[ch]). */
+#include <kunit/test.h>
+
+#include "config.h"
+
+static struct hvt_config *cfg_new(struct kunit *test)
+{
+	struct hvt_config *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	hvt_config_reset_filters(c);
+	hvt_config_reset_overrides(c);
+	return c;
+}
+
+/* Publication folds overrides into the per-reason array the probe reads. */
+static void config_threshold_test(struct kunit *test)
+{
+	unsigned int npf = hvt_reason_index(HVTRACE_ISA_SVM, 0x400);
+	unsigned int io = hvt_reason_index(HVTRACE_ISA_SVM, 0x7b);
+	struct hvt_config *c, *now;
+
+	KUNIT_ASSERT_EQ(test, hvt_config_init(50000), 0);
+	c = hvt_config_dup();
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->override[npf] = 0;
+	hvt_config_publish(c);
+
+	rcu_read_lock();
+	now = rcu_dereference(hvt_cfg);
+	KUNIT_EXPECT_EQ(test, now->thr[npf], 0ULL);
+	KUNIT_EXPECT_EQ(test, now->thr[io], 50000ULL);
+	rcu_read_unlock();
+
+	c = hvt_config_dup();
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->threshold_ns = 7;
+	hvt_config_reset_overrides(c);
+	hvt_config_publish(c);
+	rcu_read_lock();
+	now = rcu_dereference(hvt_cfg);
+	KUNIT_EXPECT_EQ(test, now->thr[npf], 7ULL);
+	rcu_read_unlock();
+	synchronize_rcu();
+	hvt_config_exit();
+	rcu_barrier();
+}
+
+static void config_filter_test(struct kunit *test)
+{
+	struct hvt_config *c = cfg_new(test);
+	struct hvt_vcpu v = {
+		.vm_pid = 100, .vcpu_id = 3, .cpu_exit = 1, .rip = 0x1000,
+		.flags = HVTRACE_EVF_RIP_VALID,
+	};
+	unsigned int cpuid = hvt_reason_index(HVTRACE_ISA_SVM, 0x72);
+	unsigned int hlt = hvt_reason_index(HVTRACE_ISA_SVM, 0x78);
+
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+
+	c->filters = HVT_F_PID;
+	c->pid = 100;
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+	c->pid = 101;
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+
+	hvt_config_reset_filters(c);
+	c->filters = HVT_F_VCPU;
+	__set_bit(3, c->vcpus);
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+	v.vcpu_id = 4;
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+	v.vcpu_id = HVT_NR_VCPU_IDS + 5;	/* beyond the bitmap */
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+	v.vcpu_id = 3;
+
+	hvt_config_reset_filters(c);
+	c->filters = HVT_F_REASON;
+	__set_bit(cpuid, c->reasons);
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, hlt));
+
+	hvt_config_reset_filters(c);
+	c->filters = HVT_F_RIP;
+	c->rip_min = 0x1000;
+	c->rip_max = 0x1000;
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+	v.rip = 0x1001;
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+	v.rip = 0x1000;
+	v.flags = 0;			/* RIP unknown: not in any range */
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+	v.flags = HVTRACE_EVF_RIP_VALID;
+
+	hvt_config_reset_filters(c);
+	c->filters = HVT_F_CPU;
+	__set_bit(0, c->cpus);
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
+	__set_bit(1, c->cpus);
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+
+	/* All kinds at once: every one must pass. */
+	c->filters = HVT_F_CPU | HVT_F_REASON | HVT_F_PID;
+	__set_bit(cpuid, c->reasons);
+	c->pid = 100;
+	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
+	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, hlt));
+}
+
+static struct kunit_case config_cases[] = {
+	KUNIT_CASE(config_threshold_test),
+	KUNIT_CASE(config_filter_test),
+	{}
+};
+
+static struct kunit_suite config_suite = {
+	.name = "hvtrace_config",
+	.test_cases = config_cases,
+};
+
+kunit_test_suite(config_suite);

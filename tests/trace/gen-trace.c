@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen-trace: a synthetic trace written through hvctl's own trace writer,
+ * so the reader, `hvctl dump/export/report` and babeltrace2 can be tested
+ * without a KVM host.
+ *
+ *   gen-trace DIR --events N [--cpus C] [--vms V] [--vcpus P] [--seed S]
+ *             [--lose K] [--isa svm|vmx]
+ *
+ * V VMs of P vCPUs each run on C host CPUs. Every vCPU alternates guest
+ * time and exits (mostly NPF on a few GPA pages, port I/O, MSRs, CPUID,
+ * long HLTs); exits come out in entry order, as the module records them,
+ * so each CPU's stream only goes forward in time. The output is a pure
+ * function of the arguments, and the last line printed is the ground
+ * truth the tests compare against:
+ *
+ *   GEN-TRACE events=N lost=K ... r.NPF=... vm.1=... cpu.0=...
+ *
+ * --lose K drops K events in up to three bursts, each on one CPU (its
+ * seq numbers skip them and trace_set_discarded() counts them); the last
+ * burst comes after the final flush, so its news travels in a packet of
+ * its own with no events.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hvtrace.h>
+
+#include "exit_reasons.h"
+#include "hvctl.h"
+#include "trace_format.h"
+#include "trace_write.h"
+
+/* trace_write.c reports through hvctl's error printer. */
+int hvctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(".\n", stderr);
+	return 1;
+}
+
+enum kind { K_NPF, K_IO, K_MSR, K_CPUID, K_HLT, K_INTR, K_UNKNOWN, NR_KINDS };
+
+/* Out of 1000 exits; a rare exit with no known vendor, like at start-up. */
+static const unsigned int kind_weight[NR_KINDS] = {
+	[K_NPF] = 400, [K_IO] = 200, [K_MSR] = 150, [K_CPUID] = 80,
+	[K_HLT] = 100, [K_INTR] = 69, [K_UNKNOWN] = 1,
+};
+
+/* The few pages a guest keeps faulting on: APIC, IOAPIC, an MMIO BAR. */
+static const uint64_t gpa_pages[] = {
+	0xfee00000, 0xfec00000, 0x7ff82000, 0xfebf0000, 0xfebf1000,
+	0x100000000, 0x12345000, 0xc0000,
+};
+static const uint16_t ports[] = { 0x70, 0x71, 0x80, 0x3f8, 0xcf8, 0xcfc };
+static const uint32_t msrs[] = {
+	0x6e0, 0x830, 0x1b, 0xc0000080, 0x10, 0x48, 0x3b,
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_REASONS 16
+
+struct opts {
+	const char *dir;
+	uint64_t events, lose, seed;
+	unsigned int cpus, vms, vcpus;
+	unsigned int isa;
+};
+
+struct vcpu {
+	uint32_t vm, id, pid, tid;
+	unsigned int cpu;
+	struct hvtrace_event next;	/* its coming exit */
+};
+
+struct truth {
+	uint64_t events, lost, total_ns, first_exit, last_entry;
+	uint64_t rip, gpa, msr, migrated;
+	const char *reason[MAX_REASONS];
+	uint64_t by_reason[MAX_REASONS];
+	uint64_t *by_vm, *by_cpu;
+};
+
+static uint64_t rng;
+
+/* splitmix64: tiny, fast and the same everywhere. */
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static enum kind pick_kind(void)
+{
+	unsigned int x = below(1000);
+
+	for (int k = 0; k < NR_KINDS; k++) {
+		if (x < kind_weight[k])
+			return k;
+		x -= kind_weight[k];
+	}
+	return K_NPF;
+}
+
+static void npf(struct hvtrace_event *e, bool vmx)
+{
+	uint64_t gpa = gpa_pages[below(N(gpa_pages))] + below(512) * 8;
+	bool write = below(3) == 0;
+
+	if (vmx) {
+		/* EPT qualification: access bits, then what the entry allowed */
+		e->reason = 48;
+		e->info1 = (write ? 2 : 1) | (below(4) ? 0x38 : 0) | 0x180;
+	} else {
+		/* #PF error code: present, write; RSVD marks KVM's MMIO */
+		e->reason = 0x400;
+		e->info1 = 1 | (write ? 2 : 0) | (below(2) ? 8 : 0);
+		e->info2 = gpa;
+	}
+	e->addr = gpa;
+	e->flags |= HVTRACE_EVF_ADDR_GPA;
+	e->duration_ns = below(50) ? 800 + below(5000) : 20000 + below(180000);
+}
+
+static void io(struct hvtrace_event *e, bool vmx)
+{
+	uint64_t port = ports[below(N(ports))];
+	unsigned int size = 1U << below(3);	/* 1, 2, 4 bytes */
+	bool in = below(2);
+
+	if (vmx) {
+		e->reason = 30;
+		e->info1 = (size - 1) | (in ? 8 : 0) | port << 16;
+	} else {
+		e->reason = 0x7b;
+		e->info1 = (in ? 1 : 0) | (uint64_t)size << 4 | port << 16;
+	}
+	e->duration_ns = 3000 + below(40000);
+}
+
+static void msr(struct hvtrace_event *e, bool vmx)
+{
+	bool write = below(3) != 0;
+
+	e->reason = vmx ? (write ? 32 : 31) : 0x7c;
+	e->info1 = vmx ? 0 : write;
+	e->addr = msrs[below(N(msrs))];
+	e->flags |= HVTRACE_EVF_ADDR_MSR;
+	e->duration_ns = 500 + below(3000);
+}
+
+/* Fill in the exit V takes after guest time from AFTER (its last entry). */
+static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after)
+{
+	struct hvtrace_event *e = &v->next;
+	bool vmx = o->isa == HVTRACE_ISA_VMX;
+	enum kind k = pick_kind();
+
+	*e = (struct hvtrace_event){
+		.ts_ns = after + 200 + below(20000),
+		.vcpu_id = v->id, .vm_id = v->vm, .vm_pid = v->pid,
+		.tid = v->tid, .cpu_exit = v->cpu, .cpu_entry = v->cpu,
+		.isa = o->isa, .type = HVTRACE_EV_EXIT,
+	};
+	if (below(20))
+		e->rip = 0xffffffff81000000ULL + below(0x800000);
+	if (e->rip)
+		e->flags |= HVTRACE_EVF_RIP_VALID;
+	switch (k) {
+	case K_NPF:
+		npf(e, vmx);
+		break;
+	case K_IO:
+		io(e, vmx);
+		break;
+	case K_MSR:
+		msr(e, vmx);
+		break;
+	case K_CPUID:
+		e->reason = vmx ? 10 : 0x72;
+		e->duration_ns = 300 + below(1500);
+		break;
+	case K_HLT:
+		e->reason = vmx ? 12 : 0x78;
+		e->duration_ns = 50000 + below(5000000);
+		/* Woken up elsewhere now and then. */
+		if (o->cpus > 1 && !below(4))
+			v->cpu = e->cpu_entry = below(o->cpus);
+		break;
+	case K_INTR:
+		e->reason = vmx ? 1 : 0x60;
+		e->duration_ns = 400 + below(2000);
+		break;
+	default:
+		/* The vendor module was not loaded yet: nothing decoded. */
+		e->isa = HVTRACE_ISA_UNKNOWN;
+		e->flags = HVTRACE_EVF_REASON_UNKNOWN;
+		e->rip = 0;
+		e->duration_ns = 1000 + below(1000);
+		break;
+	}
+}
+
+static uint64_t entry_of(const struct vcpu *v)
+{
+	return v->next.ts_ns + v->next.duration_ns;
+}
+
+/* A min-heap of vCPUs by the entry time of their coming exit. */
+static void sift_down(struct vcpu **h, unsigned int n, unsigned int i)
+{
+	struct vcpu *v = h[i];
+
+	for (;;) {
+		unsigned int c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && entry_of(h[c + 1]) < entry_of(h[c]))
+			c++;
+		if (entry_of(h[c]) >= entry_of(v))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+static const char *reason_key(const struct hvtrace_event *e)
+{
+	const char *name;
+
+	if (e->isa == HVTRACE_ISA_UNKNOWN)
+		return "unknown";
+	name = exit_reason_name(e->isa, e->reason);
+	return name ? name : "other";
+}
+
+static void count(struct truth *t, const struct hvtrace_event *e)
+{
+	const char *key = reason_key(e);
+	uint64_t entry = e->ts_ns + e->duration_ns;
+	int i;
+
+	for (i = 0; i < MAX_REASONS - 1 && t->reason[i]; i++)
+		if (!strcmp(t->reason[i], key))
+			break;
+	t->reason[i] = key;
+	t->by_reason[i]++;
+	t->events++;
+	t->total_ns += e->duration_ns;
+	if (!t->first_exit || e->ts_ns < t->first_exit)
+		t->first_exit = e->ts_ns;
+	if (entry > t->last_entry)
+		t->last_entry = entry;
+	t->rip += !!(e->flags & HVTRACE_EVF_RIP_VALID);
+	t->gpa += !!(e->flags & HVTRACE_EVF_ADDR_GPA);
+	t->msr += !!(e->flags & HVTRACE_EVF_ADDR_MSR);
+	t->migrated += e->cpu_exit != e->cpu_entry;
+	t->by_vm[e->vm_id - 1]++;
+	t->by_cpu[e->cpu_entry]++;
+}
+
+static void print_truth(const struct opts *o, const struct truth *t)
+{
+	printf("GEN-TRACE events=%" PRIu64 " lost=%" PRIu64 " cpus=%u vms=%u"
+	       " vcpus=%u total_ns=%" PRIu64 " first_exit_ns=%" PRIu64
+	       " last_entry_ns=%" PRIu64 " rip=%" PRIu64 " gpa=%" PRIu64
+	       " msr=%" PRIu64 " migrated=%" PRIu64, t->events, t->lost,
+	       o->cpus, o->vms, o->vms * o->vcpus, t->total_ns, t->first_exit,
+	       t->last_entry, t->rip, t->gpa, t->msr, t->migrated);
+	for (int i = 0; i < MAX_REASONS && t->reason[i]; i++)
+		printf(" r.%s=%" PRIu64, t->reason[i], t->by_reason[i]);
+	for (unsigned int i = 0; i < o->vms; i++)
+		printf(" vm.%u=%" PRIu64, i + 1, t->by_vm[i]);
+	for (unsigned int i = 0; i < o->cpus; i++)
+		printf(" cpu.%u=%" PRIu64, i, t->by_cpu[i]);
+	putchar('\n');
+}
+
+/* The last VM goes unnamed, as when the VMM's command line had no -name. */
+static int write_vms(struct trace_writer *w, const struct opts *o)
+{
+	FILE *f = trace_open_file(w, TRACE_SIDE_DIR "/vms.tsv");
+
+	if (!f)
+		return -1;
+	for (unsigned int i = 0; i < o->vms; i++) {
+		if (i && i == o->vms - 1)
+			fprintf(f, "%u\t%u\t\n", 4000 + 100 * i, i + 1);
+		else
+			fprintf(f, "%u\t%u\tguest%u\n", 4000 + 100 * i, i + 1,
+				i + 1);
+	}
+	return fclose(f) ? hvctl_err("writing vms.tsv: %s", strerror(errno)),
+		-1 : 0;
+}
+
+struct losses {
+	unsigned int nr, next;		/* bursts, the next to start */
+	uint64_t at[3], size[3];	/* when (events written), how many */
+	uint64_t left;			/* of the burst under way */
+	unsigned int cpu;
+	uint64_t *discarded;		/* per CPU */
+};
+
+static void plan_losses(struct losses *l, const struct opts *o)
+{
+	l->nr = o->lose < 3 ? o->lose : 3;
+	for (unsigned int i = 0; i < l->nr; i++) {
+		l->at[i] = o->events * (i + 1) / l->nr;
+		l->size[i] = o->lose / l->nr + (i == l->nr - 1 ? o->lose % l->nr : 0);
+	}
+}
+
+/* 1 when E is lost to a burst, 0 when not, -1 on error (printed). */
+static int lose(struct losses *l, struct trace_writer *w, uint64_t written,
+		const struct opts *o, const struct hvtrace_event *e)
+{
+	if (!l->left && l->next < l->nr && written >= l->at[l->next]) {
+		/* The last burst is news for a packet of its own. */
+		if (written == o->events && trace_flush(w))
+			return -1;
+		l->cpu = e->cpu_entry;
+		l->left = l->size[l->next++];
+	}
+	if (!l->left || e->cpu_entry != l->cpu)
+		return 0;
+	l->left--;
+	trace_set_discarded(w, l->cpu, ++l->discarded[l->cpu]);
+	return 1;
+}
+
+static int generate(const struct opts *o, struct trace_writer *w)
+{
+	unsigned int nv = o->vms * o->vcpus;
+	struct vcpu *v = calloc(nv, sizeof(*v));
+	struct vcpu **heap = calloc(nv, sizeof(*heap));
+	uint64_t *seq = calloc(o->cpus, sizeof(*seq));
+	struct truth t = { .by_vm = calloc(o->vms, sizeof(uint64_t)),
+			   .by_cpu = calloc(o->cpus, sizeof(uint64_t)) };
+	struct losses l = { .discarded = calloc(o->cpus, sizeof(uint64_t)) };
+	int lost;
+
+	if (!v || !heap || !seq || !t.by_vm || !t.by_cpu || !l.discarded)
+		return hvctl_err("out of memory");
+	plan_losses(&l, o);
+	for (unsigned int i = 0; i < nv; i++) {
+		v[i].vm = i / o->vcpus + 1;
+		v[i].id = i % o->vcpus;
+		v[i].pid = 4000 + 100 * (v[i].vm - 1);
+		v[i].tid = v[i].pid + 1 + v[i].id;
+		v[i].cpu = i % o->cpus;
+		/* 120 s after boot, the vCPUs a little apart */
+		make_exit(o, &v[i], 120000000000ULL + i * 1000);
+		heap[i] = &v[i];
+	}
+	for (unsigned int i = nv / 2; i-- > 0;)
+		sift_down(heap, nv, i);
+	while (t.events < o->events || l.left || l.next < l.nr) {
+		struct vcpu *c = heap[0];
+		struct hvtrace_event e = c->next;
+
+		make_exit(o, c, entry_of(c));
+		sift_down(heap, nv, 0);
+		e.seq = ++seq[e.cpu_entry];
+		lost = lose(&l, w, t.events, o, &e);
+		if (lost < 0)
+			return 1;
+		if (lost) {
+			t.lost++;
+			continue;
+		}
+		if (t.events == o->events) {
+			seq[e.cpu_entry]--;	/* not recorded at all */
+			continue;
+		}
+		if (trace_append(w, &e))
+			return 1;
+		count(&t, &e);
+	}
+	print_truth(o, &t);
+	free(v);
+	free(heap);
+	free(seq);
+	free(t.by_vm);
+	free(t.by_cpu);
+	free(l.discarded);
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "Usage: gen-trace DIR --events N [--cpus C] [--vms V] "
+		"[--vcpus P] [--seed S] [--lose K] [--isa svm|vmx]\n");
+	exit(2);
+}
+
+static uint64_t number(const char *opt, const char *s, uint64_t min,
+		       uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = s ? strtoull(s, &end, 0) : 0;
+	if (!s || !*s || *end || errno || v < min || v > max) {
+		fprintf(stderr, "Error: %s wants a number from %" PRIu64
+			" to %" PRIu64 ".\n", opt, min, max);
+		usage();
+	}
+	return v;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	*o = (struct opts){ .events = UINT64_MAX, .cpus = 4, .vms = 2,
+			    .vcpus = 2, .seed = 1, .isa = HVTRACE_ISA_SVM };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (a[0] != '-' && !o->dir) {
+			o->dir = a;
+			continue;
+		}
+		i++;
+		if (!strcmp(a, "--events"))
+			o->events = number(a, v, 0, UINT64_MAX - 1);
+		else if (!strcmp(a, "--cpus"))
+			o->cpus = number(a, v, 1, 4096);
+		else if (!strcmp(a, "--vms"))
+			o->vms = number(a, v, 1, 1000);
+		else if (!strcmp(a, "--vcpus"))
+			o->vcpus = number(a, v, 1, 1024);
+		else if (!strcmp(a, "--seed"))
+			o->seed = number(a, v, 0, UINT64_MAX);
+		else if (!strcmp(a, "--lose"))
+			o->lose = number(a, v, 0, UINT64_MAX);
+		else if (!strcmp(a, "--isa") && v && !strcmp(v, "svm"))
+			o->isa = HVTRACE_ISA_SVM;
+		else if (!strcmp(a, "--isa") && v && !strcmp(v, "vmx"))
+			o->isa = HVTRACE_ISA_VMX;
+		else
+			usage();
+	}
+	if (!o->dir || o->events == UINT64_MAX)
+		usage();
+}
+
+int main(int argc, char **argv)
+{
+	struct trace_env env = {
+		.hostname = "gen-trace", .kernel = "6.1.0-synthetic",
+		.hvtrace_version = "synthetic",
+	};
+	struct trace_writer *w;
+	struct opts o;
+	int ret;
+
+	parse(argc, argv, &o);
+	rng = o.seed;
+	env.cpu_vendor = o.isa == HVTRACE_ISA_VMX ? "GenuineIntel" :
+						    "AuthenticAMD";
+	w = trace_create(o.dir, o.cpus, &env);
+	if (!w)
+		return 1;
+	ret = write_vms(w, &o) ? 1 : generate(&o, w);
+	if (trace_finish(w))
+		ret = 1;
+	return ret;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl export: a recorded trace as Chrome/Perfetto trace-event JSON.
+ * Each VM is a process (its VMM's pid) and each vCPU thread a track in
+ * it, holding one complete ("X") slice per exit: exit to re-entry, named
+ * by the reason. The events stream out as the reader yields them; only
+ * the set of VMs and vCPU threads already named is kept.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/hvtrace.h>
+
+#include "exit_reasons.h"
+#include "hvctl.h"
+#include "trace_read.h"
+
+/* Keys seen so far: open addressing, kept at most half full. */
+struct key_set {
+	uint64_t *keys;			/* stored as key + 1: 0 is free */
+	size_t cap, used;
+};
+
+static bool set_grow(struct key_set *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 64;
+	uint64_t *k = calloc(cap, sizeof(*k));
+
+	if (!k)
+		return false;
+	for (size_t i = 0; i < s->cap; i++) {
+		size_t j;
+
+		if (!s->keys[i])
+			continue;
+		for (j = s->keys[i] * 0x9e3779b97f4a7c15ULL >> 32 & (cap - 1);
+		     k[j]; j = (j + 1) & (cap - 1))
+			;
+		k[j] = s->keys[i];
+	}
+	free(s->keys);
+	s->keys = k;
+	s->cap = cap;
+	return true;
+}
+
+/* Add KEY: 1 when new, 0 when there already, -1 out of memory. */
+static int set_add(struct key_set *s, uint64_t key)
+{
+	size_t j;
+
+	if (2 * (s->used + 1) > s->cap && !set_grow(s))
+		return -1;
+	key++;
+	for (j = key * 0x9e3779b97f4a7c15ULL >> 32 & (s->cap - 1); s->keys[j];
+	     j = (j + 1) & (s->cap - 1))
+		if (s->keys[j] == key)
+			return 0;
+	s->keys[j] = key;
+	s->used++;
+	return 1;
+}
+
+struct exporter {
+	struct trace_reader *r;
+	FILE *f;
+	struct key_set vms, threads;
+	bool first;			/* no array member written yet */
+};
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void next_member(struct exporter *x)
+{
+	fputs(x->first ? "\n" : ",\n", x->f);
+	x->first = false;
+}
+
+/* Microseconds with the nanoseconds kept as three decimals. */
+static void put_us(FILE *f, const char *key, uint64_t ns)
+{
+	fprintf(f, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000,
+		(unsigned int)(ns % 1000));
+}
+
+/* Process and thread names, the first time a VM or vCPU thread shows. */
+static int name_tracks(struct exporter *x, const struct trace_exit *e)
+{
+	uint64_t thread = (uint64_t)e->vm_pid << 32 | e->tid;
+	char buf[32];
+	int ret;
+
+	ret = set_add(&x->vms, e->vm_pid);
+	if (ret < 0)
+		return -1;
+	if (ret) {
+		next_member(x);
+		fprintf(x->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%"
+			PRIu32 ",\"tid\":0,\"args\":{\"name\":", e->vm_pid);
+		json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid, buf,
+					      sizeof(buf)));
+		fputs("}}", x->f);
+	}
+	ret = set_add(&x->threads, thread);
+	if (ret <= 0)
+		return ret;
+	next_member(x);
+	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32
+		",\"tid\":%" PRIu32 ",\"args\":{\"name\":\"vcpu%" PRIu32 "\"}}",
+		e->vm_pid, e->tid, e->vcpu_id);
+	/* Tracks in vCPU order, not in order of appearance. */
+	next_member(x);
+	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%"
+		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"sort_index\":%" PRIu32
+		"}}", e->vm_pid, e->tid, e->vcpu_id);
+	return 0;
+}
+
+static void exit_args(FILE *f, const struct trace_event *ev)
+{
+	const struct trace_exit *e = &ev->e;
+	char q[96];
+
+	fprintf(f, ",\"args\":{\"isa\":%u,\"code\":%" PRIu32 ",\"info1\":\"0x%"
+		PRIx64 "\",\"info2\":\"0x%" PRIx64 "\"", e->isa, e->reason,
+		(uint64_t)e->info1, (uint64_t)e->info2);
+	if (e->intr_info || e->error_code)
+		fprintf(f, ",\"intr_info\":\"0x%" PRIx32 "\",\"error_code\":\"0x%"
+			PRIx32 "\"", e->intr_info, e->error_code);
+	if (e->flags & HVTRACE_EVF_ADDR_GPA)
+		fprintf(f, ",\"gpa\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
+	if (e->flags & HVTRACE_EVF_ADDR_MSR)
+		fprintf(f, ",\"msr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
+	if (e->flags & HVTRACE_EVF_RIP_VALID)
+		fprintf(f, ",\"rip\":\"0x%" PRIx64 "\"", (uint64_t)e->rip);
+	if (exit_reason_qualifier(q, sizeof(q), e->isa, e->reason, e->info1,
+				  e->info2) > 0) {
+		fputs(",\"detail\":", f);
+		json_str(f, q);
+	}
+	fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"vm_id\":%" PRIu32
+		",\"vcpu\":%" PRIu32 ",\"cpu_exit\":%u,\"cpu\":%u,\"seq\":%"
+		PRIu64 ",\"flags\":\"0x%x\"}}", (uint64_t)e->duration_ns,
+		e->vm_id, e->vcpu_id, e->cpu_exit, ev->cpu, (uint64_t)e->seq,
+		e->flags);
+}
+
+static int export_event(struct exporter *x, const struct trace_event *ev)
+{
+	const struct trace_exit *e = &ev->e;
+	const char *name;
+
+	if (name_tracks(x, e))
+		return -1;
+	name = e->isa == HVTRACE_ISA_UNKNOWN ? "unknown" :
+					      exit_reason_name(e->isa, e->reason);
+	next_member(x);
+	if (name)
+		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"%s\"",
+			name);
+	else
+		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"0x%x\"",
+			e->reason);
+	fprintf(x->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32, e->vm_pid,
+		e->tid);
+	put_us(x->f, "ts", trace_exit_ns(ev));
+	put_us(x->f, "dur", e->duration_ns);
+	exit_args(x->f, ev);
+	return 0;
+}
+
+/* Lost events: a global instant where each loss range begins. */
+static void export_loss(unsigned int cpu, uint64_t begin, uint64_t end,
+			uint64_t lost, void *arg)
+{
+	struct exporter *x = arg;
+
+	next_member(x);
+	fprintf(x->f, "{\"ph\":\"i\",\"s\":\"g\",\"cat\":\"loss\",\"name\":"
+		"\"%" PRIu64 " event%s lost on cpu%u\",\"pid\":0,\"tid\":0",
+		lost, lost == 1 ? "" : "s", cpu);
+	put_us(x->f, "ts", begin);
+	fprintf(x->f, ",\"args\":{\"cpu\":%u,\"lost\":%" PRIu64 ",\"begin_ns\":%"
+		PRIu64 ",\"end_ns\":%" PRIu64 "}}", cpu, lost, begin, end);
+}
+
+static int export(struct exporter *x)
+{
+	struct trace_event ev;
+	int ret;
+
+	fputs("{\"traceEvents\":[", x->f);
+	while ((ret = trace_next(x->r, &ev)) > 0)
+		if (export_event(x, &ev))
+			return hvctl_err("out of memory");
+	if (ret < 0)
+		return hvctl_err("%s", trace_error(x->r));
+	trace_for_each_loss(x->r, export_loss, x);
+	fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->f);
+	return 0;
+}
+
+static int export_file(const char *dir, const char *out)
+{
+	static char obuf[1 << 18];
+	struct exporter x = { .first = true };
+	bool to_stdout = !strcmp(out, "-");
+	struct trace_reader *r;
+	char err[512];
+	int ret;
+
+	r = trace_open(dir, err, sizeof(err));
+	if (!r)
+		return hvctl_err("%s", err);
+	x.r = r;
+	x.f = to_stdout ? stdout : fopen(out, "we");
+	if (!x.f) {
+		trace_close(r);
+		return hvctl_err("creating %s: %s", out, strerror(errno));
+	}
+	setvbuf(x.f, obuf, _IOFBF, sizeof(obuf));
+	ret = export(&x);
+	if (fflush(x.f) || ferror(x.f))
+		ret = ret ? ret : hvctl_err("writing %s: %s", out, strerror(errno));
+	if (!to_stdout && fclose(x.f) && !ret)
+		ret = hvctl_err("writing %s: %s", out, strerror(errno));
+	/* Half a JSON document is of no use to anyone. */
+	if (ret && !to_stdout)
+		unlink(out);
+	free(x.vms.keys);
+	free(x.threads.keys);
+	trace_close(r);
+	return ret ? 1 : 0;
+}
+
+static int export_run(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL;
+
+	if (hvctl_want_help(&hvctl_cmd_export, argc, argv))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--perfetto") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strncmp(argv[i], "--perfetto=", 11))
+			out = argv[i] + 11;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return hvctl_usage_err(&hvctl_cmd_export,
+					       "unknown option '%s'", argv[i]);
+		else if (dir)
+			return hvctl_usage_err(&hvctl_cmd_export,
+					       "unexpected argument '%s'", argv[i]);
+		else
+			dir = argv[i];
+	}
+	if (!dir)
+		return hvctl_usage_err(&hvctl_cmd_export, "no trace directory");
+	if (!out || !*out)
+		return hvctl_usage_err(&hvctl_cmd_export,
+				       "--perfetto FILE is required");
+	return export_file(dir, out);
+}
+
+const struct hvctl_cmd hvctl_cmd_export = {
+	.name = "export",
+	.run = export_run,
+	.usage = "DIR --perfetto FILE",
+	.summary = "convert a recorded trace for ui.perfetto.dev or chrome://tracing\n"
+		   "(trace-event JSON; FILE - is stdout): a process per VM, a\n"
+		   "track per vCPU, a slice per exit",
+};

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl report --html: the report as one page that works offline and
+ * forever. Charts are SVG written here, tables plain HTML, style inline;
+ * no script at all (so none can fail) and a Content-Security-Policy that
+ * forbids fetching anything, so the page cannot leak or break when
+ * mailed around.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "duration.h"
+#include "hvctl.h"
+#include "report_html.h"
+
+/* Colours by a reason's rank in time; later reasons share the last. */
+static const char *const palette[] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+	"#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#bab0ac",
+};
+#define NR_COLORS	(sizeof(palette) / sizeof(*palette))
+
+/* Histogram and timeline geometry, px. */
+#define HW	440
+#define HH	150
+#define HM	24		/* left/right margin: room for tick labels */
+#define HT	8		/* top */
+#define HB	22		/* bottom: tick labels */
+#define TW	960
+#define TH	280
+#define TL	64
+#define TR	12
+#define TT	10
+#define TB	30
+
+struct page {
+	FILE *f;
+	const struct report *rep;
+	unsigned int order[REP_MAX_REASONS + 1];	/* reasons by time */
+	unsigned int nr;
+	unsigned int rank[REP_MAX_REASONS + 1];		/* inverse */
+	unsigned int top;
+};
+
+static const char *entity(char c)
+{
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&#39;";
+	}
+	return NULL;
+}
+
+/* S as HTML text: VM names and paths are whatever their owners chose. */
+static void text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		const char *e = entity(*s);
+
+		if (e)
+			fputs(e, f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static const char *dur(char *buf, uint64_t ns)
+{
+	duration_format(buf, 16, ns);
+	return buf;
+}
+
+static const char *color(const struct page *p, unsigned int reason)
+{
+	unsigned int r = reason <= REP_MAX_REASONS ? p->rank[reason] :
+						     NR_COLORS - 1;
+
+	return palette[r < NR_COLORS ? r : NR_COLORS - 1];
+}
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;"
+	"background:#fff;max-width:1100px}"
+	"h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;"
+	"border-bottom:1px solid #ddd;padding-bottom:4px}"
+	".dir{font-family:monospace;color:#555;margin:0 0 12px}"
+	"dl{display:grid;grid-template-columns:max-content auto;gap:2px 16px;"
+	"margin:0}dt{color:#666}dd{margin:0}"
+	"table{border-collapse:collapse;font-size:13px}"
+	"th,td{padding:2px 8px;text-align:right;white-space:nowrap}"
+	"th{border-bottom:1px solid #999;font-weight:600}"
+	"td.l,th.l{text-align:left}tr:nth-child(even) td{background:#f6f6f6}"
+	"td.n{font-family:monospace}.sw{display:inline-block;width:10px;"
+	"height:10px;margin-right:6px;border-radius:2px}"
+	".grid{display:flex;flex-wrap:wrap;gap:12px}"
+	"figure{margin:0;border:1px solid #e4e4e4;border-radius:4px;"
+	"padding:6px;width:440px}figcaption{font-size:12px;margin-bottom:2px;"
+	"min-height:2.8em}"
+	"svg text{font:11px system-ui,sans-serif;fill:#444}"
+	".note{color:#666;font-size:12px}.legend span{margin-right:14px;"
+	"font-size:12px;white-space:nowrap}";
+
+static void head(struct page *p, const char *dir)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+	      "default-src 'none'; style-src 'unsafe-inline'\">"
+	      "<title>hvtrace report: ", p->f);
+	text(p->f, dir);
+	fprintf(p->f, "</title><style>%s</style></head><body>\n", style);
+}
+
+static void summary(struct page *p, const char *dir)
+{
+	const struct report *rep = p->rep;
+	const struct trace_info *i = &rep->info;
+	uint64_t span = report_span_ns(rep);
+	char a[16], b[16];
+
+	fputs("<header id=\"summary\"><h1>hvtrace report</h1><p class=\"dir\">",
+	      p->f);
+	text(p->f, dir);
+	fprintf(p->f, "</p><dl><dt>span</dt><dd>%s (%" PRIu64 " to %" PRIu64
+		" ns, host monotonic clock)</dd>", dur(a, span), i->first_ts,
+		i->last_ts);
+	fprintf(p->f, "<dt>exits</dt><dd>%" PRIu64 " (%.0f/s), %s in exits "
+		"(max %s)</dd>", rep->events,
+		span ? (double)rep->events * 1e9 / (double)span : 0.0,
+		dur(a, rep->all_ns), dur(b, rep->max_ns));
+	fprintf(p->f, "<dt>where</dt><dd>%u CPUs, %u%s VMs, %u%s vCPUs</dd>",
+		i->nr_streams, rep->vms.used, rep->vms.other.count ? "+" : "",
+		rep->vcpus.used, rep->vcpus.other.count ? "+" : "");
+	fprintf(p->f, "<dt>lost</dt><dd>%" PRIu64 " events discarded; "
+		"%.2f%% of the traced CPU time fully covered (%s in loss "
+		"ranges)%s</dd>", i->discarded, 100.0 * report_coverage(rep),
+		dur(a, rep->lost_ns),
+		i->torn_packets ? "; torn packets ignored" : "");
+	fprintf(p->f, "<dt>memory</dt><dd>%.1f MiB of aggregates, fixed "
+		"whatever the trace's size; full tables count the rest as "
+		"&ldquo;other&rdquo;</dd></dl></header>\n",
+		(double)report_memory(rep) / (1 << 20));
+}
+
+static void swatch(const struct page *p, unsigned int reason)
+{
+	fprintf(p->f, "<span class=\"sw\" style=\"background:%s\"></span>",
+		color(p, reason));
+}
+
+static void reasons(struct page *p)
+{
+	const struct report *rep = p->rep;
+	char b[6][16];
+
+	fputs("<section id=\"reasons\"><h2>Exit reasons, by time</h2><table>"
+	      "<tr><th class=\"l\">reason</th><th>count</th><th>rate/s</th>"
+	      "<th>time</th><th>share</th><th>min</th><th>p50</th><th>p99</th>"
+	      "<th>p99.9</th><th>max</th></tr>\n", p->f);
+	for (unsigned int i = 0; i < p->nr; i++) {
+		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+		uint64_t span = report_span_ns(rep);
+
+		fputs("<tr><td class=\"l\">", p->f);
+		swatch(p, p->order[i]);
+		text(p->f, rr->name);
+		fprintf(p->f, "</td><td>%" PRIu64 "</td><td>%.0f</td><td>%s</td>"
+			"<td>%.2f%%</td><td>%s</td><td>%s</td><td>%s</td>"
+			"<td>%s</td><td>%s</td></tr>\n", rr->s.count,
+			span ? (double)rr->s.count * 1e9 / (double)span : 0.0,
+			dur(b[0], rr->s.total_ns),
+			rep->all_ns ? 100.0 * (double)rr->s.total_ns /
+				      (double)rep->all_ns : 0.0,
+			dur(b[1], rr->s.min_ns),
+			dur(b[2], report_percentile(rr, 50)),
+			dur(b[3], report_percentile(rr, 99)),
+			dur(b[4], report_percentile(rr, 99.9)),
+			dur(b[5], rr->s.max_ns));
+	}
+	fputs("</table></section>\n", p->f);
+}
+
+/* Log-scale time axis of a histogram: decades LO..HI (10^lo ns). */
+struct axis {
+	double lo, hi;
+};
+
+static double hx(const struct axis *a, double ns)
+{
+	double v = log10(ns < 1 ? 1 : ns);
+
+	if (v < a->lo)
+		v = a->lo;
+	return HM + (v - a->lo) / (a->hi - a->lo) * (HW - 2 * HM);
+}
+
+static const char *decade_label(char *buf, size_t len, int d)
+{
+	static const char *const names[] = {
+		"1ns", "10ns", "100ns", "1us", "10us", "100us", "1ms", "10ms",
+		"100ms",
+	};
+
+	if (d >= 0 && d < 9)
+		return names[d];
+	snprintf(buf, len, "%.0fs", pow(10, d - 9));
+	return buf;
+}
+
+static void hist_axis(const struct page *p, const struct axis *a)
+{
+	/* Labels at most every 6 decades' worth of width, or they overlap. */
+	int y = HH - HB, step = (int)ceil((a->hi - a->lo) / 6);
+	char b[32];
+
+	fprintf(p->f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		"stroke=\"#888\"/>", HM, y, HW - HM, y);
+	for (int d = (int)a->lo; d <= (int)a->hi; d++) {
+		for (int m = 1; m < 10; m++) {
+			double x = hx(a, m * pow(10, d));
+
+			if (d + log10(m) > a->hi + 1e-9)
+				break;
+			fprintf(p->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				"y2=\"%d\" stroke=\"#888\"/>", x, y, x,
+				y + (m == 1 ? 5 : 2));
+		}
+		if ((d - (int)a->lo) % (step ? step : 1))
+			continue;
+		fprintf(p->f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+			"%s</text>", hx(a, pow(10, d)), y + 16,
+			decade_label(b, sizeof(b), d));
+	}
+}
+
+/*
+ * Buckets below 32ns are single values; above, groups of 4 of the 32
+ * per octave (8 bars an octave). Returns the group's first bucket after
+ * I and its bounds [*lo, *hi) in ns.
+ */
+static unsigned int bucket_group(unsigned int i, uint64_t max_ns,
+				 double *lo, double *hi)
+{
+	unsigned int sub = 1U << HVTRACE_HIST_SUB_BITS;
+	unsigned int next = i < sub ? i + 1 : (i & ~3U) + 4;
+	uint64_t up;
+
+	if (next > HVTRACE_HIST_BUCKETS)
+		next = HVTRACE_HIST_BUCKETS;
+	up = hist_upper(next - 1);
+	if (up == UINT64_MAX)
+		up = max_ns > hist_lower(i) ? max_ns : hist_lower(i);
+	*lo = hist_lower(i < sub ? i : i & ~3U);
+	*hi = (double)up + 1;
+	if (*lo < 0.5)
+		*lo = 0.5;
+	return next;
+}
+
+static void marker(const struct page *p, const struct axis *a, uint64_t ns,
+		   const char *name, const char *stroke, const char *dash)
+{
+	char b[16];
+	double x = hx(a, ns);
+
+	fprintf(p->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		"stroke=\"%s\" stroke-dasharray=\"%s\"><title>%s %s</title>"
+		"</line>", x, HT, x, HH - HB, stroke, dash, name, dur(b, ns));
+}
+
+/*
+ * One reason's latency histogram. Bars are drawn as density over log
+ * time (count / decades covered), so bar area is proportional to the
+ * number of exits whatever the bucket's width.
+ */
+static void hist_svg(const struct page *p, unsigned int reason)
+{
+	const struct rep_reason *rr = &p->rep->reasons[reason];
+	const struct hist *h = &rr->hist;
+	double lo, hi, dmax = 0, ph = HH - HB - HT;
+	struct axis a;
+	char b[4][16];
+
+	a.lo = floor(log10(rr->s.min_ns ? (double)rr->s.min_ns : 1));
+	a.hi = ceil(log10((double)rr->s.max_ns + 1));
+	if (a.hi <= a.lo)
+		a.hi = a.lo + 1;
+	for (unsigned int i = 0, n; i < HVTRACE_HIST_BUCKETS; i = n) {
+		uint64_t c = 0;
+
+		n = bucket_group(i, rr->s.max_ns, &lo, &hi);
+		for (unsigned int j = i; j < n; j++)
+			c += h->bucket[j];
+		if (c && c / (log10(hi) - log10(lo)) > dmax)
+			dmax = c / (log10(hi) - log10(lo));
+	}
+	fprintf(p->f, "<figure><figcaption>");
+	swatch(p, reason);
+	text(p->f, rr->name);
+	fprintf(p->f, ": %" PRIu64 " exits, p50 %s, p99 %s, p99.9 %s, max %s"
+		"</figcaption><svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+		" role=\"img\">", rr->s.count,
+		dur(b[0], report_percentile(rr, 50)),
+		dur(b[1], report_percentile(rr, 99)),
+		dur(b[2], report_percentile(rr, 99.9)),
+		dur(b[3], rr->s.max_ns), HW, HH, HW, HH);
+	for (unsigned int i = 0, n; i < HVTRACE_HIST_BUCKETS && dmax > 0;
+	     i = n) {
+		uint64_t c = 0;
+		double x0, x1, y;
+
+		n = bucket_group(i, rr->s.max_ns, &lo, &hi);
+		for (unsigned int j = i; j < n; j++)
+			c += h->bucket[j];
+		if (!c)
+			continue;
+		x0 = hx(&a, lo);
+		x1 = hx(&a, hi);
+		y = c / (log10(hi) - log10(lo)) / dmax * ph;
+		fprintf(p->f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"%s\"><title>%s to %s: %" PRIu64
+			" exits</title></rect>", x0, HH - HB - (y < 1 ? 1 : y),
+			x1 - x0 < 2 ? 2 : x1 - x0, y < 1 ? 1 : y,
+			color(p, reason), dur(b[0], (uint64_t)lo),
+			dur(b[1], (uint64_t)hi), c);
+	}
+	hist_axis(p, &a);
+	marker(p, &a, report_percentile(rr, 50), "p50", "#222", "none");
+	marker(p, &a, report_percentile(rr, 99), "p99", "#d62728", "4 2");
+	marker(p, &a, report_percentile(rr, 99.9), "p99.9", "#7b2d8e", "1 2");
+	fputs("</svg></figure>\n", p->f);
+}
+
+static void histograms(struct page *p)
+{
+	fputs("<section id=\"histograms\"><h2>Latency per reason</h2>"
+	      "<p class=\"note\">Log time axis; bar area is proportional to the "
+	      "number of exits. Lines: p50 solid, p99 dashed red, p99.9 dotted "
+	      "purple (exact to the histogram bucket, within 1.6%).</p>"
+	      "<div class=\"grid\">\n", p->f);
+	for (unsigned int i = 0; i < p->nr; i++)
+		hist_svg(p, p->order[i]);
+	fputs("</div></section>\n", p->f);
+}
+
+/* A round step (1, 2 or 5 times a power of ten) giving about N ticks. */
+static double nice_step(double range, int n)
+{
+	double raw = range / n, mag, f;
+
+	if (raw <= 0)
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/* Series of the timeline: the first NR_COLORS - 1 reasons, then the rest. */
+static unsigned int series_of(const struct page *p, unsigned int reason)
+{
+	unsigned int r = p->rank[reason];
+
+	return r < NR_COLORS - 1 ? r : NR_COLORS - 1;
+}
+
+static uint64_t bin_count(const struct page *p, unsigned int series,
+			  unsigned int bin)
+{
+	uint64_t c = 0;
+
+	for (unsigned int i = 0; i < p->nr; i++)
+		if (series_of(p, p->order[i]) == series)
+			c += p->rep->reasons[p->order[i]].bins[bin];
+	return c;
+}
+
+static void timeline_axes(const struct page *p, uint64_t cmax,
+			  double bin_px)
+{
+	const struct report *rep = p->rep;
+	double ph = TH - TT - TB, bin_ns = (double)(1ULL << rep->bin_shift);
+	double span = rep->nr_bins * bin_ns;
+	double ys = nice_step((double)cmax, 4), xs = nice_step(span, 8);
+	char b[16];
+
+	fprintf(p->f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		"stroke=\"#888\"/>", TL, TH - TB, TW - TR, TH - TB);
+	for (double v = 0; v <= (double)cmax; v += ys) {
+		double y = TH - TB - v / (double)cmax * ph;
+
+		fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"#e6e6e6\"/><text x=\"%d\" y=\"%.1f\" "
+			"text-anchor=\"end\">%.0f</text>", TL, y, TW - TR, y,
+			TL - 6, y + 4, v);
+	}
+	for (double t = 0; t <= span; t += xs) {
+		double x = TL + t / bin_ns * bin_px;
+
+		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#888\"/><text x=\"%.1f\" y=\"%d\" "
+			"text-anchor=\"middle\">%s%s</text>", x, TH - TB, x,
+			TH - TB + 5, x, TH - TB + 18, t > 0 ? "+" : "",
+			t > 0 ? dur(b, (uint64_t)t) : "0");
+	}
+	fprintf(p->f, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 14 %d)\">exits per bin</text>",
+		TT + (TH - TT - TB) / 2, TT + (TH - TT - TB) / 2);
+}
+
+/* One path per series: a rectangle per bin, stacked on BASE. */
+static void timeline_series(const struct page *p, unsigned int s,
+			    uint64_t *base, uint64_t cmax, double bin_px,
+			    const char *fill)
+{
+	double ph = TH - TT - TB;
+
+	fprintf(p->f, "<path fill=\"%s\" d=\"", fill);
+	for (unsigned int i = 0; i < p->rep->nr_bins; i++) {
+		uint64_t c = bin_count(p, s, i);
+		double y0, y1;
+
+		if (!c)
+			continue;
+		y0 = TH - TB - (double)base[i] / (double)cmax * ph;
+		y1 = TH - TB - (double)(base[i] + c) / (double)cmax * ph;
+		fprintf(p->f, "M%.2f %.2fH%.2fV%.2fH%.2fZ", TL + i * bin_px, y0,
+			TL + (i + 1) * bin_px, y1, TL + i * bin_px);
+		base[i] += c;
+	}
+	fputs("\"/>", p->f);
+}
+
+static void timeline(struct page *p)
+{
+	const struct report *rep = p->rep;
+	unsigned int nb = rep->nr_bins ? rep->nr_bins : 1;
+	double bin_px = (double)(TW - TL - TR) / nb;
+	unsigned int nseries = p->nr < NR_COLORS ? p->nr : NR_COLORS;
+	uint64_t base[REP_BINS] = { 0 }, cmax = 1;
+	char b[16];
+
+	for (unsigned int i = 0; i < rep->nr_bins; i++) {
+		uint64_t c = 0;
+
+		for (unsigned int r = 0; r < p->nr; r++)
+			c += rep->reasons[p->order[r]].bins[i];
+		if (c > cmax)
+			cmax = c;
+	}
+	fprintf(p->f, "<section id=\"timeline\"><h2>Exits over time</h2>"
+		"<p class=\"note\">Exits per %s bin by the vCPU's re-entry "
+		"time, stacked by reason, from the first event.%s</p>"
+		"<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"role=\"img\">", dur(b, 1ULL << rep->bin_shift),
+		rep->info.discarded ? " Events were lost (see the summary): "
+		"the bins around the losses count short." : "", TW, TH, TW,
+		TH);
+	timeline_axes(p, cmax, bin_px);
+	for (unsigned int s = 0; s < nseries; s++)
+		timeline_series(p, s, base, cmax, bin_px,
+				palette[s < NR_COLORS ? s : NR_COLORS - 1]);
+	/* Invisible bars for the numbers on hover. */
+	for (unsigned int i = 0; i < rep->nr_bins; i++)
+		if (base[i])
+			fprintf(p->f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+				"height=\"%d\" fill=\"transparent\"><title>+%s: "
+				"%" PRIu64 " exits</title></rect>",
+				TL + i * bin_px, TT, bin_px, TH - TT - TB,
+				dur(b, (uint64_t)i << rep->bin_shift), base[i]);
+	fputs("</svg><div class=\"legend\">", p->f);
+	for (unsigned int s = 0; s < nseries; s++) {
+		fputs("<span>", p->f);
+		swatch(p, p->order[s]);
+		if (s == NR_COLORS - 1 && p->nr > NR_COLORS)
+			fputs("the other reasons", p->f);
+		else
+			text(p->f, p->rep->reasons[p->order[s]].name);
+		fputs("</span>", p->f);
+	}
+	fputs("</div></section>\n", p->f);
+}
+
+static void top_reason_cell(const struct page *p, unsigned int reason,
+			    uint64_t ns, uint64_t total)
+{
+	fputs("<td class=\"l\">", p->f);
+	if (reason <= REP_MAX_REASONS && total) {
+		swatch(p, reason);
+		text(p->f, report_reason_name(p->rep, reason));
+		fprintf(p->f, " %.0f%%", 100.0 * (double)ns / (double)total);
+	} else {
+		fputs("-", p->f);
+	}
+	fputs("</td>", p->f);
+}
+
+static void vm_row(const struct page *p, const char *name, uint64_t id,
+		   uint64_t pid, const char *vcpu, const struct rep_entry *e)
+{
+	char b[2][16];
+
+	fputs("<tr><td class=\"l\">", p->f);
+	text(p->f, name);
+	fprintf(p->f, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%s"
+		"</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td>", id, pid,
+		vcpu, e->count, dur(b[0], e->total_ns), dur(b[1], e->max_ns));
+}
+
+static void vms(struct page *p)
+{
+	const struct report *rep = p->rep;
+	unsigned int nvm = report_table_sorted(&rep->vms, rep->vm_order);
+	unsigned int nvcpu = report_table_sorted(&rep->vcpus, rep->order);
+	char name[64], id[16];
+
+	fputs("<section id=\"vms\"><h2>VMs and vCPUs, by time</h2><table>"
+	      "<tr><th class=\"l\">vm</th><th>id</th><th>pid/tid</th>"
+	      "<th>vcpu</th><th>exits</th><th>time</th><th>max</th>"
+	      "<th class=\"l\">top reason (share of time)</th></tr>\n", p->f);
+	for (unsigned int i = 0; i < nvm && i < p->top; i++) {
+		const struct rep_entry *vm = rep->vm_order[i];
+		unsigned int slot = vm - rep->vms.e, shown = 0;
+
+		vm_row(p, report_vm_name(rep, vm, name, sizeof(name)), vm->key,
+		       vm->aux, "all", vm);
+		top_reason_cell(p, rep->vm_top[slot], rep->vm_top_ns[slot],
+				vm->total_ns);
+		fputs("</tr>\n", p->f);
+		for (unsigned int j = 0; j < nvcpu && shown < p->top; j++) {
+			const struct rep_entry *v = rep->order[j];
+
+			if (v->key >> 32 != vm->key)
+				continue;
+			shown++;
+			snprintf(id, sizeof(id), "%u", (uint32_t)v->key);
+			vm_row(p, "", vm->key, v->aux, id, v);
+			top_reason_cell(p, rep->vcpu_top[v - rep->vcpus.e],
+					rep->vcpu_top_ns[v - rep->vcpus.e],
+					v->total_ns);
+			fputs("</tr>\n", p->f);
+		}
+	}
+	fputs("</table>", p->f);
+	if (nvm > p->top)
+		fprintf(p->f, "<p class=\"note\">%u more VMs.</p>", nvm - p->top);
+	fputs("</section>\n", p->f);
+}
+
+static void top_table(struct page *p, const struct rep_table *t,
+		      const char *id, const char *title, const char *key,
+		      const char *fmt, bool reason)
+{
+	unsigned int n = report_table_sorted(t, p->rep->order);
+	char k[32], b[2][16];
+
+	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of %u%s by time</h2>"
+		"<table><tr><th class=\"l\">%s</th>%s<th>exits</th>"
+		"<th>time</th><th>max</th></tr>\n", id, title,
+		n < p->top ? n : p->top, n, t->other.count ? "+" : "", key,
+		reason ? "<th class=\"l\">reason</th>" : "");
+	for (unsigned int i = 0; i < n && i < p->top; i++) {
+		const struct rep_entry *e = p->rep->order[i];
+
+		snprintf(k, sizeof(k), fmt, e->key);
+		fprintf(p->f, "<tr><td class=\"l n\">%s</td>", k);
+		if (reason) {
+			fputs("<td class=\"l\">", p->f);
+			if (e->reason <= REP_MAX_REASONS)
+				swatch(p, e->reason);
+			text(p->f, report_reason_name(p->rep, e->reason));
+			fputs("</td>", p->f);
+		}
+		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
+			e->count, dur(b[0], e->total_ns), dur(b[1], e->max_ns));
+	}
+	if (t->other.count)
+		fprintf(p->f, "<tr><td class=\"l\">other (table full at %u)</td>"
+			"%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
+			t->limit, reason ? "<td></td>" : "", t->other.count,
+			dur(b[0], t->other.total_ns),
+			dur(b[1], t->other.max_ns));
+	fputs("</table>", p->f);
+	if (!n && !t->other.count)
+		fputs("<p class=\"note\">None in this trace.</p>", p->f);
+	fputs("</section>\n", p->f);
+}
+
+static void body(struct page *p, const char *dir)
+{
+	const struct report *rep = p->rep;
+
+	summary(p, dir);
+	reasons(p);
+	histograms(p);
+	timeline(p);
+	vms(p);
+	top_table(p, &rep->rips, "top-rips", "Guest RIPs", "rip",
+		  "0x%016" PRIx64, true);
+	top_table(p, &rep->pages, "top-pages",
+		  "Guest-physical pages (EPT violation / NPF)", "page",
+		  "0x%" PRIx64, true);
+	top_table(p, &rep->ports, "top-ports", "I/O ports", "port",
+		  "0x%04" PRIx64, false);
+	top_table(p, &rep->msrs, "top-msrs", "MSRs", "msr", "0x%08" PRIx64,
+		  true);
+	fprintf(p->f, "<footer><p class=\"note\">hvctl %s report.</p>"
+		"</footer></body></html>\n", HVTRACE_VERSION);
+}
+
+static FILE *create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	FILE *f = NULL;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	/*
+	 * An existing file keeps its mode through O_TRUNC: the trace's guest
+	 * addresses are no one else's business either.
+	 */
+	if (!fchmod(fd, 0600))
+		f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int report_html(const struct report *rep, const char *dir, const char *path,
+		unsigned int top)
+{
+	struct page p = { .rep = rep, .top = top };
+
+	p.nr = report_reasons_by_time(rep, p.order);
+	for (unsigned int i = 0; i < p.nr; i++)
+		p.rank[p.order[i]] = i;
+	p.f = create(path);
+	if (!p.f)
+		return hvctl_err("creating %s: %s", path, strerror(errno));
+	head(&p, dir);
+	body(&p, dir);
+	if (fflush(p.f) || ferror(p.f)) {
+		hvctl_err("writing %s: %s", path, strerror(errno));
+		fclose(p.f);
+		return 1;
+	}
+	if (fclose(p.f))
+		return hvctl_err("writing %s: %s", path, strerror(errno));
+	return 0;
+}
