@@ -16,7 +16,7 @@ lost=$(acct lost)
 expect_eq "events in trace = drained" "$(acct drained)" "$("$HVCTL" dump /tmp/lossy | wc -l)"
 expect_eq "recorded = trace + 0 in the ring" "$(acct recorded)" "$(acct drained)"
 expect_eq "discarded in packets = module's lost" "$lost" \
-	"$("$HVCTL" -j report /tmp/lossy | py "d['lost']['discarded']")"
+	"$("$HVCTL" -j report /tmp/lossy | py "d['loss']['events_discarded']")"
 babeltrace2 /tmp/lossy >/dev/null 2>/tmp/bt.err || fail "babeltrace2: $(tail -3 /tmp/bt.err)"
 check_accounting
 
