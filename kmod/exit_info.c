@@ -19,11 +19,8 @@
 #include <linux/kvm_host.h>
 #include <linux/module.h>
 
+#include "exit_info.h"
 #include "hvtrace.h"
-
-typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
-				 u64 *info1, u64 *info2, u32 *intr_info,
-				 u32 *error_code);
 
 struct hvt_vendor {
 	const char *module;
@@ -36,15 +33,11 @@ static const struct hvt_vendor vendors[] = {
 	{ "kvm_intel", "vmx_get_exit_info", HVTRACE_ISA_VMX },
 };
 
-static hvt_exit_info_fn exit_info_fn;
+hvt_exit_info_fn hvt_exit_info_fn_ptr;
 static const struct hvt_vendor *vendor;
 static DEFINE_MUTEX(vendor_lock);
 
 #define ENDBR64 0xfa1e0ff3U	/* f3 0f 1e fa */
-#define EXIT_REASON_MSR_READ	31
-#define EXIT_REASON_MSR_WRITE	32
-#define SVM_EXIT_MSR		0x07c
-#define SVM_EXIT_NPF		0x400
 
 /* Address of FUNC in MODULE, proven by kallsyms, or 0. */
 static unsigned long resolve(const struct hvt_vendor *v)
@@ -98,13 +91,13 @@ static void attach(const struct hvt_vendor *v)
 		return;
 	}
 	WRITE_ONCE(vendor, v);
-	WRITE_ONCE(exit_info_fn, (hvt_exit_info_fn)addr);
+	WRITE_ONCE(hvt_exit_info_fn_ptr, (hvt_exit_info_fn)addr);
 	pr_info("exit reasons from %s\n", v->module);
 }
 
 static void detach(void)
 {
-	WRITE_ONCE(exit_info_fn, NULL);
+	WRITE_ONCE(hvt_exit_info_fn_ptr, NULL);
 	/* Probes run with preemption off: after this none is in the call. */
 	synchronize_rcu();
 	WRITE_ONCE(vendor, NULL);
@@ -128,7 +121,7 @@ static int module_event(struct notifier_block *nb, unsigned long state,
 	if (!v)
 		return NOTIFY_DONE;
 	mutex_lock(&vendor_lock);
-	if (state == MODULE_STATE_LIVE && !exit_info_fn)
+	if (state == MODULE_STATE_LIVE && !hvt_exit_info_fn_ptr)
 		attach(v);
 	else if (state == MODULE_STATE_GOING && vendor == v)
 		detach();
@@ -149,7 +142,7 @@ int hvt_exit_info_init(void)
 	if (err)
 		return err;
 	mutex_lock(&vendor_lock);
-	for (i = 0; i < ARRAY_SIZE(vendors) && !exit_info_fn; i++) {
+	for (i = 0; i < ARRAY_SIZE(vendors) && !hvt_exit_info_fn_ptr; i++) {
 		struct kprobe kp = { .symbol_name = vendors[i].func,
 				     .flags = KPROBE_FLAG_DISABLED };
 
@@ -172,52 +165,5 @@ const char *hvt_exit_info_vendor(void)
 {
 	const struct hvt_vendor *v = READ_ONCE(vendor);
 
-	return v && READ_ONCE(exit_info_fn) ? v->module : "";
-}
-
-void hvt_exit_info_read(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
-{
-	hvt_exit_info_fn fn = READ_ONCE(exit_info_fn);
-	u16 flags = 0;
-
-	if (unlikely(!fn)) {
-		v->reason = 0;
-		v->info1 = v->info2 = 0;
-		v->intr_info = v->error_code = 0;
-		v->flags = HVTRACE_EVF_REASON_UNKNOWN;
-		v->isa = HVTRACE_ISA_UNKNOWN;
-		return;
-	}
-	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
-	   &v->error_code);
-
-	if (vcpu->arch.guest_state_protected) {
-		v->flags = 0;
-		return;
-	}
-	/* RIP: SVM always has it after an exit; VMX reads it lazily. */
-	if (!(vcpu->arch.regs_avail & BIT(VCPU_REGS_RIP)))
-		static_call(kvm_x86_cache_reg)(vcpu, VCPU_REGS_RIP);
-	v->rip = vcpu->arch.regs[VCPU_REGS_RIP];
-	flags |= HVTRACE_EVF_RIP_VALID;
-
-	if (v->isa == HVTRACE_ISA_SVM) {
-		if (v->reason == SVM_EXIT_MSR) {
-			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
-			flags |= HVTRACE_EVF_ADDR_MSR;
-		} else if (v->reason == SVM_EXIT_NPF) {
-			v->addr = v->info2;
-			flags |= HVTRACE_EVF_ADDR_GPA;
-		}
-	} else {
-		u16 basic = v->reason;
-
-		if (basic == EXIT_REASON_MSR_READ ||
-		    basic == EXIT_REASON_MSR_WRITE) {
-			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
-			flags |= HVTRACE_EVF_ADDR_MSR;
-		}
-		/* EPT violations: the GPA comes from kvm_page_fault. */
-	}
-	v->flags = flags;
+	return v && READ_ONCE(hvt_exit_info_fn_ptr) ? v->module : "";
 }

@@ -3,7 +3,10 @@
 #ifndef _HVT_HVTRACE_H
 #define _HVT_HVTRACE_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
+
+struct kvm_vcpu;
 
 #include "hist.h"
 #include "reason.h"
@@ -82,7 +85,20 @@ extern bool hvt_recording;
 int hvt_stats_init(void);
 void hvt_stats_exit(void);
 struct hvt_cpu *hvt_cpu(int cpu);
-struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c, unsigned int ridx);
+DECLARE_PER_CPU(struct hvt_cpu *, hvt_this_cpu);
+extern u8 hvt_hist_slot[HVT_NR_REASONS];
+unsigned int hvt_hist_slot_assign(unsigned int ridx);
+
+/* The histogram of reason RIDX on this CPU (exit path). */
+static inline struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c,
+					    unsigned int ridx)
+{
+	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
+
+	if (unlikely(!slot))
+		slot = hvt_hist_slot_assign(ridx);
+	return &c->hist[slot == U8_MAX ? 0 : slot];
+}
 void hvt_cpu_reset(struct hvt_cpu *c);
 /* The clear command: aggregates and accounting start again. */
 void hvt_stats_clear(void);
@@ -99,17 +115,14 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 /* vcpu_table.c */
 int hvt_vcpus_init(void);
 void hvt_vcpus_exit(void);
-struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu);
-struct hvt_vcpu *hvt_vcpu_find(struct kvm_vcpu *vcpu);
+/* The exit path's lookups are inline, in vcpu_table.h. */
 /* Slot I of the table (for dumps), NULL when unused. */
 struct hvt_vcpu *hvt_vcpu_at(unsigned int i);
 unsigned int hvt_vcpu_slots(void);
 
-/* exit_info.c */
+/* exit_info.c; the exit path's part is in exit_info.h */
 int hvt_exit_info_init(void);
 void hvt_exit_info_exit(void);
-/* Fill reason and vendor information of the exit V is in. */
-void hvt_exit_info_read(struct kvm_vcpu *vcpu, struct hvt_vcpu *v);
 /* "kvm_amd", "kvm_intel" or "" */
 const char *hvt_exit_info_vendor(void);
 

@@ -16,12 +16,14 @@
 #include <linux/sched/clock.h>
 
 #include "config.h"
+#include "exit_info.h"
 #include "hvtrace.h"
 #include "kvm_tracepoints.h"
+#include "vcpu_table.h"
 
 static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
-	struct hvt_cpu *c = hvt_cpu(smp_processor_id());
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_vcpu *v;
 
 	c->exits++;
@@ -35,10 +37,13 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		c->acct.unpaired++;	/* the previous exit never re-entered */
 
 	v->isa = isa;
-	v->addr = 0;
-	hvt_exit_info_read(vcpu, v);
-	v->cpu_exit = smp_processor_id();
-	v->tid = current->pid;
+	if (READ_ONCE(hvt_recording)) {
+		hvt_exit_info_read(vcpu, v, true);
+		v->cpu_exit = smp_processor_id();
+		v->tid = current->pid;
+	} else {
+		hvt_exit_info_read(vcpu, v, false);
+	}
 	v->in_exit = true;
 	/* Last, so the time covers none of our own work. */
 	v->exit_ts = local_clock();
@@ -64,7 +69,7 @@ static void stat_add(struct hvt_reason_stat *s, u64 d)
 	s->total_ns += d;
 }
 
-static void record(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
+static noinline void record(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 		   int cpu)
 {
 	struct hvt_ring *r = hvt_ring_of(cpu);
@@ -109,8 +114,7 @@ static void record(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 
 static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 {
-	int cpu = smp_processor_id();
-	struct hvt_cpu *c = hvt_cpu(cpu);
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	const struct hvt_config *cfg;
 	struct hvt_vcpu *v;
 	unsigned int ridx;
@@ -154,7 +158,7 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 		c->acct.below++;
 		return;
 	}
-	record(c, v, d, cpu);
+	record(c, v, d, smp_processor_id());
 }
 
 int hvt_probe_kvm_register(void)

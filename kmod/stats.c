@@ -20,8 +20,9 @@ u64 hvt_stats_since;
 bool hvt_recording;
 
 static struct hvt_cpu **cpus;
-/* Histogram of each reason: 0 = none yet, else a slot of hist[]. */
-static u8 hist_slot[HVT_NR_REASONS];
+DEFINE_PER_CPU(struct hvt_cpu *, hvt_this_cpu);
+/* Histogram of each reason: 0 = none yet, U8_MAX = the shared one. */
+u8 hvt_hist_slot[HVT_NR_REASONS];
 static atomic_t hist_next = ATOMIC_INIT(1);
 
 static size_t cpu_size(void)
@@ -44,6 +45,7 @@ int hvt_stats_init(void)
 			return -ENOMEM;
 		}
 		cpus[cpu]->gen = hvt_gen;
+		per_cpu(hvt_this_cpu, cpu) = cpus[cpu];
 	}
 	return 0;
 }
@@ -65,21 +67,22 @@ struct hvt_cpu *hvt_cpu(int cpu)
 	return cpus[cpu];
 }
 
-struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c, unsigned int ridx)
+/* First sight of reason RIDX: assign it a histogram. */
+unsigned int hvt_hist_slot_assign(unsigned int ridx)
 {
-	unsigned int slot = READ_ONCE(hist_slot[ridx]);
+	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
 
-	if (unlikely(!slot)) {
+	if (!slot) {
 		/* First sight of this reason: give it a histogram if any
 		 * is left, else the shared one (slot 0 is not a slot).
 		 */
 		slot = atomic_inc_return(&hist_next) - 1;
 		if (slot >= hvt_nr_hist)
 			slot = U8_MAX;
-		if (cmpxchg(&hist_slot[ridx], 0, slot) != 0)
-			slot = READ_ONCE(hist_slot[ridx]);
+		if (cmpxchg(&hvt_hist_slot[ridx], 0, slot) != 0)
+			slot = READ_ONCE(hvt_hist_slot[ridx]);
 	}
-	return &c->hist[slot == U8_MAX ? 0 : slot];
+	return slot;
 }
 
 void hvt_cpu_reset(struct hvt_cpu *c)
@@ -146,7 +149,7 @@ u64 hvt_entries_seen(void)
 bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 		      struct hvt_hist *hist)
 {
-	unsigned int slot = READ_ONCE(hist_slot[ridx]);
+	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
 	int cpu;
 
 	memset(stat, 0, sizeof(*stat));

@@ -14,6 +14,7 @@
 #include <linux/vmalloc.h>
 
 #include "hvtrace.h"
+#include "vcpu_table.h"
 
 /* Probe at most this many slots: bounded cost on the exit path. */
 #define HVT_VCPU_PROBES 32
@@ -99,6 +100,8 @@ static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 	v->vm_pid = vcpu->kvm->userspace_pid;
 	v->vm_id = vm_id_of(vcpu->kvm);
 	v->vcpu_id = vcpu->vcpu_id;
+	/* Called from the vCPU's first exit: this is its thread. */
+	v->tid = current->pid;
 	v->gen = 0;	/* stale: aggregates start at the next entry */
 }
 
@@ -108,7 +111,9 @@ static bool vcpu_same(const struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 	       v->vm_pid == vcpu->kvm->userspace_pid;
 }
 
-struct hvt_vcpu *hvt_vcpu_find(struct kvm_vcpu *vcpu)
+DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
+
+struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu)
 {
 	unsigned int i, mask = (1U << slot_bits) - 1;
 	unsigned int h = hash_ptr(vcpu, slot_bits);
@@ -117,15 +122,17 @@ struct hvt_vcpu *hvt_vcpu_find(struct kvm_vcpu *vcpu)
 		struct hvt_vcpu *v = &slots[(h + i) & mask];
 		struct kvm_vcpu *key = READ_ONCE(v->key);
 
-		if (key == vcpu)
+		if (key == vcpu) {
+			this_cpu_write(hvt_last_vcpu, v);
 			return v;
+		}
 		if (!key)
 			return NULL;
 	}
 	return NULL;
 }
 
-struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu)
+struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
 {
 	unsigned int i, mask = (1U << slot_bits) - 1;
 	unsigned int h = hash_ptr(vcpu, slot_bits);
@@ -137,6 +144,7 @@ struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu)
 		if (key == vcpu) {
 			if (unlikely(!vcpu_same(v, vcpu)))
 				vcpu_init(v, vcpu);
+			this_cpu_write(hvt_last_vcpu, v);
 			return v;
 		}
 		if (!key) {
@@ -145,6 +153,7 @@ struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu)
 				continue;
 			}
 			vcpu_init(v, vcpu);
+			this_cpu_write(hvt_last_vcpu, v);
 			return v;
 		}
 	}

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stand-in for kmod/compat.h in the KUnit build (tests/kunit/Kbuild forces
- * it in with -include). The KUnit module holds only code that does not
- * touch KVM, so the compile probes and the KVM macros of kmod/compat.h are
- * not needed. It takes kmod/compat.h's include guard, so a source that
- * includes "compat.h" itself gets this file's (empty) definitions instead.
- * A non-KVM macro added to kmod/compat.h that core code uses must be added
- * here too.
+ * Forced into every object of hvtrace_kunit.ko (tests/kunit/Kbuild) in
+ * place of kmod's compatibility header, whose compile probes and KVM
+ * macros the KVM-free code in that module does not need. It takes that
+ * header's include guard, so a source that includes it explicitly gets
+ * this file's definitions instead. A macro that is not about KVM and that
+ * code under test takes from kmod's header must be repeated here.
  */
 #ifndef _HVT_COMPAT_H
 #define _HVT_COMPAT_H

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading an exit's vendor information, inline on the exit path. The
+ * vendor function pointer is managed by exit_info.c.
+ */
+#ifndef _HVT_EXIT_INFO_H
+#define _HVT_EXIT_INFO_H
+
+#include <linux/kvm_host.h>
+
+#include "hvtrace.h"
+
+typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
+				 u64 *info1, u64 *info2, u32 *intr_info,
+				 u32 *error_code);
+
+/* The vendor's get_exit_info, or NULL while no vendor module is live. */
+extern hvt_exit_info_fn hvt_exit_info_fn_ptr;
+
+#define HVT_VMX_MSR_READ	31
+#define HVT_VMX_MSR_WRITE	32
+#define HVT_SVM_EXIT_MSR	0x07c
+#define HVT_SVM_EXIT_NPF	0x400
+
+/*
+ * Fill reason and vendor information of V; with DETAIL (only while
+ * recording: aggregates need the reason alone) also RIP and the
+ * qualifier address.
+ */
+static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
+					       struct hvt_vcpu *v, bool detail)
+{
+	hvt_exit_info_fn fn = READ_ONCE(hvt_exit_info_fn_ptr);
+	u16 flags = HVTRACE_EVF_RIP_VALID;
+	u32 r;
+
+	if (unlikely(!fn)) {
+		v->reason = 0;
+		v->info1 = v->info2 = 0;
+		v->intr_info = v->error_code = 0;
+		v->flags = HVTRACE_EVF_REASON_UNKNOWN;
+		v->isa = HVTRACE_ISA_UNKNOWN;
+		return;
+	}
+	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
+	   &v->error_code);
+	if (!detail || unlikely(vcpu->arch.guest_state_protected)) {
+		v->flags = 0;
+		return;
+	}
+	/* RIP: SVM always has it after an exit; VMX reads it lazily. */
+	if (unlikely(!(vcpu->arch.regs_avail & BIT(VCPU_REGS_RIP))))
+		static_call(kvm_x86_cache_reg)(vcpu, VCPU_REGS_RIP);
+	v->rip = vcpu->arch.regs[VCPU_REGS_RIP];
+	v->addr = 0;
+
+	r = v->reason;
+	if (v->isa == HVTRACE_ISA_SVM) {
+		if (r == HVT_SVM_EXIT_NPF) {
+			v->addr = v->info2;
+			flags |= HVTRACE_EVF_ADDR_GPA;
+		} else if (r == HVT_SVM_EXIT_MSR) {
+			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+			flags |= HVTRACE_EVF_ADDR_MSR;
+		}
+	} else if ((u16)r == HVT_VMX_MSR_READ || (u16)r == HVT_VMX_MSR_WRITE) {
+		v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+		flags |= HVTRACE_EVF_ADDR_MSR;
+	}
+	/* VMX EPT violations: the GPA comes from kvm_page_fault. */
+	v->flags = flags;
+}
+
+#endif /* _HVT_EXIT_INFO_H */
