@@ -111,8 +111,8 @@ struct hvt_ring *hvt_ring_of(int cpu)
 {
 	struct hvt_buffers *b;
 
-	b = rcu_dereference_check(buffers, rcu_read_lock_sched_held() ||
-					   hvt_reader_active());
+	b = rcu_dereference_check(buffers,
+				  rcu_read_lock_sched_held() || hvt_reader_active());
 
 	return &b->ring[cpu];
 }

@@ -15,7 +15,7 @@ void hvt_config_reset_filters(struct hvt_config *c)
 	c->rip_max = U64_MAX;
 	bitmap_zero(c->reasons, HVT_NR_REASONS);
 	bitmap_zero(c->vcpus, HVT_NR_VCPU_IDS);
-	bitmap_zero(c->cpus, NR_CPUS);
+	cpumask_clear(&c->cpus);
 }
 
 void hvt_config_reset_overrides(struct hvt_config *c)

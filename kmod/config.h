@@ -8,6 +8,7 @@
 #define _HVT_CONFIG_H
 
 #include <linux/bitmap.h>
+#include <linux/cpumask.h>
 #include <linux/rcupdate.h>
 #include <linux/threads.h>
 
@@ -35,7 +36,7 @@ struct hvt_config {
 	u64 override[HVT_NR_REASONS];
 	DECLARE_BITMAP(reasons, HVT_NR_REASONS);
 	DECLARE_BITMAP(vcpus, HVT_NR_VCPU_IDS);
-	DECLARE_BITMAP(cpus, NR_CPUS);
+	struct cpumask cpus;
 };
 
 extern struct hvt_config __rcu *hvt_cfg;
@@ -67,7 +68,7 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 	if ((f & HVT_F_RIP) && (!(v->flags & HVTRACE_EVF_RIP_VALID) ||
 				v->rip < c->rip_min || v->rip > c->rip_max))
 		return true;
-	if ((f & HVT_F_CPU) && !test_bit(v->cpu_exit, c->cpus))
+	if ((f & HVT_F_CPU) && !cpumask_test_cpu(v->cpu_exit, &c->cpus))
 		return true;
 	return false;
 }

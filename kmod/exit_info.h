@@ -36,8 +36,10 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 
 	if (unlikely(!fn)) {
 		v->reason = 0;
-		v->info1 = v->info2 = 0;
-		v->intr_info = v->error_code = 0;
+		v->info1 = 0;
+		v->info2 = 0;
+		v->intr_info = 0;
+		v->error_code = 0;
 		v->flags = HVTRACE_EVF_REASON_UNKNOWN;
 		v->isa = HVTRACE_ISA_UNKNOWN;
 		return;

@@ -46,7 +46,8 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_FILTER_REASONS] = { .type = NLA_NESTED },
 	[HVTRACE_CFG_FILTER_RIP_MIN] = { .type = NLA_U64 },
 	[HVTRACE_CFG_FILTER_RIP_MAX] = { .type = NLA_U64 },
-	[HVTRACE_CFG_FILTER_CPUS] = { .type = NLA_BINARY, .len = NR_CPUS / 8 },
+	[HVTRACE_CFG_FILTER_CPUS] = { .type = NLA_BINARY,
+				      .len = sizeof(struct cpumask) },
 	[HVTRACE_CFG_FILTERS_CLEAR] = { .type = NLA_FLAG },
 	[HVTRACE_CFG_BUFFER_KB] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							&buffer_kb_range),
@@ -180,7 +181,8 @@ static int put_config(struct sk_buff *msg, const struct hvt_config *c)
 		return -EMSGSIZE;
 	if ((c->filters & HVT_F_CPU) &&
 	    nla_put(msg, HVTRACE_CFG_FILTER_CPUS,
-		    BITS_TO_LONGS(nr_cpu_ids) * sizeof(long), c->cpus))
+		    BITS_TO_LONGS(nr_cpu_ids) * sizeof(long),
+		    cpumask_bits(&c->cpus)))
 		return -EMSGSIZE;
 	for (i = 0; i < HVT_NR_REASONS; i++) {
 		if (c->override[i] == HVT_NO_OVERRIDE)
@@ -303,17 +305,22 @@ static int apply_reason_filter(struct hvt_config *c, const struct nlattr *list,
 static int get_bitmap(unsigned long *dst, unsigned int nbits,
 		      const struct nlattr *a, unsigned int limit)
 {
-	unsigned int len = nla_len(a);
+	unsigned int len = nla_len(a), i;
+	u64 w;
 
 	if (len % sizeof(u64))
 		return -EINVAL;
+	for (i = 0; i < len / sizeof(u64); i++) {
+		memcpy(&w, (u8 *)nla_data(a) + i * sizeof(u64), sizeof(w));
+		if (i * 64 >= limit && w)
+			return -ERANGE;
+		if (i * 64 < limit && limit - i * 64 < 64 &&
+		    w >> (limit - i * 64))
+			return -ERANGE;
+	}
 	bitmap_zero(dst, nbits);
-	bitmap_from_arr64(dst, nla_data(a), min(len * 8, nbits));
-	if (find_next_bit(dst, nbits, limit) < nbits)
-		return -ERANGE;
-	if (len * 8 > nbits &&
-	    memchr_inv((u8 *)nla_data(a) + nbits / 8, 0, len - nbits / 8))
-		return -ERANGE;
+	/* nla_data() is 4-byte aligned: fine for x86's 64-bit loads. */
+	bitmap_from_arr64(dst, nla_data(a), min(len * 8, limit));
 	return bitmap_empty(dst, nbits) ? 0 : 1;
 }
 
@@ -358,7 +365,8 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	}
 	if (tb[HVTRACE_CFG_FILTER_CPUS]) {
 		a = tb[HVTRACE_CFG_FILTER_CPUS];
-		err = get_bitmap(c->cpus, NR_CPUS, a, nr_cpu_ids);
+		err = get_bitmap(cpumask_bits(&c->cpus), nr_cpumask_bits, a,
+				 nr_cpu_ids);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "no such CPU in the CPU filter");
@@ -483,8 +491,10 @@ struct stats_dump {
 
 static int stats_start(struct netlink_callback *cb)
 {
-	cb->args[0] = (long)kvzalloc(sizeof(struct stats_dump), GFP_KERNEL);
-	return cb->args[0] ? 0 : -ENOMEM;
+	struct stats_dump *d = kvzalloc(sizeof(*d), GFP_KERNEL);
+
+	cb->args[0] = (long)d;
+	return d ? 0 : -ENOMEM;
 }
 
 static int stats_done(struct netlink_callback *cb)

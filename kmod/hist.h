@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
 
-#define HVT_HIST_SUB		(1U << HVTRACE_HIST_SUB_BITS)
+#define HVT_HIST_SUB		BIT(HVTRACE_HIST_SUB_BITS)
 
 struct hvt_hist {
 	u64 bucket[HVTRACE_HIST_BUCKETS];

@@ -99,6 +99,7 @@ static inline struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c,
 		slot = hvt_hist_slot_assign(ridx);
 	return &c->hist[slot == U8_MAX ? 0 : slot];
 }
+
 void hvt_cpu_reset(struct hvt_cpu *c);
 /* The clear command: aggregates and accounting start again. */
 void hvt_stats_clear(void);

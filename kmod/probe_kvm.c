@@ -69,8 +69,9 @@ static void stat_add(struct hvt_reason_stat *s, u64 d)
 	s->total_ns += d;
 }
 
-static noinline void record(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
-		   int cpu)
+/* Out of line: the aggregate-only path stays short. */
+static noinline void record(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			    u64 d, int cpu)
 {
 	struct hvt_ring *r = hvt_ring_of(cpu);
 	struct hvtrace_event *ev;

@@ -37,7 +37,6 @@ int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
 	r->mode = mode;
 	r->cpu = cpu;
 	local_set(&r->head, 0);
-	local_set(&r->lost, 0);
 	init_irq_work(&r->wake, wake);
 	return 0;
 }
@@ -57,17 +56,20 @@ struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq)
 	do {
 		head = local_read(&r->head);
 		if (r->mode == HVTRACE_MODE_DISCARD) {
+			/* Pairs with the reader's release of tail: the slots
+			 * it freed are really done with.
+			 */
 			tail = smp_load_acquire(&r->tail);
-			if (head - tail > r->mask) {
-				local_inc(&r->lost);
-				return NULL;
-			}
+			if (head - tail > r->mask)
+				return NULL;	/* full: the caller counts it */
 		}
 	} while (local_cmpxchg(&r->head, head, head + 1) != head);
 
 	ev = &r->slots[head & r->mask];
-	/* Invalidate before writing so a concurrent reader sees the tear. */
 	WRITE_ONCE(ev->seq, 0);
+	/* The mark is cleared before the record's stores: a reader copying
+	 * this slot concurrently sees it change.
+	 */
 	smp_wmb();
 	*seq = head + 1;
 	return ev;
@@ -75,6 +77,7 @@ struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq)
 
 void hvt_ring_commit(struct hvt_ring *r, struct hvtrace_event *ev, u64 seq)
 {
+	/* Publish: the record's stores are visible before its mark. */
 	smp_store_release(&ev->seq, seq);
 }
 
@@ -97,9 +100,11 @@ unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 			tail = head - size;
 		}
 		ev = &r->slots[tail & r->mask];
+		/* Pairs with the commit's release: the record is complete. */
 		seq = smp_load_acquire(&ev->seq);
 		if (seq == tail + 1) {
 			dst[n] = *ev;
+			/* The copy happens before the second look at the mark. */
 			smp_rmb();
 			if (READ_ONCE(ev->seq) == seq)
 				n++;
@@ -118,12 +123,14 @@ unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 		break;
 	}
 	r->drained += n;
+	/* Our copies are done before the writer may reuse the slots. */
 	smp_store_release(&r->tail, tail);
 	return n;
 }
 
 void hvt_ring_discard_all(struct hvt_ring *r)
 {
+	/* Like a read of everything: release the slots to the writer. */
 	smp_store_release(&r->tail, local_read(&r->head));
 }
 

@@ -16,7 +16,6 @@
 struct hvt_ring {
 	/* Writer side. */
 	local_t head;			/* records reserved so far */
-	local_t lost;			/* discard mode: dropped when full */
 	bool notified;			/* watermark notification pending */
 	struct irq_work wake;		/* tells the reader, out of probe ctx */
 	/* Reader side. */
@@ -38,8 +37,8 @@ int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
 void hvt_ring_free(struct hvt_ring *r);
 
 /*
- * Writer: reserve a slot, fill it, commit it. Returns NULL (and counts a
- * lost event) when a discard-mode ring is full. The slot's seq is the
+ * Writer: reserve a slot, fill it, commit it. Returns NULL when a
+ * discard-mode ring is full (the caller counts the lost event). The slot's seq is the
  * commit mark: never write it directly.
  */
 struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq);

@@ -75,7 +75,7 @@ static u32 vm_id_of(struct kvm *kvm)
 		struct kvm *key = READ_ONCE(vm->key);
 
 		if (!key) {
-			if (cmpxchg(&vm->key, NULL, kvm) != NULL) {
+			if (cmpxchg(&vm->key, NULL, kvm)) {
 				i--;	/* lost the race: look at it again */
 				continue;
 			}
@@ -148,7 +148,7 @@ struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
 			return v;
 		}
 		if (!key) {
-			if (cmpxchg(&v->key, NULL, vcpu) != NULL) {
+			if (cmpxchg(&v->key, NULL, vcpu)) {
 				i--;	/* lost the race: look at it again */
 				continue;
 			}

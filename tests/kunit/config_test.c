@@ -95,9 +95,9 @@ static void config_filter_test(struct kunit *test)
 
 	hvt_config_reset_filters(c);
 	c->filters = HVT_F_CPU;
-	__set_bit(0, c->cpus);
+	cpumask_set_cpu(0, &c->cpus);
 	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, cpuid));
-	__set_bit(1, c->cpus);
+	cpumask_set_cpu(1, &c->cpus);
 	KUNIT_EXPECT_FALSE(test, hvt_filtered(c, &v, cpuid));
 
 	/* All kinds at once: every one must pass. */
