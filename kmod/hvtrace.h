@@ -52,6 +52,7 @@ struct hvt_cpu {
  */
 struct hvt_vcpu {
 	struct kvm_vcpu *key;
+	struct kvm *kvm;		/* with vm_pid and vcpu_id: identity */
 	u32 vm_id;
 	u32 vm_pid;
 	u32 vcpu_id;

@@ -97,18 +97,13 @@ static u32 vm_id_of(struct kvm *kvm)
 static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 {
 	v->in_exit = false;
+	v->kvm = vcpu->kvm;
 	v->vm_pid = vcpu->kvm->userspace_pid;
 	v->vm_id = vm_id_of(vcpu->kvm);
 	v->vcpu_id = vcpu->vcpu_id;
 	/* Called from the vCPU's first exit: this is its thread. */
 	v->tid = current->pid;
 	v->gen = 0;	/* stale: aggregates start at the next entry */
-}
-
-static bool vcpu_same(const struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
-{
-	return v->vcpu_id == vcpu->vcpu_id &&
-	       v->vm_pid == vcpu->kvm->userspace_pid;
 }
 
 DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
@@ -142,7 +137,7 @@ struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
 		struct kvm_vcpu *key = READ_ONCE(v->key);
 
 		if (key == vcpu) {
-			if (unlikely(!vcpu_same(v, vcpu)))
+			if (unlikely(!hvt_vcpu_same(v, vcpu)))
 				vcpu_init(v, vcpu);
 			this_cpu_write(hvt_last_vcpu, v);
 			return v;

@@ -25,11 +25,26 @@ static inline struct hvt_vcpu *hvt_vcpu_cached(struct kvm_vcpu *vcpu)
 	return v && READ_ONCE(v->key) == vcpu ? v : NULL;
 }
 
+/*
+ * Is V still the vCPU at this address? A new vCPU may get a freed one's
+ * struct: the first thing it does is enter, and that entry must not
+ * close the old vCPU's last exit.
+ */
+static inline bool hvt_vcpu_same(const struct hvt_vcpu *v,
+				 const struct kvm_vcpu *vcpu)
+{
+	return v->kvm == vcpu->kvm && v->vcpu_id == vcpu->vcpu_id &&
+	       v->vm_pid == vcpu->kvm->userspace_pid;
+}
+
+/* On entry: the slot, or NULL if the vCPU is unknown or new there. */
 static inline struct hvt_vcpu *hvt_vcpu_find(struct kvm_vcpu *vcpu)
 {
 	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
 
-	return likely(v) ? v : hvt_vcpu_find_slow(vcpu);
+	if (unlikely(!v))
+		v = hvt_vcpu_find_slow(vcpu);
+	return v && likely(hvt_vcpu_same(v, vcpu)) ? v : NULL;
 }
 
 /* On exit: also notice a new vCPU at a freed one's address. */
@@ -37,8 +52,7 @@ static inline struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu)
 {
 	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
 
-	if (likely(v && v->vcpu_id == vcpu->vcpu_id &&
-		   v->vm_pid == vcpu->kvm->userspace_pid))
+	if (likely(v && hvt_vcpu_same(v, vcpu)))
 		return v;
 	return hvt_vcpu_get_slow(vcpu);
 }
