@@ -648,33 +648,41 @@ int exit_reason_parse(const char *s, struct exit_reason_ref *out, int max)
 /* ---- suggestions ---- */
 
 /* Levenshtein distance; both strings are short (NAME_MAX_LEN). */
+/*
+ * Optimal string alignment distance: insertions, deletions, substitutions
+ * and swaps of neighbours each cost 1, so "nfp" is one typo from "NPF".
+ */
 static int edit_distance(const char *a, const char *b)
 {
-	int row[NAME_MAX_LEN + 1];
+	int rows[3][NAME_MAX_LEN + 1];
 	int la = strlen(a), lb = strlen(b);
+	int *prev2 = rows[0], *prev = rows[1], *cur = rows[2], *t;
 	int i, j;
 
 	if (la > NAME_MAX_LEN || lb > NAME_MAX_LEN)
 		return NAME_MAX_LEN;
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (i = 1; i <= la; i++) {
-		int diag = row[0];
-
-		row[0] = i;
+		cur[0] = i;
 		for (j = 1; j <= lb; j++) {
-			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
+			int best = prev[j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
 		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
 	}
-	return row[lb];
+	return prev[lb];
 }
 
 struct candidate {

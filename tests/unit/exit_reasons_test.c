@@ -369,6 +369,9 @@ static void test_suggest(void)
 	CHECK(n >= 1);
 	CHECK_STR(n ? s[0] : NULL, "HLT");
 
+	/* A swap of neighbours is one typo. */
+	n = exit_reason_suggest("nfp", s, 8);
+	CHECK(n >= 1 && !strcmp(s[0], "NPF"));
 	n = exit_reason_suggest("EPT_VIOL", s, 8);
 	CHECK(n >= 1);
 	CHECK_STR(n ? s[0] : NULL, "EPT_VIOLATION");
