@@ -416,25 +416,14 @@ static int dump_run(int argc, char **argv)
 {
 	enum dump_format fmt = hvctl_json ? FMT_JSON : FMT_TEXT;
 	const char *dir = NULL, *f = NULL;
+	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_dump, argc, argv))
 		return 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc)
-			f = argv[++i];
-		else if (!strncmp(argv[i], "--format=", 9))
-			f = argv[i] + 9;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return hvctl_usage_err(&hvctl_cmd_dump,
-					       "unknown option '%s'", argv[i]);
-		else if (dir)
-			return hvctl_usage_err(&hvctl_cmd_dump,
-					       "unexpected argument '%s'", argv[i]);
-		else
-			dir = argv[i];
-	}
-	if (!dir)
-		return hvctl_usage_err(&hvctl_cmd_dump, "no trace directory");
+	ret = hvctl_dir_and_option(&hvctl_cmd_dump, argc, argv, "--format",
+				   &dir, &f);
+	if (ret)
+		return ret;
 	if (f && !strcmp(f, "text"))
 		fmt = FMT_TEXT;
 	else if (f && !strcmp(f, "json"))

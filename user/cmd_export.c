@@ -254,25 +254,14 @@ static int export_file(const char *dir, const char *out)
 static int export_run(int argc, char **argv)
 {
 	const char *dir = NULL, *out = NULL;
+	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_export, argc, argv))
 		return 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--perfetto") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strncmp(argv[i], "--perfetto=", 11))
-			out = argv[i] + 11;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return hvctl_usage_err(&hvctl_cmd_export,
-					       "unknown option '%s'", argv[i]);
-		else if (dir)
-			return hvctl_usage_err(&hvctl_cmd_export,
-					       "unexpected argument '%s'", argv[i]);
-		else
-			dir = argv[i];
-	}
-	if (!dir)
-		return hvctl_usage_err(&hvctl_cmd_export, "no trace directory");
+	ret = hvctl_dir_and_option(&hvctl_cmd_export, argc, argv, "--perfetto",
+				   &dir, &out);
+	if (ret)
+		return ret;
 	if (!out || !*out)
 		return hvctl_usage_err(&hvctl_cmd_export,
 				       "--perfetto FILE is required");

@@ -32,16 +32,21 @@ static const struct hvctl_cmd *const commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+static void verr(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(".\n", stderr);
+}
+
 int hvctl_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fputs(".\n", stderr);
 	return 1;
 }
 
@@ -55,14 +60,36 @@ int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fputs(".\n", stderr);
 	print_usage(stderr, cmd);
 	return 2;
+}
+
+int hvctl_dir_and_option(const struct hvctl_cmd *cmd, int argc, char **argv,
+			  const char *opt, const char **dir, const char **val)
+{
+	size_t len = strlen(opt);
+
+	*dir = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], opt) && i + 1 < argc)
+			*val = argv[++i];
+		else if (!strncmp(argv[i], opt, len) && argv[i][len] == '=')
+			*val = argv[i] + len + 1;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return hvctl_usage_err(cmd, "unknown option '%s'",
+					       argv[i]);
+		else if (*dir)
+			return hvctl_usage_err(cmd, "unexpected argument '%s'",
+					       argv[i]);
+		else
+			*dir = argv[i];
+	}
+	if (!*dir)
+		return hvctl_usage_err(cmd, "no trace directory");
+	return 0;
 }
 
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)

@@ -22,6 +22,12 @@ int hvctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bad command line: message plus the command's usage, exit status 2. */
 int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Arguments of the form "DIR [OPT VALUE|OPT=VALUE]": sets *DIR and, when
+ * given, *VAL. 0, or the usage error's exit status.
+ */
+int hvctl_dir_and_option(const struct hvctl_cmd *cmd, int argc, char **argv,
+			  const char *opt, const char **dir, const char **val);
 /* True when argv asks for --help; prints the usage. */
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
 
