@@ -108,7 +108,12 @@ static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 
 DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 
-struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu)
+/*
+ * The slot of VCPU in the table; with CLAIM (on exit) a free slot becomes
+ * its own and a reused address starts afresh. The result is cached for
+ * this CPU's next lookup.
+ */
+static struct hvt_vcpu *lookup(struct kvm_vcpu *vcpu, bool claim)
 {
 	unsigned int i, mask = (1U << slot_bits) - 1;
 	unsigned int h = hash_ptr(vcpu, slot_bits);
@@ -117,40 +122,31 @@ struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu)
 		struct hvt_vcpu *v = &slots[(h + i) & mask];
 		struct kvm_vcpu *key = READ_ONCE(v->key);
 
-		if (key == vcpu) {
-			this_cpu_write(hvt_last_vcpu, v);
-			return v;
-		}
-		if (!key)
-			return NULL;
-	}
-	return NULL;
-}
-
-struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
-{
-	unsigned int i, mask = (1U << slot_bits) - 1;
-	unsigned int h = hash_ptr(vcpu, slot_bits);
-
-	for (i = 0; i < HVT_VCPU_PROBES; i++) {
-		struct hvt_vcpu *v = &slots[(h + i) & mask];
-		struct kvm_vcpu *key = READ_ONCE(v->key);
-
-		if (key == vcpu) {
-			if (unlikely(!hvt_vcpu_same(v, vcpu)))
-				vcpu_init(v, vcpu);
-			this_cpu_write(hvt_last_vcpu, v);
-			return v;
-		}
 		if (!key) {
+			if (!claim)
+				return NULL;
 			if (cmpxchg(&v->key, NULL, vcpu)) {
 				i--;	/* lost the race: look at it again */
 				continue;
 			}
 			vcpu_init(v, vcpu);
-			this_cpu_write(hvt_last_vcpu, v);
-			return v;
+		} else if (key != vcpu) {
+			continue;
+		} else if (claim && unlikely(!hvt_vcpu_same(v, vcpu))) {
+			vcpu_init(v, vcpu);
 		}
+		this_cpu_write(hvt_last_vcpu, v);
+		return v;
 	}
 	return NULL;
+}
+
+struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu)
+{
+	return lookup(vcpu, false);
+}
+
+struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
+{
+	return lookup(vcpu, true);
 }
