@@ -100,8 +100,11 @@ static noinline void record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 	ev->isa = v->isa;
 	ev->type = HVTRACE_EV_EXIT;
 	ev->flags = v->flags;
-	ev->reserved = 0;
+	ev->preempt_pid = 0;
 	memset(ev->part_ns, 0, sizeof(ev->part_ns));
+	ev->preempt_ns = 0;
+	ev->guest_ns = 0;
+	memset(ev->preempt_comm, 0, sizeof(ev->preempt_comm));
 	hvt_ring_commit(r, ev, seq);
 	c->acct.recorded++;
 

@@ -356,7 +356,7 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		.isa = ev->isa, .type = ev->type, .flags = ev->flags,
 	};
 	memcpy(x.part_ns, ev->part_ns, sizeof(x.part_ns));
-	x.preempt_pid = ev->reserved;
+	x.preempt_pid = ev->preempt_pid;
 	memcpy(s->buf + s->used, &h, sizeof(h));
 	memcpy(s->buf + s->used + sizeof(h), &x, sizeof(x));
 	s->used += TRACE_EVENT_SIZE;

@@ -15,7 +15,11 @@
  *          ACCT nest: totals, then ACCT_CPU nests for each CPU:
  *            ACCT_CPU u32 (only inside per-CPU nests), ACCT_SEEN,
  *            ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED, ACCT_LOST,
- *            ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64
+ *            ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64,
+ *            ACCT_PREEMPT_SEEN, _FILTERED, _BELOW, _RECORDED, _LOST u64:
+ *            the same for preemption records (seen = filtered + below +
+ *            recorded + lost holds for each set; drained and overwritten
+ *            count records of both kinds)
  *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared),
  *          STATS_AGE_NS u64 (time since load or the last clear)
  *
@@ -41,6 +45,12 @@
  *     CFG_FILTERS_CLEAR flag        reset every filter first
  *     CFG_BUFFER_KB u32             ring size per CPU (only while stopped)
  *     CFG_MODE u8                   HVTRACE_MODE_* (only while stopped)
+ *     CFG_THRESHOLD_ON u8           enum hvtrace_threshold_on: the part of
+ *                                   an exit every threshold compares with
+ *     CFG_HALT_TRIGGERS u8          1: with THRESHOLD_ON total, halt time
+ *                                   counts toward the threshold (default
+ *                                   0: idle guests halt long, normally)
+ *     CFG_PREEMPT_THRESHOLD_NS u64  preemption records: off-CPU time
  *
  * HVTRACE_CMD_START, HVTRACE_CMD_STOP   (doit) recording on / off.
  * HVTRACE_CMD_CLEAR                     (doit) zero aggregates, accounting
@@ -53,9 +63,19 @@
  *          RSN_COUNT u64, RSN_TOTAL_NS, RSN_MIN_NS, RSN_MAX_NS u64,
  *          RSN_HIST binary: array of struct hvtrace_hist_bucket (non-empty
  *          buckets only; absent when the reason shares the overflow
- *          histogram, see the hist_reasons module parameter)
+ *          histogram, see the hist_reasons module parameter),
+ *          RSN_VMM_NS, RSN_HALT_NS, RSN_RUNNABLE_NS, RSN_OTHER_NS u64:
+ *          the parts of TOTAL_NS (handling = total - their sum)
  *   VCPU nest: VCPU_VM_ID u32, VCPU_VM_PID u32, VCPU_ID u32, VCPU_TID u32,
- *          VCPU_COUNT, VCPU_TOTAL_NS, VCPU_MIN_NS, VCPU_MAX_NS u64
+ *          VCPU_COUNT, VCPU_TOTAL_NS, VCPU_MIN_NS, VCPU_MAX_NS u64,
+ *          VCPU_VMM_NS, _HALT_NS, _RUNNABLE_NS, _OTHER_NS u64 (parts of
+ *          TOTAL_NS), VCPU_GUEST_NS u64 (in the guest: entry to exit),
+ *          VCPU_PREEMPTIONS, VCPU_PREEMPTED_NS u64 (switched out runnable
+ *          inside KVM, and for how long)
+ *   then one per task that ran while a vCPU thread waited runnable
+ *   (the heaviest few per CPU, merged):
+ *   PREEMPTOR nest: PRE_PID u32, PRE_COMM string, PRE_VCPU u8 (it is a
+ *          vCPU thread), PRE_COUNT u64 (runnable stretches), PRE_NS u64
  *
  * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
  *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
@@ -72,7 +92,7 @@
 #include <linux/types.h>
 
 #define HVTRACE_GENL_NAME	"hvtrace"
-#define HVTRACE_GENL_VERSION	1
+#define HVTRACE_GENL_VERSION	2
 #define HVTRACE_MCGRP_EVENTS	"events"
 
 enum hvtrace_cmd {
@@ -112,6 +132,7 @@ enum hvtrace_attr {
 	HVTRACE_A_STATS_AGE_NS,
 	HVTRACE_A_EVENTS_LOST,
 	HVTRACE_A_EVENTS_OVERWRITTEN,
+	HVTRACE_A_PREEMPTOR,
 
 	__HVTRACE_A_MAX
 };
@@ -132,6 +153,11 @@ enum hvtrace_acct_attr {
 	HVTRACE_ACCT_OVERWRITTEN,
 	HVTRACE_ACCT_DRAINED,
 	HVTRACE_ACCT_UNPAIRED,
+	HVTRACE_ACCT_PREEMPT_SEEN,
+	HVTRACE_ACCT_PREEMPT_FILTERED,
+	HVTRACE_ACCT_PREEMPT_BELOW,
+	HVTRACE_ACCT_PREEMPT_RECORDED,
+	HVTRACE_ACCT_PREEMPT_LOST,
 
 	__HVTRACE_ACCT_MAX
 };
@@ -154,6 +180,9 @@ enum hvtrace_cfg_attr {
 	HVTRACE_CFG_FILTERS_CLEAR,
 	HVTRACE_CFG_BUFFER_KB,
 	HVTRACE_CFG_MODE,
+	HVTRACE_CFG_THRESHOLD_ON,
+	HVTRACE_CFG_HALT_TRIGGERS,
+	HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
 
 	__HVTRACE_CFG_MAX
 };
@@ -174,6 +203,10 @@ enum hvtrace_rsn_attr {
 	HVTRACE_RSN_MIN_NS,
 	HVTRACE_RSN_MAX_NS,
 	HVTRACE_RSN_HIST,
+	HVTRACE_RSN_VMM_NS,
+	HVTRACE_RSN_HALT_NS,
+	HVTRACE_RSN_RUNNABLE_NS,
+	HVTRACE_RSN_OTHER_NS,
 
 	__HVTRACE_RSN_MAX
 };
@@ -192,11 +225,65 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_TOTAL_NS,
 	HVTRACE_VCPU_MIN_NS,
 	HVTRACE_VCPU_MAX_NS,
+	HVTRACE_VCPU_GUEST_NS,
+	HVTRACE_VCPU_VMM_NS,
+	HVTRACE_VCPU_HALT_NS,
+	HVTRACE_VCPU_RUNNABLE_NS,
+	HVTRACE_VCPU_OTHER_NS,
+	HVTRACE_VCPU_PREEMPTIONS,
+	HVTRACE_VCPU_PREEMPTED_NS,
 
 	__HVTRACE_VCPU_MAX
 };
 
 #define HVTRACE_VCPU_MAX (__HVTRACE_VCPU_MAX - 1)
+
+/* Inside HVTRACE_A_PREEMPTOR. */
+enum hvtrace_pre_attr {
+	HVTRACE_PRE_UNSPEC,
+	HVTRACE_PRE_PAD,
+	HVTRACE_PRE_PID,
+	HVTRACE_PRE_COMM,
+	HVTRACE_PRE_VCPU,
+	HVTRACE_PRE_COUNT,
+	HVTRACE_PRE_NS,
+
+	__HVTRACE_PRE_MAX
+};
+
+#define HVTRACE_PRE_MAX (__HVTRACE_PRE_MAX - 1)
+
+/*
+ * Where an exit's time went, exit to re-entry. Off CPU, runnable time
+ * (preempted, or woken and waiting for a CPU) is RUNNABLE wherever the
+ * thread was; blocked time is VMM when the thread was in userspace, HALT
+ * inside KVM's halt (halt polling included), OTHER elsewhere in the
+ * kernel. On CPU, userspace is VMM and the kernel is handling. Handling
+ * is what remains: duration - the sum of the parts, so they add up.
+ */
+enum hvtrace_part {
+	HVTRACE_PART_VMM,
+	HVTRACE_PART_HALT,
+	HVTRACE_PART_RUNNABLE,
+	HVTRACE_PART_OTHER,
+
+	HVTRACE_NR_PARTS
+};
+
+/* HVTRACE_CFG_THRESHOLD_ON: what thresholds compare with. */
+enum hvtrace_threshold_on {
+	HVTRACE_ON_TOTAL,	/* the duration (less halt unless
+				 * HALT_TRIGGERS is set) */
+	HVTRACE_ON_HANDLING,
+	HVTRACE_ON_VMM,
+	HVTRACE_ON_HALT,
+	HVTRACE_ON_RUNNABLE,
+	HVTRACE_ON_OTHER,
+
+	__HVTRACE_ON_MAX
+};
+
+#define HVTRACE_ON_MAX (__HVTRACE_ON_MAX - 1)
 
 /* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */
 enum hvtrace_isa {
@@ -244,6 +331,7 @@ struct hvtrace_hist_bucket {
 
 enum hvtrace_event_type {
 	HVTRACE_EV_EXIT = 1,	/* one VM exit, exit to next entry */
+	HVTRACE_EV_PREEMPT = 2,	/* a vCPU thread preempted inside KVM */
 };
 
 /* hvtrace_event.flags */
@@ -251,11 +339,25 @@ enum hvtrace_event_type {
 #define HVTRACE_EVF_ADDR_GPA	(1U << 1)	/* addr is a faulting GPA */
 #define HVTRACE_EVF_ADDR_MSR	(1U << 2)	/* addr is an MSR index */
 #define HVTRACE_EVF_REASON_UNKNOWN (1U << 3)	/* vendor module not ready */
-#define __HVTRACE_EVF_ALL	((1U << 4) - 1)
+#define HVTRACE_EVF_PREEMPT_VCPU (1U << 4)	/* the preemptor is a vCPU */
+#define __HVTRACE_EVF_ALL	((1U << 5) - 1)
+
+#define HVTRACE_COMM_LEN	16
 
 /*
- * One record in a per-CPU ring, 128 bytes. seq numbers the records of one
+ * One record in a per-CPU ring, 160 bytes. seq numbers the records of one
  * CPU from 1 upwards: a gap is events lost or overwritten there.
+ *
+ * HVTRACE_EV_EXIT: ts_ns is the exit, duration_ns runs to the vCPU's next
+ * entry (on cpu_entry, the ring's CPU); part_ns splits it (enum
+ * hvtrace_part); preempt_* name the task that ran instead during the
+ * exit's longest runnable stretch (preempt_ns long; pid 0: none).
+ *
+ * HVTRACE_EV_PREEMPT: the vCPU thread was switched out runnable while in
+ * the kernel for an exit (KVM_RUN, vCPU loaded). ts_ns is the switch-out
+ * on cpu_exit, duration_ns the time off CPU until the switch-in on
+ * cpu_entry; reason to rip describe the exit in flight; preempt_* the
+ * task that took the CPU; part_ns[HVTRACE_PART_RUNNABLE] = duration_ns.
  */
 struct hvtrace_event {
 	__u64 seq;
@@ -277,8 +379,12 @@ struct hvtrace_event {
 	__u8 isa;		/* enum hvtrace_isa */
 	__u8 type;		/* enum hvtrace_event_type */
 	__u16 flags;		/* HVTRACE_EVF_* */
-	__u32 reserved;		/* zero */
-	__u64 part_ns[4];	/* zero (time split, reserved) */
+	__u32 preempt_pid;	/* who ran instead, 0: nobody noted */
+	__u64 part_ns[HVTRACE_NR_PARTS];
+	__u64 preempt_ns;	/* how long preempt_pid ran instead */
+	__u64 guest_ns;		/* EXIT: in the guest, previous entry to
+				 * this exit; 0 for the first */
+	char preempt_comm[HVTRACE_COMM_LEN];
 };
 
 #endif /* _UAPI_LINUX_HVTRACE_H */
