@@ -33,6 +33,7 @@ int hvt_config_init(u64 threshold_ns)
 	if (!c)
 		return -ENOMEM;
 	c->threshold_ns = threshold_ns;
+	c->preempt_threshold_ns = threshold_ns;
 	hvt_config_reset_filters(c);
 	hvt_config_reset_overrides(c);
 	hvt_config_publish(c);

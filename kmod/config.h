@@ -30,6 +30,9 @@ struct hvt_config {
 	u64 rip_min;
 	u64 rip_max;
 	u64 threshold_ns;
+	u64 preempt_threshold_ns;	/* preemption records */
+	u8 on;				/* enum hvtrace_threshold_on */
+	bool halt_triggers;		/* with ON_TOTAL: halt time counts */
 	/* Per reason: what the probe compares with (override or global). */
 	u64 thr[HVT_NR_REASONS];
 	/* Per reason: the override, or HVT_NO_OVERRIDE. */
@@ -71,6 +74,25 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 	if ((f & HVT_F_CPU) && !cpumask_test_cpu(v->cpu_exit, &c->cpus))
 		return true;
 	return false;
+}
+
+/* What the thresholds compare with: the duration or one part of it. */
+static inline u64 hvt_threshold_value(const struct hvt_config *c,
+				      const struct hvt_vcpu *v, u64 d)
+{
+	u64 sum = 0;
+	int i;
+
+	switch (c->on) {
+	case HVTRACE_ON_TOTAL:
+		return c->halt_triggers ? d : d - v->part[HVTRACE_PART_HALT];
+	case HVTRACE_ON_HANDLING:
+		for (i = 0; i < HVTRACE_NR_PARTS; i++)
+			sum += v->part[i];
+		return d - sum;
+	default:
+		return v->part[c->on - HVTRACE_ON_VMM];
+	}
 }
 
 #endif /* _HVT_CONFIG_H */

@@ -52,6 +52,10 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_BUFFER_KB] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							&buffer_kb_range),
 	[HVTRACE_CFG_MODE] = NLA_POLICY_MAX(NLA_U8, HVTRACE_MODE_MAX),
+	[HVTRACE_CFG_THRESHOLD_ON] = NLA_POLICY_MAX(NLA_U8, HVTRACE_ON_MAX),
+	[HVTRACE_CFG_HALT_TRIGGERS] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HVTRACE_CFG_PREEMPT_THRESHOLD_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &thr_range),
 };
 
 static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
@@ -60,24 +64,29 @@ static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
 
 /* ---- status ---------------------------------------------------------- */
 
+/* Attribute of each struct hvt_acct counter, in field order. */
+static const u16 acct_attr[] = {
+	HVTRACE_ACCT_SEEN, HVTRACE_ACCT_FILTERED, HVTRACE_ACCT_BELOW,
+	HVTRACE_ACCT_RECORDED, HVTRACE_ACCT_LOST, HVTRACE_ACCT_UNPAIRED,
+	HVTRACE_ACCT_PREEMPT_SEEN, HVTRACE_ACCT_PREEMPT_FILTERED,
+	HVTRACE_ACCT_PREEMPT_BELOW, HVTRACE_ACCT_PREEMPT_RECORDED,
+	HVTRACE_ACCT_PREEMPT_LOST,
+};
+
 static int put_acct(struct sk_buff *msg, const struct hvt_acct *a,
 		    u64 overwritten, u64 drained)
 {
-	return nla_put_u64_64bit(msg, HVTRACE_ACCT_SEEN, a->seen,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_FILTERED, a->filtered,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_BELOW, a->below,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_RECORDED, a->recorded,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_LOST, a->lost,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_OVERWRITTEN, overwritten,
+	const u64 *n = (const u64 *)a;
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(acct_attr) != sizeof(*a) / sizeof(u64));
+	for (i = 0; i < ARRAY_SIZE(acct_attr); i++)
+		if (nla_put_u64_64bit(msg, acct_attr[i], n[i],
+				      HVTRACE_ACCT_PAD))
+			return -EMSGSIZE;
+	return nla_put_u64_64bit(msg, HVTRACE_ACCT_OVERWRITTEN, overwritten,
 				 HVTRACE_ACCT_PAD) ||
 	       nla_put_u64_64bit(msg, HVTRACE_ACCT_DRAINED, drained,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_UNPAIRED, a->unpaired,
 				 HVTRACE_ACCT_PAD) ? -EMSGSIZE : 0;
 }
 
@@ -174,7 +183,11 @@ static int put_config(struct sk_buff *msg, const struct hvt_config *c)
 	    nla_put_u64_64bit(msg, HVTRACE_CFG_FILTER_RIP_MAX, c->rip_max,
 			      HVTRACE_CFG_PAD) ||
 	    nla_put_u32(msg, HVTRACE_CFG_BUFFER_KB, hvt_buffers_kb()) ||
-	    nla_put_u8(msg, HVTRACE_CFG_MODE, hvt_buffers_mode()))
+	    nla_put_u8(msg, HVTRACE_CFG_MODE, hvt_buffers_mode()) ||
+	    nla_put_u8(msg, HVTRACE_CFG_THRESHOLD_ON, c->on) ||
+	    nla_put_u8(msg, HVTRACE_CFG_HALT_TRIGGERS, c->halt_triggers) ||
+	    nla_put_u64_64bit(msg, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
+			      c->preempt_threshold_ns, HVTRACE_CFG_PAD))
 		return -EMSGSIZE;
 	if ((c->filters & HVT_F_VCPU) &&
 	    nla_put(msg, HVTRACE_CFG_FILTER_VCPUS, sizeof(c->vcpus), c->vcpus))
@@ -336,6 +349,13 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 		hvt_config_reset_overrides(c);
 	if (tb[HVTRACE_CFG_THRESHOLD_NS])
 		c->threshold_ns = nla_get_u64(tb[HVTRACE_CFG_THRESHOLD_NS]);
+	if (tb[HVTRACE_CFG_THRESHOLD_ON])
+		c->on = nla_get_u8(tb[HVTRACE_CFG_THRESHOLD_ON]);
+	if (tb[HVTRACE_CFG_HALT_TRIGGERS])
+		c->halt_triggers = nla_get_u8(tb[HVTRACE_CFG_HALT_TRIGGERS]);
+	if (tb[HVTRACE_CFG_PREEMPT_THRESHOLD_NS])
+		c->preempt_threshold_ns =
+			nla_get_u64(tb[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
 	err = apply_reason_thresholds(c, cfg, extack);
 	if (err)
 		return err;
@@ -483,8 +503,10 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 /* ---- statistics dump ------------------------------------------------- */
 
 struct stats_dump {
-	unsigned int phase;	/* 0: reasons, 1: vCPUs */
+	unsigned int phase;	/* 0: reasons, 1: vCPUs, 2: preemptors */
 	unsigned int pos;
+	unsigned int nr_preemptors;
+	struct hvt_preemptor preemptors[HVT_NR_PREEMPTORS * 4];
 	struct hvt_hist hist;
 	struct hvtrace_hist_bucket buckets[HVTRACE_HIST_BUCKETS];
 };
@@ -503,6 +525,19 @@ static int stats_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/* The parts of a time, as consecutive attributes from FIRST on. */
+static int put_parts(struct sk_buff *skb, int first, const u64 *part_ns,
+		     int pad)
+{
+	int i;
+
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		if (nla_put_u64_64bit(skb, first + i, READ_ONCE(part_ns[i]),
+				      pad))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d,
 			    unsigned int ridx, const struct hvt_reason_stat *s,
 			    bool has_hist)
@@ -518,7 +553,8 @@ static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d,
 	    nla_put_u64_64bit(skb, HVTRACE_RSN_MIN_NS, s->min_ns,
 			      HVTRACE_RSN_PAD) ||
 	    nla_put_u64_64bit(skb, HVTRACE_RSN_MAX_NS, s->max_ns,
-			      HVTRACE_RSN_PAD))
+			      HVTRACE_RSN_PAD) ||
+	    put_parts(skb, HVTRACE_RSN_VMM_NS, s->part_ns, HVTRACE_RSN_PAD))
 		return -EMSGSIZE;
 	if (has_hist) {
 		for (i = 0; i < HVTRACE_HIST_BUCKETS; i++) {
@@ -539,6 +575,7 @@ static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d,
 
 static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
 {
+	const struct hvt_vcpu_stat *st = &v->stat;
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
 
 	if (!nest ||
@@ -546,14 +583,39 @@ static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, READ_ONCE(v->vm_pid)) ||
 	    nla_put_u32(skb, HVTRACE_VCPU_ID, READ_ONCE(v->vcpu_id)) ||
 	    nla_put_u32(skb, HVTRACE_VCPU_TID, READ_ONCE(v->tid)) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT, READ_ONCE(v->stat.count),
-			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT,
+			      READ_ONCE(st->exits.count), HVTRACE_VCPU_PAD) ||
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS,
-			      READ_ONCE(v->stat.total_ns), HVTRACE_VCPU_PAD) ||
+			      READ_ONCE(st->exits.total_ns), HVTRACE_VCPU_PAD) ||
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS,
-			      READ_ONCE(v->stat.min_ns), HVTRACE_VCPU_PAD) ||
+			      READ_ONCE(st->exits.min_ns), HVTRACE_VCPU_PAD) ||
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS,
-			      READ_ONCE(v->stat.max_ns), HVTRACE_VCPU_PAD))
+			      READ_ONCE(st->exits.max_ns), HVTRACE_VCPU_PAD) ||
+	    put_parts(skb, HVTRACE_VCPU_VMM_NS, st->exits.part_ns,
+		      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_GUEST_NS,
+			      READ_ONCE(st->guest_ns), HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS,
+			      READ_ONCE(st->preemptions), HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
+			      READ_ONCE(st->preempted_ns), HVTRACE_VCPU_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_preemptor(struct sk_buff *skb, const struct hvt_preemptor *p)
+{
+	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_PREEMPTOR);
+	char comm[TASK_COMM_LEN];
+
+	strscpy(comm, p->comm, sizeof(comm));
+	if (!nest || nla_put_u32(skb, HVTRACE_PRE_PID, p->pid) ||
+	    nla_put_string(skb, HVTRACE_PRE_COMM, comm) ||
+	    nla_put_u8(skb, HVTRACE_PRE_VCPU, p->vcpu) ||
+	    nla_put_u64_64bit(skb, HVTRACE_PRE_COUNT, p->count,
+			      HVTRACE_PRE_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_PRE_NS, p->ns, HVTRACE_PRE_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -574,7 +636,13 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			d->phase = 1;
 			d->pos = 0;
 		}
-		if (d->phase == 1 && d->pos >= hvt_vcpu_slots())
+		if (d->phase == 1 && d->pos >= hvt_vcpu_slots()) {
+			d->phase = 2;
+			d->pos = 0;
+			d->nr_preemptors = hvt_preemptors_merge(d->preemptors,
+						ARRAY_SIZE(d->preemptors));
+		}
+		if (d->phase == 2 && d->pos >= d->nr_preemptors)
 			return skb->len;
 
 		if (d->phase == 0) {
@@ -583,10 +651,11 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				d->pos++;
 				continue;
 			}
-		} else {
+		} else if (d->phase == 1) {
 			v = hvt_vcpu_at(d->pos);
 			if (!v || READ_ONCE(v->gen) != READ_ONCE(hvt_gen) ||
-			    !READ_ONCE(v->stat.count)) {
+			    (!READ_ONCE(v->stat.exits.count) &&
+			     !READ_ONCE(v->stat.preemptions))) {
 				d->pos++;
 				continue;
 			}
@@ -597,9 +666,12 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				  HVTRACE_CMD_GET_STATS);
 		if (!hdr)
 			return skb->len;
-		err = d->phase == 0 ? put_reason_stats(skb, d, d->pos, &s,
-						       has_hist) :
-				      put_vcpu_stats(skb, v);
+		if (d->phase == 0)
+			err = put_reason_stats(skb, d, d->pos, &s, has_hist);
+		else if (d->phase == 1)
+			err = put_vcpu_stats(skb, v);
+		else
+			err = put_preemptor(skb, &d->preemptors[d->pos]);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			/* Not even one fits in an empty message: give up. */

@@ -4,9 +4,8 @@
 #define _HVT_HVTRACE_H
 
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/types.h>
-
-struct kvm_vcpu;
 
 #include "hist.h"
 #include "reason.h"
@@ -15,7 +14,11 @@ struct kvm_vcpu;
 struct kvm_vcpu;
 struct netlink_ext_ack;
 
-/* Per-CPU accounting, exact: seen = filtered + below + recorded + lost. */
+/*
+ * Per-CPU accounting, exact: seen = filtered + below + recorded + lost,
+ * for exits and for preemption records apart. Only u64 fields: readers
+ * sum them as an array.
+ */
 struct hvt_acct {
 	u64 seen;		/* exits completed while recording */
 	u64 filtered;		/* rejected by a filter */
@@ -23,6 +26,11 @@ struct hvt_acct {
 	u64 recorded;		/* written to the ring */
 	u64 lost;		/* ring full (discard mode) */
 	u64 unpaired;		/* exits that could not be timed */
+	u64 pre_seen;		/* the same for preemption records */
+	u64 pre_filtered;
+	u64 pre_below;
+	u64 pre_recorded;
+	u64 pre_lost;
 };
 
 struct hvt_reason_stat {
@@ -30,6 +38,26 @@ struct hvt_reason_stat {
 	u64 total_ns;
 	u64 min_ns;
 	u64 max_ns;
+	u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns, enum hvtrace_part */
+};
+
+/* A vCPU's aggregates: its exits, and the rest of its time. */
+struct hvt_vcpu_stat {
+	struct hvt_reason_stat exits;
+	u64 guest_ns;		/* entry to exit */
+	u64 preemptions;	/* switched out runnable inside KVM */
+	u64 preempted_ns;	/* and off CPU that long */
+};
+
+/* A task that ran while a vCPU thread waited runnable, per CPU. */
+#define HVT_NR_PREEMPTORS	16
+
+struct hvt_preemptor {
+	u32 pid;		/* 0: free */
+	bool vcpu;		/* a vCPU thread itself */
+	char comm[TASK_COMM_LEN];
+	u64 count;
+	u64 ns;
 };
 
 /*
@@ -42,6 +70,7 @@ struct hvt_cpu {
 	u64 exits;		/* since load, never cleared */
 	u64 entries;
 	struct hvt_reason_stat reason[HVT_NR_REASONS];
+	struct hvt_preemptor preemptor[HVT_NR_PREEMPTORS];
 	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */
 };
 
@@ -70,9 +99,38 @@ struct hvt_vcpu {
 	u64 info2;
 	u64 addr;
 	u64 rip;
+	u64 entry_ts;		/* the last entry closing an exit */
+	u64 guest_ns;		/* in the guest before the exit in flight */
+	/*
+	 * Where the exit's time goes (vcpu_time.h), written by the vCPU
+	 * thread's probes and by the scheduler's probes about the thread,
+	 * which the run queue locks order after them.
+	 */
+	struct task_struct *task;	/* the vCPU thread */
+	u8 where;		/* enum hvt_where */
+	bool in_user;		/* the VMM has the exit (KVM_RUN returned) */
+	bool split;		/* the parts below hold something */
+	bool preempted;		/* off CPU by preemption inside KVM */
+	u16 cpu_off;		/* switched out there */
+	u16 pre_flags;		/* HVTRACE_EVF_PREEMPT_VCPU */
+	u32 pre_pid;		/* longest runnable stretch: who ran */
+	u64 pre_ns;		/* and how long */
+	char pre_comm[TASK_COMM_LEN];
+	u64 part[HVTRACE_NR_PARTS];
+	u64 ksleep;		/* blocked in the kernel: halt or other */
+	u64 user_ts;		/* back in the VMM since */
+	u64 on_ts;		/* switched in */
+	u64 off_ts;		/* switched out */
+	u64 run_ts;		/* runnable since */
+	u64 sleep_ts;		/* first kernel sleep since the last halt */
+	u64 sleep_on_ts;	/* ... and on CPU before it since */
+	/* Who took the CPU at the switch-out, for a preemption. */
+	u32 off_pid;
+	bool off_vcpu;
+	char off_comm[TASK_COMM_LEN];
 	/* Aggregates, reset lazily like struct hvt_cpu. */
 	unsigned long gen;
-	struct hvt_reason_stat stat;
+	struct hvt_vcpu_stat stat;
 };
 
 /* main.c: module parameters, fixed at load. */
@@ -107,12 +165,31 @@ void hvt_stats_clear(void);
 /* Sum over CPUs of the current generation. */
 void hvt_acct_sum(struct hvt_acct *sum, int cpu);
 u64 hvt_exits_seen(void);
+/* A task ran NS while a vCPU thread waited runnable (probe context). */
+void hvt_preemptor_add(struct hvt_cpu *c, u32 pid, const char *comm,
+		       bool vcpu, u64 ns);
+/* Merge every CPU's preemptors into OUT (N entries); returns how many. */
+unsigned int hvt_preemptors_merge(struct hvt_preemptor *out, unsigned int n);
 u64 hvt_entries_seen(void);
 /* Merge reason RIDX over CPUs into *STAT and, when HIST, its histogram.
  * Returns false when its histogram is shared with other reasons.
  */
 bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 		      struct hvt_hist *hist);
+
+/* V's aggregates, started afresh after a clear. */
+static inline struct hvt_vcpu_stat *hvt_vcpu_stat(struct hvt_vcpu *v)
+{
+	if (unlikely(v->gen != READ_ONCE(hvt_gen))) {
+		memset(&v->stat, 0, sizeof(v->stat));
+		v->gen = READ_ONCE(hvt_gen);
+	}
+	return &v->stat;
+}
+
+/* record.c: one record of TYPE about V, D ns long, to CPU's ring. */
+void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v, u8 type, u64 d,
+		int cpu);
 
 /* vcpu_table.c */
 int hvt_vcpus_init(void);
@@ -149,6 +226,14 @@ void hvt_buffers_wake(struct irq_work *w);
 /* probe_kvm.c */
 int hvt_probe_kvm_register(void);
 void hvt_probe_kvm_unregister(void);
+
+/* probe_sched.c: context switches and wake-ups of vCPU threads. */
+int hvt_probe_sched_register(void);
+void hvt_probe_sched_unregister(void);
+
+/* probe_vcpu_run.c: the VMM's side of an exit, and halts. */
+int hvt_probe_vcpu_run_register(void);
+void hvt_probe_vcpu_run_unregister(void);
 
 /* genl.c */
 int hvt_genl_register(void);

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "hvtrace.h"
+#include "threads.h"
 
 static ulong threshold_ns;
 module_param(threshold_ns, ulong, 0444);
@@ -64,9 +65,42 @@ static void teardown(void)
 	hvt_lease_exit();
 	hvt_exit_info_exit();
 	hvt_config_exit();
+	hvt_threads_exit();
 	hvt_vcpus_exit();
 	hvt_stats_exit();
 	rcu_barrier();	/* kfree_rcu'd configurations */
+}
+
+static void probes_unregister(void)
+{
+	hvt_probe_vcpu_run_unregister();
+	hvt_probe_sched_unregister();
+	hvt_probe_kvm_unregister();
+	tracepoint_synchronize_unregister();
+}
+
+/* The exit path first: the others only act on exits it opened. */
+static int probes_register(void)
+{
+	int err;
+
+	err = hvt_probe_kvm_register();
+	if (err)
+		return err;
+	err = hvt_probe_sched_register();
+	if (err)
+		goto err_kvm;
+	err = hvt_probe_vcpu_run_register();
+	if (err)
+		goto err_sched;
+	return 0;
+
+err_sched:
+	hvt_probe_sched_unregister();
+err_kvm:
+	hvt_probe_kvm_unregister();
+	tracepoint_synchronize_unregister();
+	return err;
 }
 
 static int __init hvt_init(void)
@@ -79,6 +113,8 @@ static int __init hvt_init(void)
 	err = hvt_stats_init();
 	if (!err)
 		err = hvt_vcpus_init();
+	if (!err)
+		err = hvt_threads_init();
 	if (!err)
 		err = hvt_config_init(threshold_ns);
 	if (!err)
@@ -93,7 +129,7 @@ static int __init hvt_init(void)
 		goto err_teardown;
 
 	hvt_recording = autostart;
-	err = hvt_probe_kvm_register();
+	err = probes_register();
 	if (err)
 		goto err_teardown;
 	err = hvt_genl_register();
@@ -104,8 +140,7 @@ static int __init hvt_init(void)
 	return 0;
 
 err_probes:
-	hvt_probe_kvm_unregister();
-	tracepoint_synchronize_unregister();
+	probes_unregister();
 err_teardown:
 	teardown();
 	return err;
@@ -114,8 +149,7 @@ err_teardown:
 static void __exit hvt_exit(void)
 {
 	hvt_genl_unregister();
-	hvt_probe_kvm_unregister();
-	tracepoint_synchronize_unregister();
+	probes_unregister();
 	teardown();
 	pr_info("unloaded\n");
 }

@@ -19,7 +19,9 @@
 #include "exit_info.h"
 #include "hvtrace.h"
 #include "kvm_tracepoints.h"
+#include "threads.h"
 #include "vcpu_table.h"
+#include "vcpu_time.h"
 
 static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
@@ -33,8 +35,12 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		c->acct.unpaired++;
 		return;
 	}
-	if (unlikely(v->in_exit))
+	if (unlikely(v->in_exit)) {
 		c->acct.unpaired++;	/* the previous exit never re-entered */
+		hvt_time_reset(v);
+	}
+	if (unlikely(v->task != current))
+		hvt_thread_add(v);	/* a new vCPU thread */
 
 	v->isa = isa;
 	if (READ_ONCE(hvt_recording)) {
@@ -60,66 +66,44 @@ static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 	}
 }
 
-static void stat_add(struct hvt_reason_stat *s, u64 d)
+static void stat_add(struct hvt_reason_stat *s, const struct hvt_vcpu *v,
+		     u64 d)
 {
+	int i;
+
 	if (!s->count++ || d < s->min_ns)
 		s->min_ns = d;
 	if (d > s->max_ns)
 		s->max_ns = d;
 	s->total_ns += d;
+	if (unlikely(v->split))
+		for (i = 0; i < HVTRACE_NR_PARTS; i++)
+			s->part_ns[i] += v->part[i];
 }
 
-/* Out of line: the aggregate-only path stays short. */
-static noinline void record(struct hvt_cpu *c, const struct hvt_vcpu *v,
-			    u64 d, int cpu)
+/* While recording: filters, then the threshold, then the ring. */
+static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
+		     unsigned int ridx, u64 d)
 {
-	struct hvt_ring *r = hvt_ring_of(cpu);
-	struct hvtrace_event *ev;
-	u64 seq;
+	const struct hvt_config *cfg;
 
-	ev = hvt_ring_reserve(r, &seq);
-	if (!ev) {
-		c->acct.lost++;
+	c->acct.seen++;
+	cfg = rcu_dereference_sched(hvt_cfg);
+	if (hvt_filtered(cfg, v, ridx)) {
+		c->acct.filtered++;
 		return;
 	}
-	ev->ts_ns = v->exit_ts;
-	ev->duration_ns = d;
-	ev->info1 = v->info1;
-	ev->info2 = v->info2;
-	ev->addr = v->addr;
-	ev->rip = v->rip;
-	ev->reason = v->reason;
-	ev->intr_info = v->intr_info;
-	ev->error_code = v->error_code;
-	ev->vcpu_id = v->vcpu_id;
-	ev->vm_id = v->vm_id;
-	ev->vm_pid = v->vm_pid;
-	ev->tid = v->tid;
-	ev->cpu_exit = v->cpu_exit;
-	ev->cpu_entry = cpu;
-	ev->isa = v->isa;
-	ev->type = HVTRACE_EV_EXIT;
-	ev->flags = v->flags;
-	ev->preempt_pid = 0;
-	memset(ev->part_ns, 0, sizeof(ev->part_ns));
-	ev->preempt_ns = 0;
-	ev->guest_ns = 0;
-	memset(ev->preempt_comm, 0, sizeof(ev->preempt_comm));
-	hvt_ring_commit(r, ev, seq);
-	c->acct.recorded++;
-
-	/* Half full: wake the reader, once until it drains. */
-	if (unlikely(hvt_ring_pending(r) > (r->mask >> 1)) &&
-	    !READ_ONCE(r->notified)) {
-		WRITE_ONCE(r->notified, true);
-		irq_work_queue(&r->wake);
+	if (hvt_threshold_value(cfg, v, d) < cfg->thr[ridx]) {
+		c->acct.below++;
+		return;
 	}
+	hvt_record(c, v, HVTRACE_EV_EXIT, d, smp_processor_id());
 }
 
 static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
-	const struct hvt_config *cfg;
+	struct hvt_vcpu_stat *vs;
 	struct hvt_vcpu *v;
 	unsigned int ridx;
 	u64 now, d;
@@ -138,31 +122,24 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	if (unlikely(now < v->exit_ts))
 		v->exit_ts = now;
 	d = now - v->exit_ts;
+	v->guest_ns = v->entry_ts ? hvt_since(v->exit_ts, v->entry_ts) : 0;
+	v->entry_ts = now;
+	if (unlikely(v->split))
+		hvt_time_close(v, now, d);
 
 	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
 		hvt_cpu_reset(c);
 	ridx = hvt_reason_index(v->isa, v->reason);
-	stat_add(&c->reason[ridx], d);
+	stat_add(&c->reason[ridx], v, d);
 	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
-	if (unlikely(v->gen != READ_ONCE(hvt_gen))) {
-		memset(&v->stat, 0, sizeof(v->stat));
-		v->gen = READ_ONCE(hvt_gen);
-	}
-	stat_add(&v->stat, d);
+	vs = hvt_vcpu_stat(v);
+	stat_add(&vs->exits, v, d);
+	vs->guest_ns += v->guest_ns;
 
-	if (!READ_ONCE(hvt_recording))
-		return;
-	c->acct.seen++;
-	cfg = rcu_dereference_sched(hvt_cfg);
-	if (hvt_filtered(cfg, v, ridx)) {
-		c->acct.filtered++;
-		return;
-	}
-	if (d < cfg->thr[ridx]) {
-		c->acct.below++;
-		return;
-	}
-	record(c, v, d, smp_processor_id());
+	if (READ_ONCE(hvt_recording))
+		consider(c, v, ridx, d);
+	if (unlikely(v->split))
+		hvt_time_reset(v);
 }
 
 int hvt_probe_kvm_register(void)

@@ -111,18 +111,18 @@ void hvt_acct_sum(struct hvt_acct *sum, int only_cpu)
 {
 	int cpu;
 
+	u64 *dst = (u64 *)sum;
+	unsigned int i;
+
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct hvt_cpu *c = cpus[cpu];
+		const u64 *src = (const u64 *)&c->acct;
 
 		if ((only_cpu >= 0 && cpu != only_cpu) || !cpu_current(c))
 			continue;
-		sum->seen += READ_ONCE(c->acct.seen);
-		sum->filtered += READ_ONCE(c->acct.filtered);
-		sum->below += READ_ONCE(c->acct.below);
-		sum->recorded += READ_ONCE(c->acct.recorded);
-		sum->lost += READ_ONCE(c->acct.lost);
-		sum->unpaired += READ_ONCE(c->acct.unpaired);
+		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+			dst[i] += READ_ONCE(src[i]);
 	}
 }
 
@@ -150,7 +150,7 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 		      struct hvt_hist *hist)
 {
 	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
-	int cpu;
+	int cpu, i;
 
 	memset(stat, 0, sizeof(*stat));
 	if (hist)
@@ -167,8 +167,75 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 		stat->max_ns = max(stat->max_ns, READ_ONCE(s->max_ns));
 		stat->count += count;
 		stat->total_ns += READ_ONCE(s->total_ns);
+		for (i = 0; i < HVTRACE_NR_PARTS; i++)
+			stat->part_ns[i] += READ_ONCE(s->part_ns[i]);
 		if (hist && slot && slot != U8_MAX)
 			hvt_hist_merge(hist, &c->hist[slot]);
 	}
 	return slot && slot != U8_MAX;
+}
+
+/*
+ * Find PID in TABLE of N, or the entry to give it: a free one, else the
+ * lightest, which it replaces (the heavy hitters stay).
+ */
+static struct hvt_preemptor *preemptor_slot(struct hvt_preemptor *table,
+					    unsigned int n, u32 pid,
+					    const char *comm)
+{
+	struct hvt_preemptor *p, *light = table;
+
+	for (p = table; p < table + n; p++) {
+		if (p->pid == pid && !memcmp(p->comm, comm, TASK_COMM_LEN))
+			return p;
+		if (!p->pid || p->ns < light->ns)
+			light = p;
+		if (!p->pid)
+			break;
+	}
+	if (light->pid != pid || memcmp(light->comm, comm, TASK_COMM_LEN)) {
+		memset(light, 0, sizeof(*light));
+		light->pid = pid;
+		memcpy(light->comm, comm, TASK_COMM_LEN);
+	}
+	return light;
+}
+
+void hvt_preemptor_add(struct hvt_cpu *c, u32 pid, const char *comm,
+		       bool vcpu, u64 ns)
+{
+	struct hvt_preemptor *p;
+
+	p = preemptor_slot(c->preemptor, HVT_NR_PREEMPTORS, pid, comm);
+	p->vcpu = vcpu;
+	p->count++;
+	p->ns += ns;
+}
+
+unsigned int hvt_preemptors_merge(struct hvt_preemptor *out, unsigned int n)
+{
+	unsigned int used = 0, i;
+	int cpu;
+
+	memset(out, 0, n * sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		const struct hvt_cpu *c = cpus[cpu];
+
+		if (!cpu_current(c))
+			continue;
+		for (i = 0; i < HVT_NR_PREEMPTORS; i++) {
+			struct hvt_preemptor src = c->preemptor[i], *p;
+
+			/* A racy copy: a torn comm is only cosmetic. */
+			if (!src.pid || !src.count)
+				continue;
+			p = preemptor_slot(out, n, src.pid, src.comm);
+			p->vcpu = src.vcpu;
+			p->count += src.count;
+			p->ns += src.ns;
+		}
+	}
+	while (used < n && out[used].pid)
+		used++;
+	return used;
 }

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler's side of an exit: sched_switch and sched_wakeup, found by
+ * name among the core kernel's tracepoints (they are not exported).
+ *
+ * Both run for every task of the host, so a task that is no vCPU thread
+ * costs one bit test per task involved (threads.h) and nothing else.
+ * For a vCPU thread inside an exit they advance its time split
+ * (vcpu_time.h); a switch-in also credits whoever ran while it waited and,
+ * after a preemption inside KVM, counts and perhaps records it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/clock.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+
+#include "config.h"
+#include "hvtrace.h"
+#include "threads.h"
+#include "vcpu_time.h"
+
+/* While recording: the preemption passes filters and its threshold. */
+static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			     u64 off, int cpu)
+{
+	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
+
+	c->acct.pre_seen++;
+	if (hvt_filtered(cfg, v, hvt_reason_index(v->isa, v->reason))) {
+		c->acct.pre_filtered++;
+		return;
+	}
+	if (off < cfg->preempt_threshold_ns) {
+		c->acct.pre_below++;
+		return;
+	}
+	hvt_record(c, v, HVTRACE_EV_PREEMPT, off, cpu);
+}
+
+static void switched_in(struct hvt_vcpu *v, const struct task_struct *prev,
+			bool prev_vcpu, u64 now, int cpu)
+{
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	bool preempted = v->preempted && v->where == HVT_OFF_RUNNABLE;
+	u64 off = hvt_since(now, v->off_ts);
+	u64 r = hvt_time_switch_in(v, prev, prev_vcpu, now);
+
+	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
+		hvt_cpu_reset(c);
+	if (r && v->off_pid)
+		hvt_preemptor_add(c, v->off_pid, v->off_comm, v->off_vcpu, r);
+	if (preempted) {
+		struct hvt_vcpu_stat *vs = hvt_vcpu_stat(v);
+
+		vs->preemptions++;
+		vs->preempted_ns += off;
+		if (READ_ONCE(hvt_recording))
+			consider_preempt(c, v, off, cpu);
+	}
+	v->preempted = false;
+}
+
+static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
+			  struct task_struct *next, unsigned int prev_state)
+{
+	struct hvt_vcpu *out = hvt_thread_vcpu(prev);
+	struct hvt_vcpu *in = hvt_thread_vcpu(next);
+	int cpu;
+	u64 now;
+
+	if (likely(!out && !in))
+		return;
+	now = local_clock();
+	cpu = smp_processor_id();
+	/*
+	 * Runnable: preempted, or yielding. prev_state is the state before
+	 * a pending signal kept the task runnable: __state tells that.
+	 */
+	if (out && READ_ONCE(out->in_exit))
+		hvt_time_switch_out(out, preempt ||
+				    READ_ONCE(prev->__state) == TASK_RUNNING,
+				    next, in, now, cpu);
+	if (in && READ_ONCE(in->in_exit))
+		switched_in(in, prev, out, now, cpu);
+}
+
+static void hvt_on_wakeup(void *data, struct task_struct *p)
+{
+	struct hvt_vcpu *v = hvt_thread_vcpu(p);
+
+	/* Woken before it got off CPU: nothing happened to its time. */
+	if (unlikely(v) && READ_ONCE(v->in_exit) &&
+	    READ_ONCE(v->where) == HVT_OFF_BLOCKED)
+		hvt_time_wakeup(v, local_clock());
+}
+
+/* The compiler checks the probes against the tracepoints' prototypes. */
+static_assert(sizeof(register_trace_sched_switch(hvt_on_switch, NULL)));
+static_assert(sizeof(register_trace_sched_wakeup(hvt_on_wakeup, NULL)));
+
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} sched_probes[] = {
+	{ "sched_wakeup", hvt_on_wakeup },
+	{ "sched_switch", hvt_on_switch },
+};
+
+static void find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sched_probes); i++)
+		if (!strcmp(tp->name, sched_probes[i].name))
+			sched_probes[i].tp = tp;
+}
+
+int hvt_probe_sched_register(void)
+{
+	unsigned int i;
+	int err;
+
+	for_each_kernel_tracepoint(find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(sched_probes); i++) {
+		if (!sched_probes[i].tp) {
+			pr_err("tracepoint %s not found\n", sched_probes[i].name);
+			err = -ENOENT;
+			goto unwind;
+		}
+		err = tracepoint_probe_register(sched_probes[i].tp,
+						sched_probes[i].probe, NULL);
+		if (err)
+			goto unwind;
+	}
+	return 0;
+
+unwind:
+	while (i--)
+		tracepoint_probe_unregister(sched_probes[i].tp,
+					    sched_probes[i].probe, NULL);
+	return err;
+}
+
+void hvt_probe_sched_unregister(void)
+{
+	unsigned int i = ARRAY_SIZE(sched_probes);
+
+	while (i--)
+		tracepoint_probe_unregister(sched_probes[i].tp,
+					    sched_probes[i].probe, NULL);
+}

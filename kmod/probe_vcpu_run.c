@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The VMM's side of an exit, and halts:
+ *   kvm_userspace_exit    KVM_RUN returns: the VMM has the exit
+ *   kvm_arch_vcpu_ioctl_run (kprobe)   KVM_RUN again: the VMM is done
+ *   kvm_vcpu_wakeup       a halt ended (how long, and if it blocked)
+ * KVM does not export the two tracepoints: they are found in kvm.ko's
+ * tracepoint table through the tracepoint module notifier, which also
+ * reports kvm.ko as already loaded. kvm.ko cannot unload under us (we
+ * link its exported symbols), but GOING is handled all the same.
+ *
+ * Without the kprobe (a kernel without kprobes on it), the VMM's time
+ * runs on to the entry and so takes in KVM's completion of the exit.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kvm_host.h>
+#include <linux/module.h>
+#include <linux/sched/clock.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kvm.h>
+
+#include "hvtrace.h"
+#include "threads.h"
+#include "vcpu_table.h"
+#include "vcpu_time.h"
+
+/* The vCPU the current thread runs, if it is a vCPU thread. */
+static struct hvt_vcpu *current_vcpu(void)
+{
+	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
+
+	if (likely(v && READ_ONCE(v->task) == current))
+		return v;
+	return hvt_thread_vcpu(current);
+}
+
+static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
+{
+	struct hvt_vcpu *v = current_vcpu();
+
+	if (v && v->in_exit)
+		hvt_time_to_user(v, local_clock());
+}
+
+static void hvt_on_vcpu_wakeup(void *data, __u64 ns, bool waited, bool valid)
+{
+	struct hvt_vcpu *v = current_vcpu();
+
+	if (v && v->in_exit)
+		hvt_time_halted(v, ns, waited, local_clock());
+}
+
+static_assert(sizeof(register_trace_kvm_userspace_exit(hvt_on_userspace_exit,
+						       NULL)));
+static_assert(sizeof(register_trace_kvm_vcpu_wakeup(hvt_on_vcpu_wakeup,
+						    NULL)));
+
+static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct hvt_vcpu *v;
+
+	v = hvt_vcpu_find((struct kvm_vcpu *)regs_get_kernel_argument(regs, 0));
+	if (v && v->in_exit && v->in_user)
+		hvt_time_from_user(v, local_clock());
+	return 0;
+}
+
+static struct kprobe run_kprobe = {
+	.symbol_name = "kvm_arch_vcpu_ioctl_run",
+	.pre_handler = hvt_on_run,
+};
+
+static bool run_kprobe_on;
+
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} kvm_probes[] = {
+	{ "kvm_userspace_exit", hvt_on_userspace_exit },
+	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
+};
+
+static void kvm_probes_attach(struct tp_module *tm)
+{
+	struct module *mod = tm->mod;
+	unsigned int i, j;
+	int err;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++) {
+			if (kvm_probes[j].tp || strcmp(tp->name, kvm_probes[j].name))
+				continue;
+			err = tracepoint_probe_register(tp, kvm_probes[j].probe,
+							NULL);
+			if (err)
+				pr_warn("cannot attach to %s: %d\n",
+					tp->name, err);
+			else
+				kvm_probes[j].tp = tp;
+		}
+	}
+}
+
+static void kvm_probes_detach(struct tp_module *tm)
+{
+	unsigned int j;
+
+	for (j = 0; j < ARRAY_SIZE(kvm_probes); j++) {
+		struct tracepoint *tp = kvm_probes[j].tp;
+
+		if (!tp || !within_module((unsigned long)tp, tm->mod))
+			continue;
+		tracepoint_probe_unregister(tp, kvm_probes[j].probe, NULL);
+		kvm_probes[j].tp = NULL;
+	}
+}
+
+static int hvt_tp_module_event(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct tp_module *tm = data;
+
+	if (strcmp(tm->mod->name, "kvm"))
+		return NOTIFY_DONE;
+	if (val == MODULE_STATE_COMING)
+		kvm_probes_attach(tm);
+	else if (val == MODULE_STATE_GOING)
+		kvm_probes_detach(tm);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block tp_module_nb = {
+	.notifier_call = hvt_tp_module_event,
+};
+
+int hvt_probe_vcpu_run_register(void)
+{
+	int err;
+
+	err = register_tracepoint_module_notifier(&tp_module_nb);
+	if (err)
+		return err;
+	err = register_kprobe(&run_kprobe);
+	if (err)
+		pr_info("no kprobe on %s (%d): VMM time runs on to the entry\n",
+			run_kprobe.symbol_name, err);
+	run_kprobe_on = !err;
+	return 0;
+}
+
+void hvt_probe_vcpu_run_unregister(void)
+{
+	if (run_kprobe_on)
+		unregister_kprobe(&run_kprobe);
+	run_kprobe_on = false;
+	unregister_tracepoint_module_notifier(&tp_module_nb);
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing one record to this CPU's ring: an exit when its vCPU re-enters,
+ * or a preemption when its vCPU thread is switched back in. Out of line,
+ * so the aggregate-only paths stay short.
+ */
+#include <linux/irq_work.h>
+#include <linux/string.h>
+
+#include "hvtrace.h"
+
+static void fill_vcpu(struct hvtrace_event *ev, const struct hvt_vcpu *v)
+{
+	ev->info1 = v->info1;
+	ev->info2 = v->info2;
+	ev->addr = v->addr;
+	ev->rip = v->rip;
+	ev->reason = v->reason;
+	ev->intr_info = v->intr_info;
+	ev->error_code = v->error_code;
+	ev->vcpu_id = v->vcpu_id;
+	ev->vm_id = v->vm_id;
+	ev->vm_pid = v->vm_pid;
+	ev->tid = v->tid;
+	ev->isa = v->isa;
+}
+
+noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			 u8 type, u64 d, int cpu)
+{
+	struct hvt_ring *r = hvt_ring_of(cpu);
+	struct hvtrace_event *ev;
+	u64 seq;
+
+	ev = hvt_ring_reserve(r, &seq);
+	if (!ev) {
+		if (type == HVTRACE_EV_EXIT)
+			c->acct.lost++;
+		else
+			c->acct.pre_lost++;
+		return;
+	}
+	fill_vcpu(ev, v);
+	ev->duration_ns = d;
+	ev->cpu_entry = cpu;
+	ev->type = type;
+	if (type == HVTRACE_EV_EXIT) {
+		ev->ts_ns = v->exit_ts;
+		ev->cpu_exit = v->cpu_exit;
+		ev->flags = v->flags | v->pre_flags;
+		ev->preempt_pid = v->pre_pid;
+		ev->preempt_ns = v->pre_ns;
+		memcpy(ev->preempt_comm, v->pre_comm, sizeof(ev->preempt_comm));
+		memcpy(ev->part_ns, v->part, sizeof(ev->part_ns));
+		ev->guest_ns = v->guest_ns;
+		c->acct.recorded++;
+	} else {
+		ev->ts_ns = v->off_ts;
+		ev->cpu_exit = v->cpu_off;
+		ev->flags = v->flags |
+			    (v->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
+		ev->preempt_pid = v->off_pid;
+		ev->preempt_ns = d;
+		memcpy(ev->preempt_comm, v->off_comm, sizeof(ev->preempt_comm));
+		memset(ev->part_ns, 0, sizeof(ev->part_ns));
+		ev->part_ns[HVTRACE_PART_RUNNABLE] = d;
+		ev->guest_ns = 0;
+		c->acct.pre_recorded++;
+	}
+	hvt_ring_commit(r, ev, seq);
+
+	/* Half full: wake the reader, once until it drains. */
+	if (unlikely(hvt_ring_pending(r) > (r->mask >> 1)) &&
+	    !READ_ONCE(r->notified)) {
+		WRITE_ONCE(r->notified, true);
+		irq_work_queue(&r->wake);
+	}
+}

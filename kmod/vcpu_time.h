@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where an exit's time goes: the vCPU thread's state between its exit
+ * and its next entry, advanced by the KVM probes (the VMM has the exit,
+ * KVM_RUN again, the halt ended) and the scheduler probes (switched
+ * out, woken, switched in). See enum hvtrace_part for the parts.
+ *
+ * Handling is never accumulated: it is the duration less the parts, so
+ * the parts add up by construction, and an exit nothing happened to (the
+ * common case) costs nothing here: `split` stays false.
+ *
+ * Times are local_clock() of the CPU each probe runs on; an interval
+ * whose end reads earlier than its start (clocks of two CPUs) is empty.
+ */
+#ifndef _HVT_VCPU_TIME_H
+#define _HVT_VCPU_TIME_H
+
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "hvtrace.h"
+
+enum hvt_where {
+	HVT_ON_CPU,
+	HVT_OFF_BLOCKED,	/* waits for a wake-up */
+	HVT_OFF_RUNNABLE,	/* preempted, or woken and waiting for a CPU */
+};
+
+static inline u64 hvt_since(u64 now, u64 ts)
+{
+	return now > ts ? now - ts : 0;
+}
+
+/* kvm_userspace_exit: KVM_RUN returned, the VMM has the exit. */
+static inline void hvt_time_to_user(struct hvt_vcpu *v, u64 now)
+{
+	v->in_user = true;
+	v->user_ts = now;
+	v->split = true;
+}
+
+/* Back in the kernel with KVM_RUN, or at the entry. */
+static inline void hvt_time_from_user(struct hvt_vcpu *v, u64 now)
+{
+	v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
+	v->in_user = false;
+}
+
+/* Blocked time ends (woken, or switched in without a wake-up seen). */
+static inline void hvt_time_unblock(struct hvt_vcpu *v, u64 now)
+{
+	u64 d = hvt_since(now, v->off_ts);
+
+	if (v->in_user)
+		v->part[HVTRACE_PART_VMM] += d;
+	else
+		v->ksleep += d;
+}
+
+static inline void hvt_note_task(u32 *pid, char *comm, bool *vcpu,
+				 const struct task_struct *p, bool is_vcpu)
+{
+	*pid = p->pid;
+	memcpy(comm, p->comm, TASK_COMM_LEN);
+	*vcpu = is_vcpu;
+}
+
+/*
+ * Switched out: RUNNABLE when preempted (or yielding), else blocked.
+ * NEXT takes the CPU; it is noted as who ran instead of a preempted
+ * thread.
+ */
+static inline void hvt_time_switch_out(struct hvt_vcpu *v, bool runnable,
+				       const struct task_struct *next,
+				       bool next_vcpu, u64 now, int cpu)
+{
+	if (v->in_user) {
+		v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
+	} else if (!runnable && !v->sleep_ts) {
+		/* Perhaps a halt's block: it polled since the switch-in. */
+		v->sleep_ts = now;
+		v->sleep_on_ts = max(v->on_ts, v->exit_ts);
+	}
+	v->off_ts = now;
+	v->cpu_off = cpu;
+	v->split = true;
+	if (runnable) {
+		v->where = HVT_OFF_RUNNABLE;
+		v->run_ts = now;
+		v->preempted = !v->in_user;
+		hvt_note_task(&v->off_pid, v->off_comm, &v->off_vcpu, next,
+			      next_vcpu);
+	} else {
+		v->where = HVT_OFF_BLOCKED;
+		v->preempted = false;
+		v->off_pid = 0;
+	}
+}
+
+/* sched_wakeup: blocked time ends, runnable time begins. */
+static inline void hvt_time_wakeup(struct hvt_vcpu *v, u64 now)
+{
+	hvt_time_unblock(v, now);
+	v->where = HVT_OFF_RUNNABLE;
+	v->run_ts = now;
+}
+
+/*
+ * Switched in after PREV ran: returns the runnable time that ends, and
+ * notes who ran instead if it is the exit's longest such stretch (the
+ * preemptor noted at the switch-out, or else PREV, unless it was idle).
+ */
+static inline u64 hvt_time_switch_in(struct hvt_vcpu *v,
+				     const struct task_struct *prev,
+				     bool prev_vcpu, u64 now)
+{
+	u64 r = 0;
+
+	if (v->where == HVT_OFF_BLOCKED) {
+		hvt_time_unblock(v, now);	/* the wake-up went unseen */
+	} else if (v->where == HVT_OFF_RUNNABLE) {
+		r = hvt_since(now, v->run_ts);
+		v->part[HVTRACE_PART_RUNNABLE] += r;
+		if (!v->off_pid && prev->pid)
+			hvt_note_task(&v->off_pid, v->off_comm, &v->off_vcpu,
+				      prev, prev_vcpu);
+		if (v->off_pid && r > v->pre_ns) {
+			v->pre_ns = r;
+			v->pre_pid = v->off_pid;
+			memcpy(v->pre_comm, v->off_comm, TASK_COMM_LEN);
+			v->pre_flags = v->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
+		}
+	}
+	v->where = HVT_ON_CPU;
+	v->on_ts = now;
+	if (v->in_user)
+		v->user_ts = now;
+	return r;
+}
+
+/*
+ * kvm_vcpu_wakeup: KVM's halt of NS (its own clock, ktime) ended. The
+ * halt is its polling on CPU plus its blocked time; runnable time after
+ * the wake-up stays runnable. Only the polling is measured from NS, and
+ * it is short, so the two clocks' rates do not matter.
+ */
+static inline void hvt_time_halted(struct hvt_vcpu *v, u64 ns, bool waited,
+				   u64 now)
+{
+	u64 start = hvt_since(now, ns), halt;
+
+	if (waited && v->sleep_ts) {
+		halt = v->ksleep;
+		/* Polled from the halt's start (or the switch-in) on. */
+		if (v->sleep_ts > start)
+			halt += hvt_since(v->sleep_ts,
+					  max(start, v->sleep_on_ts));
+		v->ksleep = 0;
+		v->sleep_ts = 0;
+	} else {
+		/* Polling succeeded: on CPU throughout, since the switch-in. */
+		halt = min(ns, hvt_since(now, max(v->on_ts, v->exit_ts)));
+	}
+	v->part[HVTRACE_PART_HALT] += halt;
+	v->split = true;
+}
+
+/*
+ * At the entry closing an exit of D ns: the last parts, and trimmed so
+ * they never exceed D (intervals measured on several CPUs' clocks).
+ */
+static inline void hvt_time_close(struct hvt_vcpu *v, u64 now, u64 d)
+{
+	u64 sum = 0;
+	int i;
+
+	if (v->in_user)
+		hvt_time_from_user(v, now);
+	v->part[HVTRACE_PART_OTHER] += v->ksleep;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		sum += v->part[i];
+	for (i = HVTRACE_NR_PARTS - 1; sum > d && i >= 0; i--) {
+		u64 cut = min(v->part[i], sum - d);
+
+		v->part[i] -= cut;
+		sum -= cut;
+	}
+}
+
+/* After the exit is accounted: the next one starts with nothing. */
+static inline void hvt_time_reset(struct hvt_vcpu *v)
+{
+	memset(v->part, 0, sizeof(v->part));
+	v->ksleep = 0;
+	v->sleep_ts = 0;
+	v->in_user = false;
+	v->preempted = false;
+	v->pre_pid = 0;
+	v->pre_ns = 0;
+	v->pre_flags = 0;
+	v->split = false;
+}
+
+#endif /* _HVT_VCPU_TIME_H */
