@@ -14,13 +14,25 @@
 #include "duration.h"
 #include "hvctl.h"
 #include "output.h"
+#include "time_parts.h"
+
+/* A u64 of nanoseconds: the number in JSON, a duration in text. */
+static void print_duration(const char *key, const char *fmt,
+			   const struct nlattr *a)
+{
+	char d[16];
+
+	duration_format(d, sizeof(d), hvnl_u64(a));
+	out_u64(key, NULL, hvnl_u64(a));
+	if (!hvctl_json)
+		printf(fmt, d);
+}
 
 static void print_reason_nest(const struct nlattr *nest, bool with_thr)
 {
 	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
 	unsigned int isa;
 	const char *name;
-	char d[16];
 
 	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
 	isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
@@ -32,14 +44,9 @@ static void print_reason_nest(const struct nlattr *nest, bool with_thr)
 	if (!hvctl_json)
 		printf("    %s %s (0x%x)", isa == HV_ISA_VMX ? "vmx" : "svm",
 		       name ? name : "?", hvnl_u32(tb[HVTRACE_RSN_CODE]));
-	if (with_thr) {
-		duration_format(d, sizeof(d),
-				hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]));
-		out_u64("threshold_ns", NULL,
-			hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]));
-		if (!hvctl_json)
-			printf(": %s", d);
-	}
+	if (with_thr)
+		print_duration("threshold_ns", ": %s",
+			       tb[HVTRACE_RSN_THRESHOLD_NS]);
 	if (!hvctl_json)
 		putchar('\n');
 	out_close_object();
@@ -53,7 +60,7 @@ static void print_bitmap(const char *key, const char *label,
 	bool first = true;
 
 	if (!hvctl_json)
-		printf("  %-16s", label);
+		printf("  %-17s", label);
 	out_open_array(key);
 	for (unsigned int i = 0; i < n; i++) {
 		if (!(w[i / 64] >> (i % 64) & 1))
@@ -72,7 +79,6 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *c[HVTRACE_CFG_MAX + 1];
 	const struct nlattr *a;
 	uint64_t rmin, rmax;
-	char d[16];
 
 	(void)data;
 	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0 || !tb[HVTRACE_A_CONFIG])
@@ -80,10 +86,14 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX);
 
 	out_open_object(NULL);
-	duration_format(d, sizeof(d), hvnl_u64(c[HVTRACE_CFG_THRESHOLD_NS]));
-	out_u64("threshold_ns", NULL, hvnl_u64(c[HVTRACE_CFG_THRESHOLD_NS]));
-	if (!hvctl_json)
-		printf("threshold:         %s\n", d);
+	print_duration("threshold_ns", "threshold:         %s\n",
+		       c[HVTRACE_CFG_THRESHOLD_NS]);
+	out_str("threshold_on", "threshold on:      %s\n",
+		threshold_on_name(hvnl_u8(c[HVTRACE_CFG_THRESHOLD_ON])));
+	out_bool("halt_triggers", "halt triggers:     %s\n",
+		 hvnl_u8(c[HVTRACE_CFG_HALT_TRIGGERS]));
+	print_duration("preempt_threshold_ns", "preempt threshold: %s\n",
+		       c[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
 	if (!hvctl_json)
 		printf("reason thresholds:\n");
 	out_open_array("reason_thresholds");

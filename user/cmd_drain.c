@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hvctl drain: read what the rings hold now, once, and print one event a
- * line (text, or JSON objects with -j). The quick look; `record` is for
- * keeping traces.
+ * line (text, or JSON objects with -j): exits, with where their time went
+ * and who ran instead, and preemptions of vCPU threads. The quick look;
+ * `record` is for keeping traces.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,36 +16,101 @@
 #include "hvctl.h"
 #include "nl.h"
 #include "output.h"
+#include "time_parts.h"
+
+/* Text: the preemptor, "vCPU thread COMM[PID] ran 1.2ms". */
+static void print_preemptor(const struct hvtrace_event *e, const char *comm)
+{
+	char d[16];
+
+	duration_format(d, sizeof(d), e->preempt_ns);
+	printf("%s%s[%u] ran %s",
+	       e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vCPU thread " : "",
+	       comm, e->preempt_pid, d);
+}
+
+/*
+ * Text: where an exit's time went, its non-zero parts, and who ran
+ * instead: " (handling 20us, vmm 180us, preempted 1.1ms; stress[1234]
+ * ran 900us)". Nothing for an exit that was all handling.
+ */
+static void print_split(const struct hvtrace_event *e, const char *comm)
+{
+	uint64_t handling = time_handling(e->duration_ns, e->part_ns);
+	const char *sep = " (";
+	char d[16];
+
+	if (handling == e->duration_ns && !e->preempt_pid)
+		return;
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++) {
+		uint64_t ns = i ? e->part_ns[i - 1] : handling;
+
+		if (!ns)
+			continue;
+		duration_format(d, sizeof(d), ns);
+		printf("%s%s %s", sep, time_part_labels[i], d);
+		sep = ", ";
+	}
+	if (e->preempt_pid) {
+		printf("%s", *sep == ',' ? "; " : sep);
+		print_preemptor(e, comm);
+	}
+	putchar(')');
+}
+
+static void print_text(const struct hvtrace_event *e, const char *name,
+		       const char *comm)
+{
+	bool preempt = e->type == HVTRACE_EV_PREEMPT;
+	char d[16], q[64];
+
+	duration_format(d, sizeof(d), e->duration_ns);
+	exit_reason_qualifier(q, sizeof(q), e->isa, e->reason, e->info1,
+			      e->info2);
+	/* A preemption happened where the thread was switched out. */
+	printf("[%" PRIu64 ".%06" PRIu64 "] cpu%u vm%u pid %u vcpu%u %s%s",
+	       (uint64_t)e->ts_ns / 1000000000,
+	       (uint64_t)e->ts_ns % 1000000000 / 1000,
+	       preempt ? e->cpu_exit : e->cpu_entry, e->vm_id, e->vm_pid,
+	       e->vcpu_id, preempt ? "preempted during " : "", name);
+	if (e->flags & HVTRACE_EVF_ADDR_GPA)
+		printf(" gpa 0x%" PRIx64, (uint64_t)e->addr);
+	if (e->flags & HVTRACE_EVF_ADDR_MSR)
+		printf(" msr 0x%" PRIx64, (uint64_t)e->addr);
+	if (*q && !(e->flags & HVTRACE_EVF_ADDR_GPA))
+		printf(" %s", q);
+	if (e->flags & HVTRACE_EVF_RIP_VALID)
+		printf(" rip 0x%" PRIx64, (uint64_t)e->rip);
+	printf(" %s", d);
+	if (!preempt) {
+		print_split(e, comm);
+	} else if (e->preempt_pid) {
+		printf(" (");
+		print_preemptor(e, comm);
+		putchar(')');
+	}
+	putchar('\n');
+}
 
 static void print_event(const struct hvtrace_event *e)
 {
 	const char *name = exit_reason_name(e->isa, e->reason);
-	char d[16], q[64], rname[16];
+	char rname[16], comm[HVTRACE_COMM_LEN + 1];
 
 	if (!name) {
 		snprintf(rname, sizeof(rname), "0x%x", e->reason);
 		name = rname;
 	}
-	duration_format(d, sizeof(d), e->duration_ns);
-	exit_reason_qualifier(q, sizeof(q), e->isa, e->reason, e->info1,
-			      e->info2);
+	/* The ring's bytes: not trusted to hold a NUL. */
+	snprintf(comm, sizeof(comm), "%.*s", HVTRACE_COMM_LEN,
+		 e->preempt_comm);
 	if (!hvctl_json) {
-		printf("[%" PRIu64 ".%06" PRIu64 "] cpu%u vm%u pid %u vcpu%u %s",
-		       (uint64_t)e->ts_ns / 1000000000,
-		       (uint64_t)e->ts_ns % 1000000000 / 1000,
-		       e->cpu_entry, e->vm_id, e->vm_pid, e->vcpu_id, name);
-		if (e->flags & HVTRACE_EVF_ADDR_GPA)
-			printf(" gpa 0x%" PRIx64, (uint64_t)e->addr);
-		if (e->flags & HVTRACE_EVF_ADDR_MSR)
-			printf(" msr 0x%" PRIx64, (uint64_t)e->addr);
-		if (*q && !(e->flags & HVTRACE_EVF_ADDR_GPA))
-			printf(" %s", q);
-		if (e->flags & HVTRACE_EVF_RIP_VALID)
-			printf(" rip 0x%" PRIx64, (uint64_t)e->rip);
-		printf(" %s\n", d);
+		print_text(e, name, comm);
 		return;
 	}
 	out_open_object(NULL);
+	out_str("type", NULL, e->type == HVTRACE_EV_PREEMPT ? "preempt" :
+		e->type == HVTRACE_EV_EXIT ? "exit" : "unknown");
 	out_u64("seq", NULL, e->seq);
 	out_u64("ts_ns", NULL, e->ts_ns);
 	out_u64("duration_ns", NULL, e->duration_ns);
@@ -65,6 +131,15 @@ static void print_event(const struct hvtrace_event *e)
 	out_u64("tid", NULL, e->tid);
 	out_u64("cpu_exit", NULL, e->cpu_exit);
 	out_u64("cpu", NULL, e->cpu_entry);
+	out_time_parts(e->duration_ns, e->part_ns);
+	out_u64("guest_ns", NULL, e->guest_ns);
+	if (e->preempt_pid) {
+		out_u64("preempt_pid", NULL, e->preempt_pid);
+		out_str("preempt_comm", NULL, comm);
+		out_bool("preempt_vcpu", NULL,
+			 e->flags & HVTRACE_EVF_PREEMPT_VCPU);
+		out_u64("preempt_ns", NULL, e->preempt_ns);
+	}
 	out_close_object();
 	out_end();
 }

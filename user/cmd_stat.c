@@ -2,8 +2,11 @@
 /*
  * hvctl stat: the always-on aggregates. Per exit reason: count, rate,
  * total and share of time, min/p50/p99/p99.9/max (percentiles from the
- * in-kernel histograms, exact to the bucket: within 1.6%). --vcpus adds
- * the per-vCPU view; --live refreshes like `perf kvm stat live`.
+ * in-kernel histograms, exact to the bucket: within 1.6%), and where the
+ * time went (handling, VMM, halt, preempted, other). --vcpus adds the
+ * per-vCPU view, with each vCPU's time split between the guest and its
+ * exits, and the tasks that preempted vCPU threads; --live refreshes like
+ * `perf kvm stat live`.
  */
 #include <inttypes.h>
 #include <signal.h>
@@ -17,6 +20,10 @@
 #include "hvctl.h"
 #include "output.h"
 #include "stats_fetch.h"
+#include "time_parts.h"
+
+/* Rows of the text table of preemptors; JSON has them all. */
+#define TOP_PREEMPTORS 10
 
 struct stat_opts {
 	bool vcpus;
@@ -73,6 +80,7 @@ static void print_reason(const struct reason_row *r, uint64_t all_ns,
 		out_u64("p999_ns", NULL, v999);
 	}
 	out_u64("max_ns", NULL, r->max_ns);
+	out_time_parts(r->total_ns, r->part_ns);
 	out_close_object();
 	if (hvctl_json)
 		return;
@@ -95,9 +103,51 @@ static void print_reason(const struct reason_row *r, uint64_t all_ns,
 	       mn, p50, p99, p999, mx);
 }
 
+/* Text: a "time share%" cell of the split tables, 16 wide. */
+static void print_share(uint64_t ns, uint64_t whole)
+{
+	char t[16];
+
+	dur(t, ns);
+	printf(" %9s %5.1f%%", t, time_share(ns, whole));
+}
+
+/* Text: handling and the other parts of TOTAL, as shares of WHOLE. */
+static void print_split(uint64_t total, const __u64 part[], uint64_t whole)
+{
+	print_share(time_handling(total, part), whole);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		print_share(part[i], whole);
+	putchar('\n');
+}
+
+static void print_split_heading(const char *first, bool guest)
+{
+	printf("\n%-24s", first);
+	if (guest)
+		printf(" %16s", "guest");
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		printf(" %16s", time_part_labels[i]);
+	putchar('\n');
+}
+
+/* Text: where each reason's time went, in the order of the main table. */
+static void print_reason_splits(const struct stats *s)
+{
+	char name[32];
+
+	print_split_heading("reason time split", false);
+	for (unsigned int i = 0; i < s->nr_reasons; i++) {
+		const struct reason_row *r = &s->reasons[i];
+
+		printf("%-24s", reason_row_name(r, name, sizeof(name)));
+		print_split(r->total_ns, r->part_ns, r->total_ns);
+	}
+}
+
 static void print_vcpu(const struct vcpu_row *v)
 {
-	char t[16], mn[16], mx[16], avg[16];
+	char t[16], mn[16], mx[16], avg[16], pt[16];
 
 	out_open_object(NULL);
 	out_u64("vm_id", NULL, v->vm_id);
@@ -108,6 +158,10 @@ static void print_vcpu(const struct vcpu_row *v)
 	out_u64("total_ns", NULL, v->total_ns);
 	out_u64("min_ns", NULL, v->min_ns);
 	out_u64("max_ns", NULL, v->max_ns);
+	out_u64("guest_ns", NULL, v->guest_ns);
+	out_time_parts(v->total_ns, v->part_ns);
+	out_u64("preemptions", NULL, v->preemptions);
+	out_u64("preempted_ns", NULL, v->preempted_ns);
 	out_close_object();
 	if (hvctl_json)
 		return;
@@ -115,9 +169,58 @@ static void print_vcpu(const struct vcpu_row *v)
 	dur(mn, v->min_ns);
 	dur(mx, v->max_ns);
 	dur(avg, v->count ? v->total_ns / v->count : 0);
+	dur(pt, v->preempted_ns);
 	printf("vm %-4u pid %-8u vcpu %-4u tid %-8u %12" PRIu64
-	       " %10s %9s %9s %9s\n", v->vm_id, v->vm_pid, v->vcpu_id, v->tid,
-	       v->count, t, mn, avg, mx);
+	       " %10s %9s %9s %9s %12" PRIu64 " %12s\n", v->vm_id, v->vm_pid,
+	       v->vcpu_id, v->tid, v->count, t, mn, avg, mx, v->preemptions,
+	       pt);
+}
+
+/* Text: each vCPU's time, in the guest and in exits' parts. */
+static void print_vcpu_splits(const struct stats *s)
+{
+	char label[32];
+
+	print_split_heading("vcpu time split", true);
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct vcpu_row *v = &s->vcpus[i];
+		uint64_t all = v->guest_ns + v->total_ns;
+
+		snprintf(label, sizeof(label), "vm %u vcpu %u", v->vm_id,
+			 v->vcpu_id);
+		printf("%-24s", label);
+		print_share(v->guest_ns, all);
+		print_split(v->total_ns, v->part_ns, all);
+	}
+}
+
+static void print_preemptors(const struct stats *s)
+{
+	char t[16];
+
+	if (!hvctl_json)
+		printf("\n%-24s %8s %4s %12s %10s\n", "top preemptors", "pid",
+		       "vcpu", "count", "time");
+	out_open_array("preemptors");
+	for (unsigned int i = 0; i < s->nr_preemptors; i++) {
+		const struct preemptor_row *p = &s->preemptors[i];
+
+		if (!hvctl_json && i == TOP_PREEMPTORS)
+			break;
+		out_open_object(NULL);
+		out_u64("pid", NULL, p->pid);
+		out_str("comm", NULL, p->comm);
+		out_bool("vcpu", NULL, p->vcpu);
+		out_u64("count", NULL, p->count);
+		out_u64("ns", NULL, p->ns);
+		out_close_object();
+		if (hvctl_json)
+			continue;
+		dur(t, p->ns);
+		printf("%-24s %8u %4s %12" PRIu64 " %10s\n", p->comm, p->pid,
+		       p->vcpu ? "yes" : "no", p->count, t);
+	}
+	out_close_array();
 }
 
 /* PREV: the previous snapshot (live mode) for rates, or NULL. */
@@ -159,14 +262,20 @@ static void print_stats(struct stats *s, const struct stats *prev,
 			     secs > 0 ? (double)(r->count - before) / secs : 0);
 	}
 	out_close_array();
+	if (!hvctl_json)
+		print_reason_splits(s);
 	if (o->vcpus) {
 		if (!hvctl_json)
-			printf("\n%-48s %12s %10s %9s %9s %9s\n", "vcpu",
-			       "exits", "time", "min", "avg", "max");
+			printf("\n%-43s %12s %10s %9s %9s %9s %12s %12s\n",
+			       "vcpu", "exits", "time", "min", "avg", "max",
+			       "preemptions", "preempt time");
 		out_open_array("vcpus");
 		for (unsigned int i = 0; i < s->nr_vcpus; i++)
 			print_vcpu(&s->vcpus[i]);
 		out_close_array();
+		if (!hvctl_json)
+			print_vcpu_splits(s);
+		print_preemptors(s);
 	}
 	out_close_object();
 	out_end();
@@ -247,8 +356,11 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.name = "stat",
 	.run = stat_run,
 	.usage = "[--vcpus] [--live] [--interval DURATION] [--count N]",
-	.summary = "per exit reason counts, rates, time and latency percentiles;\n"
-		   "--vcpus per vCPU; --live refreshes every --interval (1s)",
+	.summary = "per exit reason counts, rates, time and latency percentiles,\n"
+		   "and where the time went (handling, vmm, halt, preempted,\n"
+		   "other); --vcpus per vCPU, with guest time, and the tasks\n"
+		   "that preempted vCPU threads; --live refreshes every\n"
+		   "--interval (1s)",
 };
 
 int hvctl_write_stats_json(FILE *f)

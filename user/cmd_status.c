@@ -2,7 +2,7 @@
 /*
  * hvctl status: what the module is, whether it records, and the trust
  * accounting: per CPU, seen = filtered + below threshold + recorded +
- * lost, exactly.
+ * lost, exactly, for exits and for preemption records apart.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,65 +14,110 @@
 #include "nl.h"
 #include "output.h"
 
-static const struct {
+struct acct_field {
 	unsigned int attr;
-	const char *key;
-} acct_fields[] = {
-	{ HVTRACE_ACCT_SEEN, "seen" },
-	{ HVTRACE_ACCT_FILTERED, "filtered" },
-	{ HVTRACE_ACCT_BELOW, "below_threshold" },
-	{ HVTRACE_ACCT_RECORDED, "recorded" },
-	{ HVTRACE_ACCT_LOST, "lost" },
-	{ HVTRACE_ACCT_OVERWRITTEN, "overwritten" },
-	{ HVTRACE_ACCT_DRAINED, "drained" },
-	{ HVTRACE_ACCT_UNPAIRED, "unpaired" },
+	const char *key;	/* JSON */
+	const char *label;	/* text column */
 };
 
-#define N_ACCT (sizeof(acct_fields) / sizeof(acct_fields[0]))
+static const struct acct_field exit_fields[] = {
+	{ HVTRACE_ACCT_SEEN, "seen", "seen" },
+	{ HVTRACE_ACCT_FILTERED, "filtered", "filtered" },
+	{ HVTRACE_ACCT_BELOW, "below_threshold", "below_thresh" },
+	{ HVTRACE_ACCT_RECORDED, "recorded", "recorded" },
+	{ HVTRACE_ACCT_LOST, "lost", "lost" },
+	{ HVTRACE_ACCT_OVERWRITTEN, "overwritten", "overwritten" },
+	{ HVTRACE_ACCT_DRAINED, "drained", "drained" },
+	{ HVTRACE_ACCT_UNPAIRED, "unpaired", "unpaired" },
+};
 
-static void print_acct_row(const struct nlattr **tb, const char *label)
+/* Preemption records: the same identity, counted apart. */
+static const struct acct_field preempt_fields[] = {
+	{ HVTRACE_ACCT_PREEMPT_SEEN, "preempt_seen", "seen" },
+	{ HVTRACE_ACCT_PREEMPT_FILTERED, "preempt_filtered", "filtered" },
+	{ HVTRACE_ACCT_PREEMPT_BELOW, "preempt_below", "below_thresh" },
+	{ HVTRACE_ACCT_PREEMPT_RECORDED, "preempt_recorded", "recorded" },
+	{ HVTRACE_ACCT_PREEMPT_LOST, "preempt_lost", "lost" },
+};
+
+struct acct_set {
+	const char *title;
+	const struct acct_field *f;
+	size_t n;
+};
+
+#define ACCT_SET(t, a) { t, a, sizeof(a) / sizeof((a)[0]) }
+
+static const struct acct_set acct_sets[] = {
+	ACCT_SET("exits (seen = filtered + below + recorded + lost)",
+		 exit_fields),
+	ACCT_SET("preemptions (seen = filtered + below + recorded + lost)",
+		 preempt_fields),
+};
+
+#define N_SETS (sizeof(acct_sets) / sizeof(acct_sets[0]))
+
+/*
+ * One CPU's row, or with TOTAL the totals. JSON: every set in one object;
+ * text: set ONLY, as each set is a table of its own.
+ */
+static void print_acct_row(const struct nlattr *nest, bool total,
+			   const struct acct_set *only)
 {
+	const struct nlattr *tb[HVTRACE_ACCT_MAX + 1];
+	char label[16] = "total";
+
+	hvnl_parse_nested(nest, tb, HVTRACE_ACCT_MAX);
+	out_open_object(total ? "total" : NULL);
+	if (!total) {
+		out_u64("cpu", NULL, hvnl_u32(tb[HVTRACE_ACCT_CPU]));
+		snprintf(label, sizeof(label), "%u",
+			 hvnl_u32(tb[HVTRACE_ACCT_CPU]));
+	}
 	if (!hvctl_json)
 		printf("  %-6s", label);
-	for (size_t i = 0; i < N_ACCT; i++)
-		out_u64(acct_fields[i].key, " %12" PRIu64,
-			hvnl_u64(tb[acct_fields[i].attr]));
+	for (size_t s = 0; s < N_SETS; s++) {
+		if (!hvctl_json && &acct_sets[s] != only)
+			continue;
+		for (size_t i = 0; i < acct_sets[s].n; i++)
+			out_u64(acct_sets[s].f[i].key, " %12" PRIu64,
+				hvnl_u64(tb[acct_sets[s].f[i].attr]));
+	}
 	if (!hvctl_json)
 		putchar('\n');
+	out_close_object();
+}
+
+/* Rows for each CPU, then the total (the nest's own attributes). */
+static void print_acct_rows(const struct nlattr *acct,
+			    const struct acct_set *only)
+{
+	const struct nlattr *a;
+
+	out_open_array("cpus");
+	mnl_attr_for_each_nested(a, acct)
+		if (mnl_attr_get_type(a) == HVTRACE_ACCT_CPU_NEST)
+			print_acct_row(a, false, only);
+	out_close_array();
+	print_acct_row(acct, true, only);
 }
 
 static void print_accounting(const struct nlattr *acct)
 {
-	const struct nlattr *tb[HVTRACE_ACCT_MAX + 1];
-	const struct nlattr *cpu_tb[HVTRACE_ACCT_MAX + 1];
-	const struct nlattr *a;
-	char label[16];
-
-	if (!acct || hvnl_parse_nested(acct, tb, HVTRACE_ACCT_MAX) < 0)
+	if (!acct)
 		return;
-	if (!hvctl_json) {
-		printf("\naccounting (seen = filtered + below + recorded + lost):\n");
-		printf("  %-6s", "cpu");
-		for (size_t i = 0; i < N_ACCT; i++)
-			printf(" %12.12s", acct_fields[i].key);
+	if (hvctl_json) {
+		print_acct_rows(acct, NULL);
+		return;
+	}
+	for (size_t s = 0; s < N_SETS; s++) {
+		printf("\naccounting of %s:\n  %-6s", acct_sets[s].title,
+		       "cpu");
+		for (size_t i = 0; i < acct_sets[s].n; i++)
+			printf(" %12.12s", acct_sets[s].f[i].label);
 		putchar('\n');
+		print_acct_rows(acct, &acct_sets[s]);
 	}
-	out_open_array("cpus");
-	mnl_attr_for_each_nested(a, acct) {
-		if (mnl_attr_get_type(a) != HVTRACE_ACCT_CPU_NEST)
-			continue;
-		hvnl_parse_nested(a, cpu_tb, HVTRACE_ACCT_MAX);
-		out_open_object(NULL);
-		out_u64("cpu", NULL, hvnl_u32(cpu_tb[HVTRACE_ACCT_CPU]));
-		snprintf(label, sizeof(label), "%u",
-			 hvnl_u32(cpu_tb[HVTRACE_ACCT_CPU]));
-		print_acct_row(cpu_tb, label);
-		out_close_object();
-	}
-	out_close_array();
-	out_open_object("total");
-	print_acct_row(tb, "total");
-	out_close_object();
 }
 
 static int status_cb(const struct nlmsghdr *nlh, void *data)

@@ -109,6 +109,16 @@ void out_str(const char *key, const char *fmt, const char *v)
 	}
 }
 
+void out_bool(const char *key, const char *fmt, bool v)
+{
+	if (hvctl_json) {
+		json_key(key);
+		fputs(v ? "true" : "false", of);
+	} else if (fmt) {
+		fprintf(of, fmt, v ? "yes" : "no");
+	}
+}
+
 void out_end(void)
 {
 	/* The next object is a new document. */

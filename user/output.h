@@ -6,6 +6,7 @@
 #ifndef HVCTL_OUTPUT_H
 #define HVCTL_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,6 +18,8 @@ void out_close_array(void);
 /* FMT is the text-mode format; JSON mode prints "key": value. */
 void out_u64(const char *key, const char *fmt, uint64_t v);
 void out_str(const char *key, const char *fmt, const char *v);
+/* JSON true/false; text prints FMT with "yes" or "no". */
+void out_bool(const char *key, const char *fmt, bool v);
 /* Where output goes (stdout until told otherwise). */
 void out_set_file(FILE *f);
 /* Finish the document (JSON: closing newline). */

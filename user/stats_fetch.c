@@ -40,6 +40,11 @@ static void parse_reason(struct stats *s, const struct nlattr *nest)
 	r->total_ns = hvnl_u64(tb[HVTRACE_RSN_TOTAL_NS]);
 	r->min_ns = hvnl_u64(tb[HVTRACE_RSN_MIN_NS]);
 	r->max_ns = hvnl_u64(tb[HVTRACE_RSN_MAX_NS]);
+	r->part_ns[HVTRACE_PART_VMM] = hvnl_u64(tb[HVTRACE_RSN_VMM_NS]);
+	r->part_ns[HVTRACE_PART_HALT] = hvnl_u64(tb[HVTRACE_RSN_HALT_NS]);
+	r->part_ns[HVTRACE_PART_RUNNABLE] =
+		hvnl_u64(tb[HVTRACE_RSN_RUNNABLE_NS]);
+	r->part_ns[HVTRACE_PART_OTHER] = hvnl_u64(tb[HVTRACE_RSN_OTHER_NS]);
 	if (tb[HVTRACE_RSN_HIST]) {
 		r->has_hist = true;
 		hist_add_buckets(&r->hist, mnl_attr_get_payload(tb[HVTRACE_RSN_HIST]),
@@ -64,6 +69,40 @@ static void parse_vcpu(struct stats *s, const struct nlattr *nest)
 	v->total_ns = hvnl_u64(tb[HVTRACE_VCPU_TOTAL_NS]);
 	v->min_ns = hvnl_u64(tb[HVTRACE_VCPU_MIN_NS]);
 	v->max_ns = hvnl_u64(tb[HVTRACE_VCPU_MAX_NS]);
+	v->part_ns[HVTRACE_PART_VMM] = hvnl_u64(tb[HVTRACE_VCPU_VMM_NS]);
+	v->part_ns[HVTRACE_PART_HALT] = hvnl_u64(tb[HVTRACE_VCPU_HALT_NS]);
+	v->part_ns[HVTRACE_PART_RUNNABLE] =
+		hvnl_u64(tb[HVTRACE_VCPU_RUNNABLE_NS]);
+	v->part_ns[HVTRACE_PART_OTHER] = hvnl_u64(tb[HVTRACE_VCPU_OTHER_NS]);
+	v->guest_ns = hvnl_u64(tb[HVTRACE_VCPU_GUEST_NS]);
+	v->preemptions = hvnl_u64(tb[HVTRACE_VCPU_PREEMPTIONS]);
+	v->preempted_ns = hvnl_u64(tb[HVTRACE_VCPU_PREEMPTED_NS]);
+}
+
+static void parse_preemptor(struct stats *s, const struct nlattr *nest)
+{
+	const struct nlattr *tb[HVTRACE_PRE_MAX + 1];
+	struct preemptor_row *p;
+
+	hvnl_parse_nested(nest, tb, HVTRACE_PRE_MAX);
+	s->preemptors = grow(s->preemptors, s->nr_preemptors, sizeof(*p));
+	p = &s->preemptors[s->nr_preemptors++];
+	memset(p, 0, sizeof(*p));
+	p->pid = hvnl_u32(tb[HVTRACE_PRE_PID]);
+	p->vcpu = hvnl_u8(tb[HVTRACE_PRE_VCPU]);
+	/* The module's comm is at most TASK_COMM_LEN with its NUL. */
+	snprintf(p->comm, sizeof(p->comm), "%s", hvnl_str(tb[HVTRACE_PRE_COMM]));
+	p->count = hvnl_u64(tb[HVTRACE_PRE_COUNT]);
+	p->ns = hvnl_u64(tb[HVTRACE_PRE_NS]);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct preemptor_row *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
@@ -77,6 +116,8 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 		parse_reason(s, tb[HVTRACE_A_REASON]);
 	if (tb[HVTRACE_A_VCPU])
 		parse_vcpu(s, tb[HVTRACE_A_VCPU]);
+	if (tb[HVTRACE_A_PREEMPTOR])
+		parse_preemptor(s, tb[HVTRACE_A_PREEMPTOR]);
 	if (tb[HVTRACE_A_STATS_AGE_NS])
 		s->age_ns = mnl_attr_get_u64(tb[HVTRACE_A_STATS_AGE_NS]);
 	return MNL_CB_OK;
@@ -86,6 +127,7 @@ void stats_free(struct stats *s)
 {
 	free(s->reasons);
 	free(s->vcpus);
+	free(s->preemptors);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -106,6 +148,9 @@ int stats_fetch(struct stats *s)
 						 NLM_F_DUMP),
 				stats_cb, s);
 	hvnl_close(nl);
+	if (s->nr_preemptors)
+		qsort(s->preemptors, s->nr_preemptors, sizeof(*s->preemptors),
+		      by_time);
 	return ret;
 }
 

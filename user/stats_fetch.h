@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/hvtrace.h>
+
 #include "hist.h"
 
 struct reason_row {
@@ -14,12 +16,24 @@ struct reason_row {
 	bool has_code;		/* false: a catch-all row */
 	bool has_hist;
 	uint64_t count, total_ns, min_ns, max_ns;
+	__u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns */
 	struct hist hist;
 };
 
 struct vcpu_row {
 	uint32_t vm_id, vm_pid, vcpu_id, tid;
 	uint64_t count, total_ns, min_ns, max_ns;
+	__u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns (exits) */
+	uint64_t guest_ns;			/* entry to exit */
+	uint64_t preemptions, preempted_ns;
+};
+
+/* A task that ran while a vCPU thread waited runnable. */
+struct preemptor_row {
+	uint32_t pid;
+	bool vcpu;		/* itself a vCPU thread */
+	char comm[HVTRACE_COMM_LEN];
+	uint64_t count, ns;
 };
 
 struct stats {
@@ -27,6 +41,8 @@ struct stats {
 	unsigned int nr_reasons;
 	struct vcpu_row *vcpus;
 	unsigned int nr_vcpus;
+	struct preemptor_row *preemptors;	/* most time first */
+	unsigned int nr_preemptors;
 	uint64_t age_ns;	/* since load or clear */
 };
 

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hvctl commands against canned kernel replies. A cmd_NAME_test links
+ * with -Wl,--wrap for hvnl_open, hvnl_close, hvnl_request and hvnl_talk
+ * (see the Makefile), so no socket is opened: a request is kept for the
+ * test to read (fake_req), and the reply to command CMD is the messages
+ * the test built with fake_reply(CMD). hvctl.c's helpers are stubbed so
+ * error messages can be checked (fake_err). fake_capture_*() collect what
+ * a command prints, text or JSON, on standard output and error.
+ *
+ * Header-only, like unit.h: each test is a single translation unit.
+ */
+#ifndef HVTRACE_FAKE_NL_H
+#define HVTRACE_FAKE_NL_H
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/hvtrace.h>
+
+#include "hvctl.h"
+#include "nl.h"
+#include "output.h"
+#include "unit.h"
+
+#define FAKE_BUF (64 * 1024)
+
+/* Replies by command: messages back to back, FAKE_USED bytes. */
+static char fake_replies[HVTRACE_CMD_MAX + 1][FAKE_BUF]
+	__attribute__((aligned(8)));
+static size_t fake_used[HVTRACE_CMD_MAX + 1];
+static struct nlmsghdr *fake_last[HVTRACE_CMD_MAX + 1];
+
+/* The last request sent, and how often the family was opened. */
+static char fake_req[FAKE_BUF] __attribute__((aligned(8)));
+static int fake_opens, fake_requests;
+static char fake_err[512];
+
+bool hvctl_json;
+
+static int fake_verr(const char *fmt, va_list ap)
+{
+	return vsnprintf(fake_err, sizeof(fake_err), fmt, ap);
+}
+
+int hvctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fake_verr(fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)cmd;
+	va_start(ap, fmt);
+	fake_verr(fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
+{
+	(void)cmd, (void)argc, (void)argv;
+	return false;
+}
+
+/* Forget the replies, the last request and the last error. */
+__attribute__((unused))
+static void fake_reset(void)
+{
+	memset(fake_used, 0, sizeof(fake_used));
+	memset(fake_last, 0, sizeof(fake_last));
+	memset(fake_req, 0, sizeof(fake_req));
+	fake_opens = fake_requests = 0;
+	fake_err[0] = '\0';
+}
+
+/* Start one more reply message to CMD; put attributes into it. */
+__attribute__((unused))
+static struct nlmsghdr *fake_reply(uint8_t cmd)
+{
+	struct genlmsghdr *g;
+	struct nlmsghdr *nlh;
+
+	if (fake_last[cmd])
+		fake_used[cmd] += NLMSG_ALIGN(fake_last[cmd]->nlmsg_len);
+	nlh = mnl_nlmsg_put_header(fake_replies[cmd] + fake_used[cmd]);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	fake_last[cmd] = nlh;
+	return nlh;
+}
+
+struct hvnl *__wrap_hvnl_open(void);
+void __wrap_hvnl_close(struct hvnl *nl);
+struct nlmsghdr *__wrap_hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
+				     uint16_t flags);
+int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
+		     void *data);
+
+struct hvnl *__wrap_hvnl_open(void)
+{
+	fake_opens++;
+	/* Opaque to the commands; only the wrappers below see it. */
+	return (struct hvnl *)fake_replies;
+}
+
+void __wrap_hvnl_close(struct hvnl *nl)
+{
+	(void)nl;
+}
+
+struct nlmsghdr *__wrap_hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
+				     uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	(void)nl;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = HVTRACE_GENL_VERSION;
+	return nlh;
+}
+
+int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
+		     void *data)
+{
+	uint8_t cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
+	const struct nlmsghdr *nlh;
+	int len;
+
+	(void)nl;
+	fake_requests++;
+	memcpy(fake_req, req, req->nlmsg_len);
+	if (!cb || !fake_last[cmd])
+		return 0;
+	len = fake_used[cmd] + fake_last[cmd]->nlmsg_len;
+	for (nlh = (void *)fake_replies[cmd]; mnl_nlmsg_ok(nlh, len);
+	     nlh = mnl_nlmsg_next(nlh, &len))
+		if (cb(nlh, data) < MNL_CB_OK)
+			return -1;
+	return 0;
+}
+
+/* Attribute TYPE of the last request's CONFIG nest, or NULL. */
+__attribute__((unused))
+static const struct nlattr *fake_req_cfg(uint16_t type)
+{
+	const struct nlattr *tb[HVTRACE_A_MAX + 1];
+	const struct nlattr *c[HVTRACE_CFG_MAX + 1];
+
+	if (hvnl_parse((struct nlmsghdr *)fake_req, tb, HVTRACE_A_MAX) < 0 ||
+	    !tb[HVTRACE_A_CONFIG])
+		return NULL;
+	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX);
+	return c[type];
+}
+
+/* Run hvctl COMMAND ARGS... (a NULL-terminated list); its exit status. */
+#define FAKE_RUN(cmd, ...)						\
+	((cmd).run(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *) - 1, \
+		   (char *[]){ __VA_ARGS__ }))
+
+static FILE *fake_capture_file;
+static int fake_saved_fd[3];
+
+/* Everything printed from here to fake_capture_end() is collected. */
+__attribute__((unused))
+static void fake_capture_begin(void)
+{
+	fflush(stdout);
+	fake_capture_file = tmpfile();
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		fake_saved_fd[fd] = dup(fd);
+		dup2(fileno(fake_capture_file), fd);
+	}
+}
+
+/* What was printed (standard output and error); the caller frees it. */
+__attribute__((unused))
+static char *fake_capture_end(void)
+{
+	long n;
+	char *s;
+
+	fflush(stdout);
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		dup2(fake_saved_fd[fd], fd);
+		close(fake_saved_fd[fd]);
+	}
+	n = ftell(fake_capture_file);
+	s = calloc(1, n + 1);
+	rewind(fake_capture_file);
+	if (fread(s, 1, n, fake_capture_file) != (size_t)n)
+		s[0] = '\0';
+	fclose(fake_capture_file);
+	return s;
+}
+
+/* Run hvctl COMMAND ARGS... (as FAKE_RUN), with -j when JSON, expecting
+ * success; what it printed, for the caller to free. */
+#define FAKE_OUTPUT(json, cmd, ...) ({					\
+	hvctl_json = (json);						\
+	fake_capture_begin();						\
+	CHECK_INT(FAKE_RUN(cmd, __VA_ARGS__), 0);			\
+	fake_capture_end();						\
+})
+
+/* HAYSTACK contains NEEDLE; shows both when not. */
+#define CHECK_HAS(haystack, needle)					\
+	unit_check(strstr((haystack), (needle)) != NULL, __FILE__,	\
+		   __LINE__, "no \"%s\" in:\n%s", (needle), (haystack))
+
+#define CHECK_HASNT(haystack, needle)					\
+	unit_check(strstr((haystack), (needle)) == NULL, __FILE__,	\
+		   __LINE__, "unwanted \"%s\" in:\n%s", (needle), (haystack))
+
+#endif /* HVTRACE_FAKE_NL_H */

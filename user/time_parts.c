@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names of the parts of an exit's time, and their arithmetic. */
+#include <strings.h>
+
+#include "output.h"
+#include "time_parts.h"
+
+/*
+ * Runnable time is the host scheduler keeping a ready vCPU off its CPU:
+ * operators know that as "preempted", so that is the name they type and
+ * read; JSON keys keep the ABI's "runnable".
+ */
+static const char *const on_names[] = {
+	[HVTRACE_ON_TOTAL] = "total",
+	[HVTRACE_ON_HANDLING] = "handling",
+	[HVTRACE_ON_VMM] = "vmm",
+	[HVTRACE_ON_HALT] = "halt",
+	[HVTRACE_ON_RUNNABLE] = "preempted",
+	[HVTRACE_ON_OTHER] = "other",
+};
+
+_Static_assert(sizeof(on_names) / sizeof(on_names[0]) == __HVTRACE_ON_MAX,
+	       "a name for every enum hvtrace_threshold_on");
+
+const char *const time_part_labels[HVTRACE_NR_PARTS + 1] = {
+	"handling",
+	[1 + HVTRACE_PART_VMM] = "vmm",
+	[1 + HVTRACE_PART_HALT] = "halt",
+	[1 + HVTRACE_PART_RUNNABLE] = "preempted",
+	[1 + HVTRACE_PART_OTHER] = "other",
+};
+
+static const char *const part_keys[HVTRACE_NR_PARTS] = {
+	[HVTRACE_PART_VMM] = "vmm_ns",
+	[HVTRACE_PART_HALT] = "halt_ns",
+	[HVTRACE_PART_RUNNABLE] = "runnable_ns",
+	[HVTRACE_PART_OTHER] = "other_ns",
+};
+
+const char *threshold_on_name(unsigned int on)
+{
+	return on <= HVTRACE_ON_MAX ? on_names[on] : "?";
+}
+
+int threshold_on_parse(const char *s)
+{
+	if (!strcasecmp(s, "runnable"))
+		return HVTRACE_ON_RUNNABLE;
+	for (int i = 0; i <= HVTRACE_ON_MAX; i++)
+		if (!strcasecmp(s, on_names[i]))
+			return i;
+	return -1;
+}
+
+uint64_t time_handling(uint64_t total, const __u64 part[HVTRACE_NR_PARTS])
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		sum += part[i];
+	return total > sum ? total - sum : 0;
+}
+
+void out_time_parts(uint64_t total, const __u64 part[HVTRACE_NR_PARTS])
+{
+	out_u64("handling_ns", NULL, time_handling(total, part));
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		out_u64(part_keys[i], NULL, part[i]);
+}
+
+double time_share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
