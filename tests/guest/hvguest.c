@@ -13,6 +13,34 @@
  * code and faulting EIP through an OUT to FAULT_PORT, so a broken guest is
  * diagnosed precisely instead of ending in an opaque triple fault.
  *
+ * Each iteration begins with a prologue, emitted after the exception stubs
+ * so that the RIPs of the loops above do not move: the --halt loop, then
+ * the --spin busy loop, then a jump to 0x1000.
+ *
+ * --halt N:USEC gives exits whose time is spent blocked in KVM's
+ * kvm_vcpu_halt().  Only then the VM gets KVM's in-kernel irqchip (a vCPU
+ * with interrupts off would never leave a HLT, so --hlt is refused).
+ * Once per run vCPU 0 initialises the in-kernel master 8259 (ICW1-4, then
+ * OCW1 unmasking HALT_IRQ only): PIC_INIT_OUTS OUTs handled in the kernel.
+ * Then N times per iteration: OUT to ARM_PORT (to userspace: the VMM starts
+ * a USEC timer), "sti; hlt; cli".  At the deadline a helper thread raises
+ * HALT_IRQ with KVM_IRQ_LINE; the handler sends the EOI (one more in-kernel
+ * OUT), counts its run in guest memory and IRETs.  Only vCPU 0 halts: KVM resets only the BSP's LVT0 to
+ * ExtINT (KVM_X86_QUIRK_LINT0_REENABLED), so the PIC reaches no other vCPU;
+ * other vCPUs skip the prologue's halt part (EDI, the per-vCPU halt count,
+ * is 0 for them).  The interrupt is never raised before vCPU 0 is blocked
+ * in KVM (KVM's 'blocking' stat), so every halt blocks; a halt whose vCPU
+ * thread needed more than USEC to get there is shorter and counted in
+ * halt_late (under TCG on a busy host: about 1 in 500, even with 5 ms).
+ *
+ * --spin MS busy-loops on RDTSC (not intercepted) on every vCPU for MS ms of
+ * wall-clock time per iteration, using KVM's guest TSC frequency; time the
+ * vCPU thread spends preempted counts too.  It makes no exits of its own,
+ * only the host's interrupts interrupt it, so it gives a vCPU thread that
+ * another task can preempt.  The HVGUEST line reports run_delay_ns, the
+ * time the vCPU threads waited runnable (the scheduler's run_delay from
+ * /proc/self/task/TID/schedstat) while running the guest.
+ *
  * The VMM checks every exit that reaches userspace against the exact
  * sequence the program must produce and cross-checks KVM's own per-vCPU
  * binary statistics afterwards.  It is the ground truth for tracer tests,
@@ -20,10 +48,18 @@
  *
  * KVM statistics and how exactly they can be checked (KVM 6.1 .. 6.12):
  *   io_exits   - counted by the vendor IO intercept for every IN/OUT, whether
- *                handled in the kernel or not: must equal pio+slow+done.
+ *                handled in the kernel or not: must equal pio+slow+done
+ *                (+ halt arms + io_kernel, the PIC's OUTs, with --halt).
  *   mmio_exits - counted when emulation has to hand an MMIO access to
  *                userspace: must equal mmio.
- *   halt_exits - counted for every emulated HLT: must equal hlt.
+ *   halt_exits - counted for every emulated HLT: must equal hlt (or halt);
+ *                a HLT whose interrupt is already pending counts too.
+ *   blocking   - with --halt, read by the timer at each deadline, which it
+ *                holds back until vCPU 0 is inside kvm_vcpu_block().
+ *                halt_wakeup (one per blocked halt, plus any spurious one,
+ *                e.g. a TLB flush request to all vCPUs), halt_wait_ns,
+ *                halt_poll_{success,fail}_ns, halt_{successful,attempted}_poll
+ *                and halt_poll_invalid are reported only.
  *   exits      - every VM exit, including host interrupts, NPT/EPT faults on
  *                first touch of guest memory and the like, so it can only be
  *                checked as a lower bound: each of our instructions (CPUID,
@@ -46,6 +82,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -75,8 +112,22 @@
 #define CODE_MAX	0x1000
 #define DONE_PORT	0x3f0
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
+#define ARM_PORT	0x3f2	/* --halt: "start my timer" */
+#define SPIN_GPA	0x700	/* --spin: 64-bit TSC ticks per spin */
+#define EOI_COUNT_GPA	0x708	/* --halt: 32-bit count of handler runs */
 #define NR_EXCEPTIONS	32
 #define MAX_VCPUS	8
+
+/*
+ * --halt: IRQ 5 of the master 8259, remapped to vector 0x25.  No KVM device
+ * raises it (KVM_CREATE_IRQCHIP makes no PIT), and the I/O APIC pin of the
+ * same GSI stays masked as reset left it.
+ */
+#define PIC_VECTOR_BASE	0x20
+#define HALT_IRQ	5
+#define HALT_VECTOR	(PIC_VECTOR_BASE + HALT_IRQ)
+#define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
+#define MIN_HALT_USEC	1000	/* arm exit to HLT: 0.2-0.5 ms under TCG */
 
 /*
  * Default MSR: "HVG\0".  It lies outside every range covered by the VMX and
@@ -90,19 +141,28 @@
 #define PIO_DATA	'P'
 #define SLOW_DATA	'S'
 #define DONE_DATA	'D'
+#define ARM_DATA	'A'
 #define MMIO_DATA	0x4f494d4du		/* "MMIO" */
 #define WRMSR_LO	0x4d535257u		/* "WRSM" */
 #define WRMSR_HI	0x48564700u
 #define RDMSR_VALUE	0x1122334455667788ull
 
-/* Exit kinds, in program order; K_DONE is the end-of-iteration OUT. */
+/*
+ * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
+ * OUT of a --halt; it comes last so that the older kinds' output stays put.
+ */
 enum kind {
-	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
+	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
 	NR_KINDS, K_DONE = NR_KINDS,
 };
 
 static const char *const kind_name[NR_KINDS + 1] = {
-	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "done",
+	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "done",
+};
+
+/* The order of the userspace exits in one iteration (prologue first). */
+static const int program_order[NR_KINDS] = {
+	K_HALT, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
 };
 
 /* CPUID is the only kind handled entirely inside KVM. */
@@ -114,6 +174,8 @@ static bool kind_reaches_vmm(int k)
 struct config {
 	uint64_t count[NR_KINDS];	/* per vCPU and program iteration */
 	uint64_t pio_port, slow_port, slow_usec, mmio_gpa, msr, vcpus;
+	uint64_t halt_usec;		/* non-zero: --halt given */
+	uint64_t spin_ms;		/* non-zero: --spin given */
 	int cpus[MAX_VCPUS];
 	int ncpus;
 	double seconds;
@@ -124,13 +186,21 @@ struct config {
 enum stat_id {
 	ST_EXITS, ST_IO, ST_MMIO, ST_HALT,	/* checked, must exist */
 	ST_IRQ, ST_SIGNAL, ST_HALT_WAKEUP, ST_INSN_EMUL,
+	/* reported with --halt only */
+	ST_HALT_WAIT_NS, ST_POLL_SUCCESS_NS, ST_POLL_FAIL_NS,
+	ST_POLL_SUCCESS, ST_POLL_ATTEMPT, ST_POLL_INVALID,
+	ST_BLOCKING,				/* instant, not a counter */
 	NR_STATS,
 };
 #define NR_CHECKED_STATS	(ST_HALT + 1)
+#define NR_PLAIN_STATS		(ST_INSN_EMUL + 1)
 
 static const char *const stat_name[NR_STATS] = {
 	"exits", "io_exits", "mmio_exits", "halt_exits",
 	"irq_exits", "signal_exits", "halt_wakeup", "insn_emulation",
+	"halt_wait_ns", "halt_poll_success_ns", "halt_poll_fail_ns",
+	"halt_successful_poll", "halt_attempted_poll", "halt_poll_invalid",
+	"blocking",
 };
 
 struct vcpu {
@@ -145,6 +215,9 @@ struct vcpu {
 	uint64_t after[NR_STATS];
 	uint64_t seen[NR_KINDS + 1];	/* userspace exits by kind */
 	uint64_t iters;
+	uint64_t halts;			/* --halt count per iteration */
+	uint64_t run_delay[2];		/* schedstat run_delay, start/end */
+	bool run_delay_ok;
 	/* position in the expected exit sequence of the current iteration */
 	int pos;
 	uint32_t left;
@@ -161,7 +234,20 @@ static int kvm_fd, vm_fd;
 static size_t run_size;
 static uint8_t *guest_mem;
 static uint32_t rip[NR_KINDS + 1];
+static uint32_t rip_halt, rip_eoi, entry_rip;
+static uint64_t spin_tsc_khz;
 static struct vcpu vcpus[MAX_VCPUS];
+
+/*
+ * --halt timer: vCPU 0 posts 'armed' at each ARM_PORT exit; the thread
+ * raises HALT_IRQ at 'due' and posts 'idle' once the line is low again.
+ */
+static struct {
+	sem_t armed, idle;
+	struct timespec armed_at, due;
+	uint64_t late;			/* vCPU 0 not blocked at the deadline */
+	uint64_t armed_ns;		/* sum of arm exit -> IRQ raised */
+} halt_timer;
 
 /* Stop protocol: see finish_iteration(). */
 static atomic_int stop_requested;
@@ -175,7 +261,8 @@ static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char usage_line[] =
 	"usage: hvguest [--vcpus N] [--cpu LIST] [--seconds S | --forever] "
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N] [--rdmsr N[:MSR]] "
-	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]]\n";
+	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
+	"[--spin MS] [--hold]\n";
 
 static void __noreturn __printf(1, 2)
 usage_error(const char *fmt, ...)
@@ -219,15 +306,25 @@ static void __noreturn usage(void)
 	       "  --hlt N                N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
 	       "  --slow N:USEC[:PORT]   N 'out' to PORT (default 0x81), VMM sleeps USEC\n"
 	       "then one 'out' to port 0x%x ends the iteration (0x%x reports faults).\n"
+	       "Before all of these, each iteration starts with:\n"
+	       "  --halt N:USEC          vCPU 0 only: N times 'out' to port 0x%x, then\n"
+	       "                         'sti; hlt' until the VMM raises IRQ %d USEC\n"
+	       "                         (>= %d) later; uses KVM's in-kernel irqchip, so\n"
+	       "                         excludes --hlt; the PIC setup and each EOI are\n"
+	       "                         IN/OUT exits handled in the kernel (io_kernel)\n"
+	       "  --spin MS              every vCPU busy-loops on RDTSC for MS ms of\n"
+	       "                         wall-clock time (no exits of its own)\n"
 	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
 	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling)\n"
 	       "  --seconds S            repeat the program until S seconds have passed\n"
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
-	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady)\n"
+	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
+	       "                         with --halt, those of in-kernel LAPICs too)\n"
 	       "Prints 'HVGUEST-START ...' once the threads exist and 'HVGUEST ...' on\n"
 	       "success.  Exit: 0 ok, 1 mismatch/failure, 2 bad arguments, 4 no KVM.\n",
-	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, MAX_VCPUS);
+	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ,
+	       MIN_HALT_USEC, MAX_VCPUS);
 	exit(0);
 }
 
@@ -289,6 +386,9 @@ static const struct field_opt {
 	{ "hlt",   1, 1, { F_COUNT(K_HLT) } },
 	{ "slow",  3, 2, { F_COUNT(K_SLOW), { "USEC", 1, 10000000, &cfg.slow_usec },
 			   F_PORT(&cfg.slow_port) } },
+	{ "halt",  2, 2, { { "count", 1, UINT32_MAX, &cfg.count[K_HALT] },
+			   { "USEC", MIN_HALT_USEC, 10000000, &cfg.halt_usec } } },
+	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
 	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
 };
 #define NR_FIELD_OPTS	((int)ARRAY_SIZE(field_opts))
@@ -338,6 +438,30 @@ static void parse_seconds(const char *s)
 		usage_error("--seconds: %s out of range", s);
 }
 
+/* I/O ports the in-kernel irqchip handles: both 8259s and their ELCRs. */
+static bool kernel_port(uint64_t port)
+{
+	return (port & ~1ull) == 0x20 || (port & ~1ull) == 0xa0 ||
+	       (port & ~1ull) == 0x4d0;
+}
+
+/* What --halt's in-kernel irqchip would take over or never finish. */
+static void check_halt_config(void)
+{
+	uint64_t page = cfg.mmio_gpa & ~0xfffull;
+
+	if (cfg.count[K_HLT])
+		usage_error("--hlt and --halt are exclusive: with --halt's in-kernel "
+			    "irqchip a HLT with interrupts off never ends");
+	if (cfg.pio_port == ARM_PORT || kernel_port(cfg.pio_port))
+		usage_error("--pio: port 0x%" PRIx64 " is taken by --halt", cfg.pio_port);
+	if (cfg.slow_port == ARM_PORT || kernel_port(cfg.slow_port))
+		usage_error("--slow: port 0x%" PRIx64 " is taken by --halt", cfg.slow_port);
+	if (page == 0xfec00000 || page == 0xfee00000)
+		usage_error("--mmio: GPA 0x%" PRIx64 " is the I/O APIC or local APIC "
+			    "page, which --halt's irqchip handles in KVM", cfg.mmio_gpa);
+}
+
 /* Rejects combinations that would make exits ambiguous or impossible. */
 static void check_config(void)
 {
@@ -351,6 +475,8 @@ static void check_config(void)
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
+	if (cfg.halt_usec)
+		check_halt_config();
 	if (gpa < MEM_SIZE)
 		usage_error("--mmio: GPA 0x%" PRIx64 " is inside the memslot", gpa);
 	/* A misaligned write could span two pages and exit twice. */
@@ -541,6 +667,15 @@ static void emit_insn(struct code *c, int k)
 	}
 }
 
+/* Points IDT entry 'vec' at 'handler' with a 32-bit interrupt gate. */
+static void set_gate(uint8_t *mem, int vec, uint32_t handler)
+{
+	uint64_t gate = (handler & 0xffff) | 0x08u << 16 | 0x8e00ull << 32 |
+			(uint64_t)(handler >> 16) << 48;
+
+	memcpy(mem + IDT_GPA + 8 * vec, &gate, 8);
+}
+
 /* Vectors for which the CPU pushes an error code. */
 static bool has_error_code(int vec)
 {
@@ -555,14 +690,10 @@ static bool has_error_code(int vec)
  */
 static void emit_exception_stubs(struct code *c, uint8_t *mem)
 {
-	uint32_t common_at[NR_EXCEPTIONS], stub;
-	uint64_t gate;
+	uint32_t common_at[NR_EXCEPTIONS];
 
 	for (int v = 0; v < NR_EXCEPTIONS; v++) {
-		stub = here(c);
-		gate = (stub & 0xffff) | 0x08u << 16 | 0x8e00ull << 32 |
-		       (uint64_t)(stub >> 16) << 48;
-		memcpy(mem + IDT_GPA + 8 * v, &gate, 8);
+		set_gate(mem, v, here(c));
 		if (!has_error_code(v))
 			EMIT(c, 0x6a, 0);		/* push 0 */
 		EMIT(c, 0x6a, v);			/* push vector */
@@ -576,20 +707,111 @@ static void emit_exception_stubs(struct code *c, uint8_t *mem)
 	EMIT(c, 0xee, 0xf4);		/* out dx, al; hlt (never resumed) */
 }
 
+/* "jz rel32" to be resolved by patch_rel32(); returns the rel32 offset. */
+static uint32_t emit_jz(struct code *c)
+{
+	EMIT(c, 0x0f, 0x84);
+	c->len += 4;
+	if (c->len > CODE_MAX)
+		die(EXIT_MISMATCH, "guest program too large");
+	return c->len - 4;
+}
+
+/*
+ * HALT_VECTOR's handler: "push eax; mov al, 0x20; out 0x20, al;
+ * inc dword [EOI_COUNT_GPA]; pop eax; iret", a non-specific EOI to the
+ * master PIC.  io_kernel counts the runs the guest saw, not the interrupts
+ * the VMM raised: should one interrupt ever be delivered twice (the handler
+ * would run twice over, harmlessly), its second EOI is a real IOIO exit too.
+ */
+static void emit_irq_handler(struct code *c, uint8_t *mem)
+{
+	set_gate(mem, HALT_VECTOR, here(c));
+	EMIT(c, 0x50, 0xb0, 0x20);
+	rip_eoi = here(c);
+	EMIT(c, 0xe6, 0x20, 0xff, 0x05);
+	emit32(c, EOI_COUNT_GPA);
+	EMIT(c, 0x58, 0xcf);
+}
+
+/*
+ * Entry point: vCPU 0 under --halt (EDI != 0) sets up the master 8259 in
+ * PIC_INIT_OUTS OUTs: edge triggered, cascaded, vectors from
+ * PIC_VECTOR_BASE, 8086 mode, all lines but HALT_IRQ masked.
+ */
+static void emit_entry(struct code *c)
+{
+	static const uint8_t init[PIC_INIT_OUTS][2] = {
+		{ 0x20, 0x11 }, { 0x21, PIC_VECTOR_BASE }, { 0x21, 0x04 },
+		{ 0x21, 0x01 }, { 0x21, (uint8_t)~(1u << HALT_IRQ) },
+	};
+	uint32_t skip_at;
+
+	entry_rip = here(c);
+	EMIT(c, 0x85, 0xff);			/* test edi, edi */
+	skip_at = emit_jz(c);
+	for (int i = 0; i < PIC_INIT_OUTS; i++)	/* mov al, v; out port, al */
+		EMIT(c, 0xb0, init[i][1], 0xe6, init[i][0]);
+	patch_rel32(c, skip_at, here(c));
+}
+
+/*
+ * The prologue of each iteration, then a jump to 'start':
+ *   mov esi, edi; test esi, esi; jz spin; mov edx, ARM_PORT; mov eax, 'A'
+ *   top: out dx, al; sti; hlt; cli; dec esi; jnz top
+ *   spin: mov ecx, [SPIN_GPA]; mov ebx, [SPIN_GPA + 4]; mov eax, ecx;
+ *         or eax, ebx; jz end; rdtsc; add ecx, eax; adc ebx, edx
+ *   wait: rdtsc; sub eax, ecx; sbb edx, ebx; jb wait
+ *   end:  jmp start
+ * The interrupt that ends the HLT returns to the CLI.  EDI (the halt count)
+ * is set per vCPU at reset and never written by the guest.
+ */
+static void emit_prologue(struct code *c, uint32_t start)
+{
+	uint32_t skip_at, top;
+
+	EMIT(c, 0x89, 0xfe, 0x85, 0xf6);	/* mov esi, edi; test esi, esi */
+	skip_at = emit_jz(c);
+	emit_mov(c, 2, ARM_PORT);
+	emit_mov(c, 0, ARM_DATA);
+	top = here(c);
+	rip[K_HALT] = here(c);
+	EMIT(c, 0xee, 0xfb);			/* out dx, al; sti */
+	rip_halt = here(c);
+	EMIT(c, 0xf4, 0xfa);			/* hlt; cli */
+	emit_loop_tail(c, top, skip_at);
+
+	EMIT(c, 0x8b, 0x0d);			/* mov ecx, [SPIN_GPA] */
+	emit32(c, SPIN_GPA);
+	EMIT(c, 0x8b, 0x1d);			/* mov ebx, [SPIN_GPA + 4] */
+	emit32(c, SPIN_GPA + 4);
+	EMIT(c, 0x89, 0xc8, 0x09, 0xd8);	/* mov eax, ecx; or eax, ebx */
+	skip_at = emit_jz(c);
+	EMIT(c, 0x0f, 0x31, 0x01, 0xc1, 0x11, 0xd3);
+	EMIT(c, 0x0f, 0x31, 0x29, 0xc8, 0x19, 0xda, 0x72, (uint8_t)-8);
+	patch_rel32(c, skip_at, here(c));
+	EMIT(c, 0xe9);				/* jmp rel32 start */
+	emit32(c, start - (here(c) + 4));
+}
+
 /*
  * The whole program; every loop counts in ESI, which none of the exiting
  * instructions touches:
  *   start: for each kind: mov esi, N; test esi, esi; jz next; <setup>
  *          top: <insn>; dec esi; jnz top
  *   next:  ...
- *          mov edx, DONE_PORT; mov eax, 'D'; out dx, al; jmp start
+ *          mov edx, DONE_PORT; mov eax, 'D'; out dx, al; jmp prologue
+ * followed by the exception stubs, the IRQ handler, the entry point and
+ * the prologue.
  */
 static void emit_program(uint8_t *mem)
 {
 	struct code c = { .buf = mem + CODE_GPA };
-	uint32_t start = here(&c), top, skip_at;
+	uint32_t start = here(&c), top, skip_at, loop_at;
 
 	for (int k = 0; k < NR_KINDS; k++) {
+		if (k == K_HALT)		/* in the prologue */
+			continue;
 		skip_at = emit_loop_head(&c, cfg.count[k]);
 		emit_setup(&c, k);
 		top = here(&c);
@@ -599,9 +821,14 @@ static void emit_program(uint8_t *mem)
 	emit_mov(&c, 2, DONE_PORT);
 	emit_mov(&c, 0, DONE_DATA);
 	rip[K_DONE] = here(&c);
-	EMIT(&c, 0xee, 0xe9);			/* out dx, al; jmp rel32 start */
-	emit32(&c, start - (here(&c) + 4));
+	EMIT(&c, 0xee, 0xe9);			/* out dx, al; jmp rel32 prologue */
+	loop_at = c.len;
+	emit32(&c, 0);
 	emit_exception_stubs(&c, mem);
+	emit_irq_handler(&c, mem);
+	emit_entry(&c);
+	patch_rel32(&c, loop_at, here(&c));
+	emit_prologue(&c, start);
 }
 
 /* ------------------------------------------------------------- VM setup */
@@ -625,6 +852,10 @@ static void open_kvm(void)
 		check_cap(KVM_CAP_X86_USER_SPACE_MSR, "KVM_CAP_X86_USER_SPACE_MSR");
 		check_cap(KVM_CAP_X86_MSR_FILTER, "KVM_CAP_X86_MSR_FILTER");
 	}
+	if (cfg.halt_usec)
+		check_cap(KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
+	if (cfg.spin_ms)
+		check_cap(KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ");
 	if (ioctl(kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_MAX_VCPUS) < (int)cfg.vcpus)
 		die(EXIT_SKIP, "KVM supports fewer than %" PRIu64 " vCPUs", cfg.vcpus);
 	run_size = ioctl(kvm_fd, KVM_GET_VCPU_MMAP_SIZE, 0);
@@ -683,6 +914,9 @@ static void create_vm(void)
 	vm_fd = ioctl(kvm_fd, KVM_CREATE_VM, 0);
 	if (vm_fd < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_VM: %s", strerror(errno));
+	/* Only --halt: it changes how HLT ends, and adds LAPIC state. */
+	if (cfg.halt_usec && ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
+		die(EXIT_MISMATCH, "KVM_CREATE_IRQCHIP: %s", strerror(errno));
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
@@ -705,12 +939,16 @@ static void flat_segment(struct kvm_segment *s, uint16_t sel, uint8_t type)
 	};
 }
 
-/* 32-bit flat protected mode, paging off, interrupts off, RIP at start. */
+/*
+ * 32-bit flat protected mode, paging off, interrupts off, RIP at the entry
+ * point, EDI = this vCPU's --halt count.
+ */
 static void init_vcpu_state(struct vcpu *v)
 {
 	struct kvm_sregs sregs;
 	struct kvm_regs regs = {
-		.rip = CODE_GPA,
+		.rip = entry_rip,
+		.rdi = v->halts,
 		.rflags = 0x2,
 		.rsp = MEM_SIZE,
 	};
@@ -723,7 +961,7 @@ static void init_vcpu_state(struct vcpu *v)
 	sregs.gdt.base = GDT_GPA;
 	sregs.gdt.limit = 3 * 8 - 1;
 	sregs.idt.base = IDT_GPA;
-	sregs.idt.limit = NR_EXCEPTIONS * 8 - 1;
+	sregs.idt.limit = (cfg.halt_usec ? HALT_VECTOR + 1 : NR_EXCEPTIONS) * 8 - 1;
 	sregs.cr0 = 0x11;		/* PE | ET */
 	sregs.cr4 = 0;
 	sregs.efer = 0;
@@ -731,6 +969,46 @@ static void init_vcpu_state(struct vcpu *v)
 		die(EXIT_MISMATCH, "KVM_SET_SREGS: %s", strerror(errno));
 	if (ioctl(v->fd, KVM_SET_REGS, &regs) < 0)
 		die(EXIT_MISMATCH, "KVM_SET_REGS: %s", strerror(errno));
+}
+
+/*
+ * With an in-kernel irqchip only the BSP starts runnable; the others wait
+ * for INIT/SIPI, which this guest never sends, so start them directly.
+ * The PIC interrupt reaches vCPU 0 only through its LVT0, which KVM resets
+ * to ExtINT, unmasked (KVM_X86_QUIRK_LINT0_REENABLED): check that.
+ */
+static void init_vcpu_irqchip(struct vcpu *v)
+{
+	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
+	struct kvm_lapic_state lapic;
+	uint32_t lvt0;
+
+	if (v->id != 0) {
+		if (ioctl(v->fd, KVM_SET_MP_STATE, &mp) < 0)
+			die(EXIT_MISMATCH, "vcpu %d: KVM_SET_MP_STATE: %s", v->id,
+			    strerror(errno));
+		return;
+	}
+	if (ioctl(v->fd, KVM_GET_LAPIC, &lapic) < 0)
+		die(EXIT_MISMATCH, "KVM_GET_LAPIC: %s", strerror(errno));
+	memcpy(&lvt0, lapic.regs + 0x350, 4);
+	if ((lvt0 & 0x10700) != 0x700)		/* masked bit, delivery mode */
+		die(EXIT_SKIP, "vcpu 0: LVT0 0x%x is not unmasked ExtINT, PIC "
+		    "interrupts cannot reach it", lvt0);
+}
+
+/* --spin: the guest's TSC ticks per spin, for the prologue to read. */
+static void set_spin_ticks(struct vcpu *v)
+{
+	int khz = ioctl(v->fd, KVM_GET_TSC_KHZ, 0);
+	uint64_t ticks;
+
+	if (khz <= 0)
+		die(EXIT_SKIP, "KVM_GET_TSC_KHZ: %s", khz ? strerror(errno) :
+		    "guest TSC frequency unknown");
+	spin_tsc_khz = khz;
+	ticks = cfg.spin_ms * khz;
+	memcpy(guest_mem + SPIN_GPA, &ticks, 8);
 }
 
 /* ---------------------------------------------------------------- stats */
@@ -756,10 +1034,13 @@ static void stats_open(struct vcpu *v)
 	    (ssize_t)(h.num_desc * dsize))
 		die(EXIT_MISMATCH, "reading stats descriptors: %s", strerror(errno));
 	for (int s = 0; s < NR_STATS; s++) {
+		uint32_t type = s == ST_BLOCKING ? KVM_STATS_TYPE_INSTANT :
+				KVM_STATS_TYPE_CUMULATIVE;
+
 		v->stat_off[s] = -1;
 		for (uint32_t i = 0; i < h.num_desc; i++) {
 			d = (struct kvm_stats_desc *)(descs + i * dsize);
-			if ((d->flags & KVM_STATS_TYPE_MASK) != KVM_STATS_TYPE_CUMULATIVE ||
+			if ((d->flags & KVM_STATS_TYPE_MASK) != type ||
 			    strncmp(d->name, stat_name[s], h.name_size))
 				continue;
 			v->stat_off[s] = h.data_offset + d->offset;
@@ -768,18 +1049,27 @@ static void stats_open(struct vcpu *v)
 		if (s < NR_CHECKED_STATS && v->stat_off[s] < 0)
 			die(EXIT_SKIP, "KVM has no '%s' vCPU statistic", stat_name[s]);
 	}
+	/* The --halt timer needs it to tell a halt that began too late. */
+	if (cfg.halt_usec && v->stat_off[ST_BLOCKING] < 0)
+		die(EXIT_SKIP, "KVM has no 'blocking' vCPU statistic");
 	free(descs);
+}
+
+static uint64_t stat_read(const struct vcpu *v, int s)
+{
+	uint64_t val = 0;
+
+	if (v->stat_off[s] >= 0 &&
+	    pread(v->stats_fd, &val, 8, v->stat_off[s]) != 8)
+		die(EXIT_MISMATCH, "reading stat %s: %s", stat_name[s],
+		    strerror(errno));
+	return val;
 }
 
 static void stats_read(struct vcpu *v, uint64_t *val)
 {
-	for (int s = 0; s < NR_STATS; s++) {
-		val[s] = 0;
-		if (v->stat_off[s] >= 0 &&
-		    pread(v->stats_fd, &val[s], 8, v->stat_off[s]) != 8)
-			die(EXIT_MISMATCH, "reading stat %s: %s", stat_name[s],
-			    strerror(errno));
-	}
+	for (int s = 0; s < NR_STATS; s++)
+		val[s] = stat_read(v, s);
 }
 
 static uint64_t stat_delta(const struct vcpu *v, int s)
@@ -864,9 +1154,11 @@ static void dump_regs(const struct vcpu *v)
 			s.cr0, s.cr2, s.cr3, s.cr4, s.efer,
 			s.cs.selector, s.cs.base, s.cs.db);
 	fprintf(stderr, "  iteration %" PRIu64 ", program: pio@0x%x mmio@0x%x "
-		"cpuid@0x%x rdmsr@0x%x wrmsr@0x%x hlt@0x%x slow@0x%x done@0x%x\n",
+		"cpuid@0x%x rdmsr@0x%x wrmsr@0x%x hlt@0x%x slow@0x%x done@0x%x "
+		"entry@0x%x halt: arm@0x%x hlt@0x%x eoi@0x%x\n",
 		v->iters, rip[K_PIO], rip[K_MMIO], rip[K_CPUID], rip[K_RDMSR],
-		rip[K_WRMSR], rip[K_HLT], rip[K_SLOW], rip[K_DONE]);
+		rip[K_WRMSR], rip[K_HLT], rip[K_SLOW], rip[K_DONE], entry_rip,
+		rip[K_HALT], rip_halt, rip_eoi);
 }
 
 static void __noreturn __printf(2, 3)
@@ -892,16 +1184,22 @@ static void reset_sequence(struct vcpu *v)
 	v->left = 0;
 }
 
+/* Exits of kind k per iteration on this vCPU: only vCPU 0 halts. */
+static uint64_t vcpu_count(const struct vcpu *v, int k)
+{
+	return k == K_HALT ? v->halts : cfg.count[k];
+}
+
 /* The kind of the next userspace exit the program must produce. */
 static int expected_kind(struct vcpu *v)
 {
 	while (v->left == 0) {
 		if (++v->pos >= NR_KINDS)
 			return K_DONE;
-		if (kind_reaches_vmm(v->pos))
-			v->left = cfg.count[v->pos];
+		if (kind_reaches_vmm(program_order[v->pos]))
+			v->left = vcpu_count(v, program_order[v->pos]);
 	}
-	return v->pos;
+	return program_order[v->pos];
 }
 
 static bool pio_ok(const struct kvm_run *run, uint16_t port, uint8_t data)
@@ -944,6 +1242,10 @@ static int classify_exit(struct vcpu *v)
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, cfg.slow_port, SLOW_DATA);
 		break;
+	case K_HALT:
+		ok = run->exit_reason == KVM_EXIT_IO &&
+		     pio_ok(run, ARM_PORT, ARM_DATA);
+		break;
 	case K_DONE:
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, DONE_PORT, DONE_DATA);
@@ -983,6 +1285,92 @@ static void sleep_usec(uint32_t usec)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
 		;
+}
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000ull + ts->tv_nsec;
+}
+
+/*
+ * At vCPU 0's ARM_PORT exit: waits until the previous interrupt's line is
+ * low again (so that its KVM_IRQ_LINE cannot kick the coming halt), then
+ * sets the deadline.  The guest executes "sti; hlt" once this returns.
+ */
+static void halt_timer_arm(void)
+{
+	uint64_t due;
+
+	while (sem_wait(&halt_timer.idle) && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &halt_timer.armed_at);
+	due = ts_ns(&halt_timer.armed_at) + cfg.halt_usec * 1000;
+	halt_timer.due.tv_sec = due / 1000000000;
+	halt_timer.due.tv_nsec = due % 1000000000;
+	sem_post(&halt_timer.armed);
+}
+
+static void irq_line(int level)
+{
+	struct kvm_irq_level irq = { .irq = HALT_IRQ, .level = level };
+
+	if (ioctl(vm_fd, KVM_IRQ_LINE, &irq) < 0)
+		die(EXIT_MISMATCH, "KVM_IRQ_LINE %d: %s", level, strerror(errno));
+}
+
+static void wait_blocking(void)
+{
+	for (uint32_t waited = 0; !stat_read(&vcpus[0], ST_BLOCKING); waited += 50) {
+		if (waited > 10000000)
+			die(EXIT_MISMATCH, "vcpu 0 did not block in HLT within "
+			    "10 s of its --halt deadline");
+		sleep_usec(50);
+	}
+}
+
+/*
+ * Raises an edge on HALT_IRQ at each deadline, once KVM's 'blocking' stat
+ * says that vCPU 0 sleeps in kvm_vcpu_block().  Were the interrupt pending
+ * before that, HLT would still count as a halt exit but not block, or end
+ * a halt-poll.  Under a loaded host the vCPU thread sometimes needs more
+ * than USEC from the ARM_PORT exit to HLT: the interrupt then waits for
+ * the block, that halt is shorter than USEC, and it counts as 'late'.
+ */
+static void *halt_timer_thread(void *arg)
+{
+	struct timespec now;
+
+	(void)arg;
+	for (;;) {
+		while (sem_wait(&halt_timer.armed) && errno == EINTR)
+			;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+				       &halt_timer.due, NULL) == EINTR)
+			;
+		if (!stat_read(&vcpus[0], ST_BLOCKING)) {
+			halt_timer.late++;
+			wait_blocking();
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		halt_timer.armed_ns += ts_ns(&now) - ts_ns(&halt_timer.armed_at);
+		irq_line(1);
+		irq_line(0);
+		sem_post(&halt_timer.idle);
+	}
+	return NULL;
+}
+
+static void start_halt_timer(void)
+{
+	pthread_t thread;
+	int err;
+
+	sem_init(&halt_timer.armed, 0, 0);
+	sem_init(&halt_timer.idle, 0, 1);
+	err = pthread_create(&thread, NULL, halt_timer_thread, NULL);
+	if (err)
+		die(EXIT_MISMATCH, "pthread_create: %s", strerror(err));
+	pthread_detach(thread);
 }
 
 /*
@@ -1033,12 +1421,33 @@ static void run_vcpu(struct vcpu *v)
 		case K_SLOW:
 			sleep_usec(cfg.slow_usec);
 			break;
+		case K_HALT:
+			halt_timer_arm();
+			break;
 		case K_DONE:
 			if (finish_iteration(v, &target_known))
 				return;
 			break;
 		}
 	}
+}
+
+/* The second field of schedstat: ns spent runnable, waiting for a CPU. */
+static bool read_run_delay(const struct vcpu *v, uint64_t *ns)
+{
+	char path[64];
+	unsigned long long run, delay;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", v->tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%llu %llu", &run, &delay);
+	fclose(f);
+	*ns = delay;
+	return n == 2;
 }
 
 static void *vcpu_thread(void *arg)
@@ -1049,7 +1458,9 @@ static void *vcpu_thread(void *arg)
 	stats_read(v, v->before);
 	pthread_barrier_wait(&ready_barrier);	/* tid is published */
 	pthread_barrier_wait(&go_barrier);	/* HVGUEST-START is out */
+	v->run_delay_ok = read_run_delay(v, &v->run_delay[0]);
 	run_vcpu(v);
+	v->run_delay_ok &= read_run_delay(v, &v->run_delay[1]);
 	stats_read(v, v->after);
 	return NULL;
 }
@@ -1064,7 +1475,13 @@ static void create_vcpu(struct vcpu *v, int id)
 		      v->fd, 0);
 	if (v->run == MAP_FAILED)
 		die(EXIT_MISMATCH, "mmap kvm_run: %s", strerror(errno));
+	if (cfg.halt_usec && id == 0)
+		v->halts = cfg.count[K_HALT];
 	init_vcpu_state(v);
+	if (cfg.halt_usec)
+		init_vcpu_irqchip(v);
+	if (cfg.spin_ms && id == 0)
+		set_spin_ticks(v);
 	stats_open(v);
 }
 
@@ -1154,16 +1571,28 @@ static int check_stat(const struct vcpu *v, int s, uint64_t want, bool exact)
 	return 1;
 }
 
+/* Runs of the --halt interrupt handler, as counted by the guest. */
+static uint64_t eoi_count(void)
+{
+	uint32_t n;
+
+	memcpy(&n, guest_mem + EOI_COUNT_GPA, 4);
+	return n;
+}
+
 /* Compares KVM's view and ours for one vCPU; returns the number of errors. */
 static int check_vcpu(const struct vcpu *v)
 {
 	const uint64_t *c = cfg.count;
 	uint64_t n = v->iters, want, all = 1;	/* 1: the done OUT */
+	/* halts: each adds an OUT (counted in all), a HLT and an EOI OUT */
+	uint64_t h = v->halts * n, init = v->halts ? PIC_INIT_OUTS : 0;
+	uint64_t eoi = v->halts ? eoi_count() : 0;
 	int errors = 0;
 
 	for (int k = 0; k < NR_KINDS; k++) {
-		all += c[k];
-		want = kind_reaches_vmm(k) ? c[k] * n : 0;
+		all += vcpu_count(v, k);
+		want = kind_reaches_vmm(k) ? vcpu_count(v, k) * n : 0;
 		if (v->seen[k] != want) {
 			fprintf(stderr, "hvguest: vcpu %d: saw %" PRIu64 " %s exits, "
 				"expected %" PRIu64 "\n", v->id, v->seen[k],
@@ -1171,20 +1600,66 @@ static int check_vcpu(const struct vcpu *v)
 			errors++;
 		}
 	}
-	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + 1) * n, true);
+	if (eoi < h) {
+		fprintf(stderr, "hvguest: vcpu %d: interrupt handler ran %" PRIu64
+			" times for %" PRIu64 " halts\n", v->id, eoi, h);
+		errors++;
+	}
+	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + 1) * n + h + eoi + init,
+			     true);
 	errors += check_stat(v, ST_MMIO, c[K_MMIO] * n, true);
-	errors += check_stat(v, ST_HALT, c[K_HLT] * n, true);
-	errors += check_stat(v, ST_EXITS, all * n, false);
+	errors += check_stat(v, ST_HALT, c[K_HLT] * n + h, true);
+	errors += check_stat(v, ST_EXITS, all * n + h + eoi + init, false);
 	if (errors) {
 		fprintf(stderr, "hvguest: vcpu %d: iterations %" PRIu64 ", kvm deltas:",
 			v->id, n);
 		for (int s = 0; s < NR_STATS; s++)
-			if (v->stat_off[s] >= 0)
+			if (v->stat_off[s] >= 0 && s != ST_BLOCKING)
 				fprintf(stderr, " %s=%" PRIu64, stat_name[s],
 					stat_delta(v, s));
 		fputc('\n', stderr);
 	}
 	return errors;
+}
+
+/*
+ * halt: HLTs (and ARM_PORT exits); halt_eoi: interrupt handler runs, one
+ * per halt unless an interrupt came twice (see emit_irq_handler());
+ * io_kernel: the IN/OUT exits KVM handled itself (PIC setup and EOIs);
+ * halt_armed_ns: the sum of the times from each ARM_PORT exit to its
+ * interrupt; halt_late: halts not yet blocked at their deadline (see
+ * halt_timer_thread()).
+ */
+static void report_halt(const uint64_t *total)
+{
+	uint64_t h = vcpus[0].halts * vcpus[0].iters;
+
+	printf(" halt=%" PRIu64 " halt_usec=%" PRIu64 " halt_port=0x%x"
+	       " halt_irq=%d halt_armed_ns=%" PRIu64 " halt_late=%" PRIu64
+	       " halt_eoi=%" PRIu64 " io_kernel=%" PRIu64 " rip_halt=0x%x"
+	       " rip_halt_arm=0x%x rip_halt_eoi=0x%x",
+	       h, cfg.halt_usec, ARM_PORT, HALT_IRQ, halt_timer.armed_ns,
+	       halt_timer.late, eoi_count(), PIC_INIT_OUTS + eoi_count(),
+	       rip_halt, rip[K_HALT], rip_eoi);
+	for (int s = NR_PLAIN_STATS; s < NR_STATS; s++)
+		if (vcpus[0].stat_off[s] >= 0 && s != ST_BLOCKING)
+			printf(" kvm_%s=%" PRIu64, stat_name[s], total[s]);
+}
+
+/* Summed over the vCPU threads; left out if schedstat is unreadable. */
+static void report_run_delay(void)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < cfg.vcpus; i++) {
+		if (!vcpus[i].run_delay_ok) {
+			fprintf(stderr, "hvguest: no run_delay_ns: cannot read "
+				"/proc/self/task/%d/schedstat\n", vcpus[i].tid);
+			return;
+		}
+		sum += vcpus[i].run_delay[1] - vcpus[i].run_delay[0];
+	}
+	printf(" run_delay_ns=%" PRIu64, sum);
 }
 
 static void report(void)
@@ -1207,10 +1682,18 @@ static void report(void)
 	       cfg.count[K_HLT] * tot, cfg.count[K_SLOW] * tot, cfg.slow_usec,
 	       cfg.slow_port, tot, DONE_PORT);
 	for (int k = 0; k <= NR_KINDS; k++)
-		printf(" rip_%s=0x%x", kind_name[k], rip[k]);
-	for (int s = 0; s < NR_STATS; s++)
+		if (k != K_HALT)
+			printf(" rip_%s=0x%x", kind_name[k], rip[k]);
+	for (int s = 0; s < NR_PLAIN_STATS; s++)
 		if (vcpus[0].stat_off[s] >= 0)
 			printf(" kvm_%s=%" PRIu64, stat_name[s], total[s]);
+	/* newer fields only with their options, so the old line stays put */
+	if (cfg.halt_usec)
+		report_halt(total);
+	if (cfg.spin_ms)
+		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64,
+		       cfg.spin_ms, spin_tsc_khz);
+	report_run_delay();
 	printf("\n");
 	fflush(stdout);
 }
@@ -1255,6 +1738,8 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&ready_barrier, NULL, cfg.vcpus + 1);
 	pthread_barrier_init(&go_barrier, NULL, cfg.vcpus + 1);
 	pthread_barrier_init(&stop_barrier, NULL, cfg.vcpus);
+	if (cfg.halt_usec)
+		start_halt_timer();
 	for (unsigned int i = 0; i < cfg.vcpus; i++)
 		start_vcpu(&vcpus[i]);
 
@@ -1267,6 +1752,10 @@ int main(int argc, char **argv)
 	wait_for_stop();
 	for (unsigned int i = 0; i < cfg.vcpus; i++)
 		pthread_join(vcpus[i].thread, NULL);
+	/* the last interrupt's bookkeeping may still be under way */
+	if (cfg.halt_usec)
+		while (sem_wait(&halt_timer.idle) && errno == EINTR)
+			;
 	for (unsigned int i = 0; i < cfg.vcpus; i++)
 		errors += check_vcpu(&vcpus[i]);
 	if (errors)
