@@ -15,6 +15,7 @@
 
 #include "hvtrace.h"
 #include "vcpu_table.h"
+#include "vcpu_time.h"
 
 /* Probe at most this many slots: bounded cost on the exit path. */
 #define HVT_VCPU_PROBES 32
@@ -97,6 +98,10 @@ static u32 vm_id_of(struct kvm *kvm)
 static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 {
 	v->in_exit = false;
+	v->entry_ts = 0;
+	v->where = HVT_ON_CPU;
+	hvt_time_reset(v);
+	WRITE_ONCE(v->task, NULL);	/* the exit path adds its thread */
 	v->kvm = vcpu->kvm;
 	v->vm_pid = vcpu->kvm->userspace_pid;
 	v->vm_id = vm_id_of(vcpu->kvm);
