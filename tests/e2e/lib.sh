@@ -62,7 +62,9 @@ print(eval(sys.argv[1]))' "$1"
 reset_config() {
 	hv stop
 	hv filter clear
-	hv set-threshold 0 --clear-reasons
+	hv set-threshold 0 --clear-reasons --exclude-halt
+	# No preemption records unless a test asks: counts stay exits only.
+	hv set-threshold 3600s --preemptions
 	hv buffer --size 2048 --mode discard
 	hv clear
 }
@@ -90,4 +92,13 @@ wait_recording() {
 		sleep 0.1
 	done
 	fail "recording did not start"
+}
+
+# parts_add_up EVENTS: every exit's parts add up to its duration.
+parts_add_up() {
+	local bad
+
+	bad=$(echo "$1" | events_py '[e for e in ev if e["type"] == "exit" and (e["handling_ns"] + e["vmm_ns"] + e["halt_ns"] + e["runnable_ns"] + e["other_ns"] != e["duration_ns"] or min(e["handling_ns"], e["vmm_ns"], e["halt_ns"], e["runnable_ns"], e["other_ns"]) < 0)][:3]')
+	[ "$bad" = "[]" ] || fail "parts do not add up: $bad"
+	echo "  parts add up to the duration, for every exit"
 }
