@@ -3,8 +3,9 @@
  * The scheduler's side of an exit: sched_switch and sched_wakeup, found by
  * name among the core kernel's tracepoints (they are not exported).
  *
- * Both run for every task of the host, so a task that is no vCPU thread
- * costs one bit test per task involved (threads.h) and nothing else.
+ * They run for every task of the host, so a task that is no vCPU thread
+ * costs one filter lookup per task involved (threads.h) and nothing
+ * else. sched_process_free tells when a vCPU thread's task_struct goes.
  * For a vCPU thread inside an exit they advance its time split
  * (vcpu_time.h); a switch-in also credits whoever ran while it waited and,
  * after a preemption inside KVM, counts and perhaps records it.
@@ -95,15 +96,24 @@ static void hvt_on_wakeup(void *data, struct task_struct *p)
 		hvt_time_wakeup(v, local_clock());
 }
 
+/* A task_struct is freed: if it was a vCPU thread, forget it. */
+static void hvt_on_free(void *data, struct task_struct *p)
+{
+	if (unlikely(hvt_thread_maybe(p)))
+		hvt_thread_gone(p);
+}
+
 /* The compiler checks the probes against the tracepoints' prototypes. */
 static_assert(sizeof(register_trace_sched_switch(hvt_on_switch, NULL)));
 static_assert(sizeof(register_trace_sched_wakeup(hvt_on_wakeup, NULL)));
+static_assert(sizeof(register_trace_sched_process_free(hvt_on_free, NULL)));
 
 static struct {
 	const char *name;
 	void *probe;
 	struct tracepoint *tp;
 } sched_probes[] = {
+	{ "sched_process_free", hvt_on_free },
 	{ "sched_wakeup", hvt_on_wakeup },
 	{ "sched_switch", hvt_on_switch },
 };

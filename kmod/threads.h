@@ -2,13 +2,15 @@
 /*
  * vCPU threads, as the exit path saw them: the scheduler probes ask "is
  * this task a vCPU thread?" on every context switch of the host, so the
- * common answer, no, costs one bit test in a small filter. The table
- * behind it (threads.c) maps a task to its vCPU's slot.
+ * common answer, no, costs one byte load from a small counting filter.
+ * The table behind it (threads.c) maps a task to its vCPU's slot. A
+ * thread leaves both when its task_struct is freed: a new task at the
+ * same address is nobody's vCPU thread, and the filter does not fill up
+ * as VMs come and go.
  */
 #ifndef _HVT_THREADS_H
 #define _HVT_THREADS_H
 
-#include <linux/bitops.h>
 #include <linux/hash.h>
 #include <linux/sched.h>
 
@@ -16,20 +18,28 @@
 
 #define HVT_THREAD_FILTER_BITS	14
 
-/* Bit hash(task) is set once a vCPU thread hashed there; never cleared. */
-extern unsigned long hvt_thread_filter[BITS_TO_LONGS(1 << HVT_THREAD_FILTER_BITS)];
+/* How many vCPU threads hash to each entry (saturates at U8_MAX). */
+extern u8 hvt_thread_filter[1 << HVT_THREAD_FILTER_BITS];
 
 struct hvt_vcpu *hvt_thread_vcpu_slow(const struct task_struct *p);
 /* The exit path found CURRENT running V for the first time. */
 void hvt_thread_add(struct hvt_vcpu *v);
+/* Task P's task_struct is being freed. */
+void hvt_thread_gone(const struct task_struct *p);
 int hvt_threads_init(void);
 void hvt_threads_exit(void);
+
+/* False: P is no vCPU thread. True: it may be one. */
+static inline bool hvt_thread_maybe(const struct task_struct *p)
+{
+	return READ_ONCE(hvt_thread_filter[hash_ptr(p,
+						    HVT_THREAD_FILTER_BITS)]);
+}
 
 /* The slot of the vCPU that task P runs, or NULL: P is no vCPU thread. */
 static inline struct hvt_vcpu *hvt_thread_vcpu(const struct task_struct *p)
 {
-	if (likely(!test_bit(hash_ptr(p, HVT_THREAD_FILTER_BITS),
-			     hvt_thread_filter)))
+	if (likely(!hvt_thread_maybe(p)))
 		return NULL;
 	return hvt_thread_vcpu_slow(p);
 }

@@ -1,0 +1,35 @@
+# A context-switch storm of tasks that are no vCPU threads, beside a
+# guest: nothing of the storm is recorded or credited, the guest's exits
+# are all there, and (the harness checks) the kernel logs no warning.
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+hv set-threshold 0 --preemptions
+hv start
+c0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+stress-ng --switch 2 --taskset 0 --timeout 4 --quiet &
+storm=$!
+sleep 1
+r=$(guest --cpu 1 --cpuid 3000 --pio 500) || exit 1
+wait $storm || fail "stress-ng failed"
+c1=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+hv stop
+echo "  context switches during the test: $((c1 - c0))"
+[ $((c1 - c0)) -ge 50000 ] || fail "only $((c1 - c0)) context switches: no storm"
+
+pid=$(field pid "$r")
+ev=$("$HVCTL" -j drain) || fail "drain failed"
+s=$("$HVCTL" -j stat --vcpus) || fail "stat failed"
+expect_eq "records of anything but the guest" 0 \
+	"$(echo "$ev" | events_py "len([e for e in ev if e['vm_pid'] != $pid])")"
+expect_eq "CPUID exits recorded" 3000 \
+	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'CPUID'])")"
+expect_eq "IOIO exits recorded" 500 \
+	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'IOIO'])")"
+expect_eq "preemptors named stress-ng" 0 \
+	"$(echo "$s" | py "len([p for p in d.get('preemptors', []) if p['comm'].startswith('stress-ng')])")"
+expect_eq "preemption records = preemptions seen" "$(acct preempt_seen)" \
+	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'preempt'])")"
+parts_add_up "$ev"
+check_accounting
+reset_config
