@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hvctl dump: every event of a recorded trace, one per line, in the
- * order the reader merges them (by re-entry time), as text, JSON objects
- * or CSV. Lines are built by hand into one buffer, not with printf per
+ * order the reader merges them (by re-entry or switch-in time), as text,
+ * JSON objects or CSV. An exit shows where its time went (handling and
+ * the parts) and who preempted it; a preemption record is a line of its
+ * own kind. Lines are built by hand into one buffer, not with printf per
  * field: a trace easily holds tens of millions of events.
  */
 #include <inttypes.h>
@@ -14,20 +16,25 @@
 #include "duration.h"
 #include "exit_reasons.h"
 #include "hvctl.h"
+#include "time_parts.h"
 #include "trace_read.h"
 
 enum dump_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 /*
- * Longest line, JSON: some 700 bytes of keys and numbers and a 63-byte
- * VM name escaped six-fold; then slack for put_u64's fixed-size copy.
+ * Longest line, JSON: some 1000 bytes of keys and numbers, a 63-byte VM
+ * name and a 16-byte command name escaped six-fold; then slack for
+ * put_u64's fixed-size copy.
  */
 #define LINE_MAX_LEN 2048
 
 static const char csv_header[] =
 	"ts_ns,entry_ns,duration_ns,reason,isa,code,info1,info2,intr_info,"
 	"error_code,gpa,msr,rip,vm,vm_id,vm_pid,vcpu,tid,cpu_exit,cpu,seq,"
-	"flags\n";
+	"flags,type,handling_ns,vmm_ns,halt_ns,runnable_ns,other_ns,guest_ns,"
+	"preempt_pid,preempt_comm,preempt_vcpu,preempt_ns\n";
+
+
 
 /*
  * Labels change from one event to the next (VMs and reasons interleave)
@@ -77,6 +84,11 @@ static char *put_u64(char *p, uint64_t v)
 	char tmp[40], *t = tmp + 20;
 	size_t n;
 
+	/* Parts of an exit's time are mostly 0. */
+	if (v < 10) {
+		*p = '0' + v;
+		return p + 1;
+	}
 	/*
 	 * Two digits per division, right-aligned at tmp + 20, then a copy of
 	 * a constant 20 bytes (inlined, unlike one of N): the dump's hottest
@@ -113,6 +125,44 @@ static char *put_hex(char *p, uint64_t v)
 	while (n)
 		*p++ = tmp[--n];
 	return p;
+}
+
+/*
+ * duration_format()'s text ("85ns", "312.4us", "1.50ms", "2.000s") without
+ * snprintf: a text line holds seven durations.
+ */
+static char *put_dur(char *p, uint64_t ns)
+{
+	static const uint64_t unit_ns[] = { 1, 1000, 1000000, 1000000000 };
+	static const uint64_t scale[] = { 1, 10, 100, 1000 };
+	static const char *const name[] = { "ns", "us", "ms", "s" };
+	unsigned int i = 0;
+	uint64_t step, q, r, frac;
+
+	while (i < 3 && ns >= unit_ns[i + 1])
+		i++;
+	for (;;) {
+		step = unit_ns[i] / scale[i];
+		q = ns / step;
+		r = ns % step;
+		if (step > 1 && r >= step - r)
+			q++;
+		if (i < 3 && q >= 1000 * scale[i]) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	p = put_u64(p, q / scale[i]);
+	if (i) {
+		*p++ = '.';
+		frac = q % scale[i];
+		for (uint64_t d = scale[i] / 10; d; d /= 10) {
+			*p++ = '0' + frac / d;
+			frac %= d;
+		}
+	}
+	return put_str(p, name[i]);
 }
 
 static char *put_json_str(char *p, const char *s)
@@ -153,7 +203,7 @@ static char *put_csv_str(char *p, const char *s)
 	return p;
 }
 
-static const char *vm_label(struct dump_ctx *c, const struct trace_exit *e)
+static const char *vm_label(struct dump_ctx *c, const struct trace_record *e)
 {
 	struct vm_slot *v = &c->vms[e->vm_id % LABEL_CACHE];
 	char buf[32];
@@ -170,7 +220,7 @@ static const char *vm_label(struct dump_ctx *c, const struct trace_exit *e)
 }
 
 /* "NPF"; "unknown" when the vendor was not known; "0x..." if not named. */
-static const char *reason_label(struct dump_ctx *c, const struct trace_exit *e)
+static const char *reason_label(struct dump_ctx *c, const struct trace_record *e)
 {
 	struct reason_slot *rs;
 	const char *name;
@@ -195,7 +245,7 @@ static const char *reason_label(struct dump_ctx *c, const struct trace_exit *e)
  * from addr (SVM's NPF text starts "gpa 0x...", VMX's RDMSR-immediate
  * "msr 0x...").
  */
-static const char *qualifier(char *buf, size_t len, const struct trace_exit *e)
+static const char *qualifier(char *buf, size_t len, const struct trace_record *e)
 {
 	const char *q = buf, *sp;
 
@@ -208,25 +258,32 @@ static const char *qualifier(char *buf, size_t len, const struct trace_exit *e)
 	return q;
 }
 
-/* [120.443201] vm guest1 vcpu0 cpu3 NPF gpa 0x7ff82000 write rip 0x... 312.4us */
-static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
+/* "[120.443201] vm guest1 vcpu0 cpu3 ": the start, where it happened. */
+static char *text_where(char *p, struct dump_ctx *c, const struct trace_event *ev)
 {
-	const struct trace_exit *e = &ev->e;
-	uint64_t exit_ns = trace_exit_ns(ev);
-	char q[96], d[32], us[8];
-	const char *qs;
+	uint64_t t = trace_exit_ns(ev);
+	char us[8];
 
 	*p++ = '[';
-	p = put_u64(p, exit_ns / 1000000000);
-	snprintf(us, sizeof(us), ".%06u", (unsigned int)(exit_ns % 1000000000 / 1000));
+	p = put_u64(p, t / 1000000000);
+	snprintf(us, sizeof(us), ".%06u", (unsigned int)(t % 1000000000 / 1000));
 	p = put_str(p, us);
 	p = put_str(p, "] vm ");
-	p = put_str(p, vm_label(c, e));
+	p = put_str(p, vm_label(c, &ev->e));
 	p = put_str(p, " vcpu");
-	p = put_u64(p, e->vcpu_id);
+	p = put_u64(p, ev->e.vcpu_id);
 	p = put_str(p, " cpu");
 	p = put_u64(p, ev->cpu);
 	*p++ = ' ';
+	return p;
+}
+
+/* "NPF gpa 0x7ff82000 write rip 0x...": the exit and what it was about. */
+static char *text_exit(char *p, struct dump_ctx *c, const struct trace_record *e)
+{
+	char q[96];
+	const char *qs;
+
 	p = put_str(p, reason_label(c, e));
 	if (e->flags & HVTRACE_EVF_ADDR_GPA) {
 		p = put_str(p, " gpa ");
@@ -245,33 +302,104 @@ static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev
 		p = put_str(p, " rip ");
 		p = put_hex(p, e->rip);
 	}
-	duration_format(d, sizeof(d), e->duration_ns);
+	return p;
+}
+
+/* "pid 4242 (stress-ng)", "vcpu pid 4102 (CPU 1/KVM)" */
+static char *text_preemptor(char *p, const struct trace_record *e)
+{
+	char comm[TRACE_COMM_BUF];
+
+	if (e->flags & HVTRACE_EVF_PREEMPT_VCPU)
+		p = put_str(p, "vcpu ");
+	p = put_str(p, "pid ");
+	p = put_u64(p, e->preempt_pid);
+	p = put_str(p, " (");
+	p = put_str(p, trace_comm(e, comm));
+	*p++ = ')';
+	return p;
+}
+
+/*
+ * [120.443201] vm guest1 vcpu0 cpu3 NPF gpa 0x7ff82000 write rip 0x...
+ *   312.4us: handling 12.1us vmm 200.0us halt 0ns preempted 100.3us
+ *   other 0ns guest 5.0us; preempted by pid 4242 (stress-ng) for 100.3us
+ */
+static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
+{
+	const struct trace_record *e = &ev->e;
+
+	p = text_exit(text_where(p, c, ev), c, e);
 	*p++ = ' ';
-	p = put_str(p, d);
-	return p;
+	p = put_dur(p, e->duration_ns);
+	p = put_str(p, ": handling ");
+	p = put_dur(p, e->handling_ns);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++) {
+		*p++ = ' ';
+		p = put_str(p, time_part_labels[1 + i]);
+		*p++ = ' ';
+		p = put_dur(p, e->part_ns[i]);
+	}
+	p = put_str(p, " guest ");
+	p = put_dur(p, e->guest_ns);
+	if (!e->preempt_pid)
+		return p;
+	p = text_preemptor(put_str(p, "; preempted by "), e);
+	p = put_str(p, " for ");
+	return put_dur(p, e->preempt_ns);
 }
 
-/* A member ",\"key\":" then the value (the caller writes the first key). */
-static char *json_key(char *p, const char *key)
+/*
+ * [120.443201] vm guest1 vcpu0 cpu3 preempted 1.20ms by pid 4242
+ *   (stress-ng); in NPF gpa 0x7ff82000 write rip 0x...
+ * The time is the switch-out, the duration the time off CPU.
+ */
+static char *text_preempt_line(char *p, struct dump_ctx *c,
+			       const struct trace_event *ev)
 {
-	*p++ = ',';
-	*p++ = '"';
-	p = put_str(p, key);
-	*p++ = '"';
-	*p++ = ':';
-	return p;
+	const struct trace_record *e = &ev->e;
+
+	p = put_str(text_where(p, c, ev), "preempted ");
+	p = put_dur(p, e->duration_ns);
+	p = text_preemptor(put_str(p, " by "), e);
+	/* The module notes the time off CPU; say so when it differs. */
+	if (e->preempt_ns != e->duration_ns) {
+		p = put_str(p, " ran ");
+		p = put_dur(p, e->preempt_ns);
+	}
+	return text_exit(put_str(p, "; in "), c, e);
 }
 
-static char *json_u64(char *p, const char *key, uint64_t v)
+/*
+ * A member ",\"key\":" then the value (the caller writes the first key).
+ * KEY is a literal: its length is known when compiling, so the copy is a
+ * few moves rather than strlen() and memcpy() per member.
+ */
+#define json_key(p, key) put_mem(p, ",\"" key "\":", sizeof(",\"" key "\":") - 1)
+#define json_u64(p, key, v) put_u64(json_key(p, key), v)
+
+static char *json_preemptor(char *p, const struct trace_record *e)
 {
-	return put_u64(json_key(p, key), v);
+	char comm[TRACE_COMM_BUF];
+
+	p = json_u64(p, "preempt_pid", e->preempt_pid);
+	p = put_json_str(json_key(p, "preempt_comm"), trace_comm(e, comm));
+	p = put_str(json_key(p, "preempt_vcpu"),
+		    e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "true" : "false");
+	return json_u64(p, "preempt_ns", e->preempt_ns);
 }
 
+/*
+ * The keys of ABI 1 traces first, as they were; then the time split, and
+ * the preemptor where one is noted (always, for a preemption record).
+ */
 static char *json_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
 {
-	const struct trace_exit *e = &ev->e;
+	const struct trace_record *e = &ev->e;
+	bool pre = trace_is_preempt(ev);
 
-	p = put_u64(put_str(p, "{\"ts_ns\":"), trace_exit_ns(ev));
+	p = put_str(p, pre ? "{\"type\":\"preempt\"" : "{\"type\":\"exit\"");
+	p = json_u64(p, "ts_ns", trace_exit_ns(ev));
 	p = json_u64(p, "entry_ns", ev->ts_ns);
 	p = json_u64(p, "duration_ns", e->duration_ns);
 	p = put_json_str(json_key(p, "reason"), reason_label(c, e));
@@ -296,6 +424,14 @@ static char *json_line(char *p, struct dump_ctx *c, const struct trace_event *ev
 	p = json_u64(p, "cpu", ev->cpu);
 	p = json_u64(p, "seq", e->seq);
 	p = json_u64(p, "flags", e->flags);
+	p = json_u64(p, "handling_ns", e->handling_ns);
+	p = json_u64(p, "vmm_ns", e->part_ns[HVTRACE_PART_VMM]);
+	p = json_u64(p, "halt_ns", e->part_ns[HVTRACE_PART_HALT]);
+	p = json_u64(p, "runnable_ns", e->part_ns[HVTRACE_PART_RUNNABLE]);
+	p = json_u64(p, "other_ns", e->part_ns[HVTRACE_PART_OTHER]);
+	p = json_u64(p, "guest_ns", e->guest_ns);
+	if (pre || e->preempt_pid)
+		p = json_preemptor(p, e);
 	*p++ = '}';
 	return p;
 }
@@ -317,7 +453,8 @@ static char *csv_hex(char *p, uint64_t v)
 /* Columns as csv_header; the empty string where a field does not apply. */
 static char *csv_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
 {
-	const struct trace_exit *e = &ev->e;
+	const struct trace_record *e = &ev->e;
+	char comm[TRACE_COMM_BUF];
 
 	p = csv_u64(p, trace_exit_ns(ev));
 	p = csv_u64(p, ev->ts_ns);
@@ -348,7 +485,19 @@ static char *csv_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
 	p = csv_u64(p, e->cpu_exit);
 	p = csv_u64(p, ev->cpu);
 	p = csv_u64(p, e->seq);
-	return put_hex(p, e->flags);
+	p = csv_hex(p, e->flags);
+	p = put_str(p, trace_is_preempt(ev) ? "preempt," : "exit,");
+	p = csv_u64(p, e->handling_ns);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		p = csv_u64(p, e->part_ns[i]);
+	p = csv_u64(p, e->guest_ns);
+	if (!trace_is_preempt(ev) && !e->preempt_pid)
+		return put_str(p, ",,,");
+	p = csv_u64(p, e->preempt_pid);
+	p = put_csv_str(p, trace_comm(e, comm));
+	*p++ = ',';
+	p = put_str(p, e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "1," : "0,");
+	return put_u64(p, e->preempt_ns);
 }
 
 static void print_event(struct dump_ctx *c, const struct trace_event *ev)
@@ -363,7 +512,8 @@ static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 		p = csv_line(line, c, ev);
 		break;
 	default:
-		p = text_line(line, c, ev);
+		p = trace_is_preempt(ev) ? text_preempt_line(line, c, ev) :
+					   text_line(line, c, ev);
 		break;
 	}
 	*p++ = '\n';
@@ -441,7 +591,10 @@ const struct hvctl_cmd hvctl_cmd_dump = {
 	.run = dump_run,
 	.usage = "DIR [--format text|json|csv]",
 	.summary = "print every event of a recorded trace, one a line\n"
-		   "Events come in re-entry order; the time shown (ts_ns) is the\n"
-		   "exit, re-entry minus duration. json (also -j): one object a\n"
-		   "line; csv: a header line, addresses and flags in 0x hex",
+		   "Exits with where their time went (handling, vmm, halt,\n"
+		   "preempted, other; guest time before) and who preempted them;\n"
+		   "preemption records as \"preempted\" lines. Events come in\n"
+		   "re-entry order; the time shown (ts_ns) is the exit (switch-out),\n"
+		   "re-entry minus duration. json (also -j): one object a line;\n"
+		   "csv: a header line, addresses and flags in 0x hex",
 };

@@ -3,8 +3,12 @@
  * hvctl export: a recorded trace as Chrome/Perfetto trace-event JSON.
  * Each VM is a process (its VMM's pid) and each vCPU thread a track in
  * it, holding one complete ("X") slice per exit: exit to re-entry, named
- * by the reason. The events stream out as the reader yields them; only
- * the set of VMs and vCPU threads already named is kept.
+ * by the reason, its time split in the args (the parts have no place in
+ * time, only sums). A preemption record is a slice of its own on the
+ * same track, "preempted by COMM (PID)" from switch-out to switch-in:
+ * inside its exit's slice, so Perfetto draws it as the exit's child.
+ * The events stream out as the reader yields them; only the set of VMs
+ * and vCPU threads already named is kept.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -102,7 +106,7 @@ static void put_us(FILE *f, const char *key, uint64_t ns)
 }
 
 /* Process and thread names, the first time a VM or vCPU thread shows. */
-static int name_tracks(struct exporter *x, const struct trace_exit *e)
+static int name_tracks(struct exporter *x, const struct trace_record *e)
 {
 	uint64_t thread = (uint64_t)e->vm_pid << 32 | e->tid;
 	char buf[32];
@@ -134,12 +138,39 @@ static int name_tracks(struct exporter *x, const struct trace_exit *e)
 	return 0;
 }
 
-static void exit_args(FILE *f, const struct trace_event *ev)
+/* Who ran instead: "preempted_by": "stress-ng (4242)", and the fields. */
+static void preemptor_args(FILE *f, const struct trace_record *e)
 {
-	const struct trace_exit *e = &ev->e;
+	char comm[TRACE_COMM_BUF], name[TRACE_COMM_BUF + 16];
+
+	trace_comm(e, comm);
+	snprintf(name, sizeof(name), "%s (%" PRIu32 ")", comm, e->preempt_pid);
+	fputs(",\"preempted_by\":", f);
+	json_str(f, name);
+	fprintf(f, ",\"preempt_pid\":%" PRIu32 ",\"preempt_comm\":",
+		e->preempt_pid);
+	json_str(f, comm);
+	fprintf(f, ",\"preempt_vcpu\":%s,\"preempt_ns\":%" PRIu64,
+		e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "true" : "false",
+		(uint64_t)e->preempt_ns);
+}
+
+/*
+ * The args of both kinds; of a preemption, reason to rip are the exit's in
+ * flight, named by EXIT (its slice is named by the preemptor).
+ */
+static void exit_args(FILE *f, const struct trace_event *ev, const char *exit)
+{
+	const struct trace_record *e = &ev->e;
 	char q[96];
 
-	fprintf(f, ",\"args\":{\"isa\":%u,\"code\":%" PRIu32 ",\"info1\":\"0x%"
+	fputs(",\"args\":{", f);
+	if (exit) {
+		fputs("\"exit\":", f);
+		json_str(f, exit);
+		fputc(',', f);
+	}
+	fprintf(f, "\"isa\":%u,\"code\":%" PRIu32 ",\"info1\":\"0x%"
 		PRIx64 "\",\"info2\":\"0x%" PRIx64 "\"", e->isa, e->reason,
 		(uint64_t)e->info1, (uint64_t)e->info2);
 	if (e->intr_info || e->error_code)
@@ -158,32 +189,52 @@ static void exit_args(FILE *f, const struct trace_event *ev)
 	}
 	fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"vm_id\":%" PRIu32
 		",\"vcpu\":%" PRIu32 ",\"cpu_exit\":%u,\"cpu\":%u,\"seq\":%"
-		PRIu64 ",\"flags\":\"0x%x\"}}", (uint64_t)e->duration_ns,
+		PRIu64 ",\"flags\":\"0x%x\"", (uint64_t)e->duration_ns,
 		e->vm_id, e->vcpu_id, e->cpu_exit, ev->cpu, (uint64_t)e->seq,
 		e->flags);
+	fprintf(f, ",\"handling_ns\":%" PRIu64 ",\"vmm_ns\":%" PRIu64
+		",\"halt_ns\":%" PRIu64 ",\"runnable_ns\":%" PRIu64
+		",\"other_ns\":%" PRIu64 ",\"guest_ns\":%" PRIu64,
+		(uint64_t)e->handling_ns, (uint64_t)e->part_ns[HVTRACE_PART_VMM],
+		(uint64_t)e->part_ns[HVTRACE_PART_HALT],
+		(uint64_t)e->part_ns[HVTRACE_PART_RUNNABLE],
+		(uint64_t)e->part_ns[HVTRACE_PART_OTHER],
+		(uint64_t)e->guest_ns);
+	if (e->preempt_pid || trace_is_preempt(ev))
+		preemptor_args(f, e);
+	fputs("}}", f);
 }
 
 static int export_event(struct exporter *x, const struct trace_event *ev)
 {
-	const struct trace_exit *e = &ev->e;
+	const struct trace_record *e = &ev->e;
+	char comm[TRACE_COMM_BUF], pre[TRACE_COMM_BUF + 40], code[16];
 	const char *name;
 
 	if (name_tracks(x, e))
 		return -1;
 	name = e->isa == HVTRACE_ISA_UNKNOWN ? "unknown" :
 					      exit_reason_name(e->isa, e->reason);
+	if (!name) {
+		snprintf(code, sizeof(code), "0x%x", e->reason);
+		name = code;
+	}
 	next_member(x);
-	if (name)
+	if (trace_is_preempt(ev)) {
+		snprintf(pre, sizeof(pre), "preempted by %s%s (%" PRIu32 ")",
+			 e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vcpu " : "",
+			 trace_comm(e, comm), e->preempt_pid);
+		fputs("{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":", x->f);
+		json_str(x->f, pre);
+	} else {
 		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"%s\"",
 			name);
-	else
-		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"0x%x\"",
-			e->reason);
+	}
 	fprintf(x->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32, e->vm_pid,
 		e->tid);
 	put_us(x->f, "ts", trace_exit_ns(ev));
 	put_us(x->f, "dur", e->duration_ns);
-	exit_args(x->f, ev);
+	exit_args(x->f, ev, trace_is_preempt(ev) ? name : NULL);
 	return 0;
 }
 
@@ -274,5 +325,7 @@ const struct hvctl_cmd hvctl_cmd_export = {
 	.usage = "DIR --perfetto FILE",
 	.summary = "convert a recorded trace for ui.perfetto.dev or chrome://tracing\n"
 		   "(trace-event JSON; FILE - is stdout): a process per VM, a\n"
-		   "track per vCPU, a slice per exit",
+		   "track per vCPU, a slice per exit (its time split in the\n"
+		   "args), and within it a \"preempted by COMM (PID)\" slice per\n"
+		   "preemption record",
 };

@@ -2,12 +2,14 @@
 /*
  * hvctl report DIR: one screen about a recorded trace. The span, what was
  * lost; per exit reason the columns of `hvctl stat` (percentiles exact to
- * the bucket of the log-linear histograms, within 1.6%); per VM and vCPU;
- * the guest RIPs, guest-physical pages, I/O ports and MSRs behind the
- * most exit time. -j prints the same as one JSON document, --html FILE
- * writes it as a self-contained page with charts (report_html.c).
+ * the bucket of the log-linear histograms, within 1.6%) and where the
+ * time went; per VM and vCPU; the preemptors (report_split.c); the guest
+ * RIPs, guest-physical pages, (reason, page, RIP) hot spots, I/O ports
+ * and MSRs behind the most exit time, with their preempted share and top
+ * preemptor. -j prints the same as one JSON document, --html FILE writes
+ * it as a self-contained page with charts (report_html.c).
  *
- * One pass, fixed memory: the reader's read buffers, and some 13 MiB of
+ * One pass, fixed memory: the reader's read buffers, and some 22 MiB of
  * aggregates (report_agg.c) whatever the trace's size.
  */
 #include <inttypes.h>
@@ -20,6 +22,8 @@
 #include "output.h"
 #include "report_agg.h"
 #include "report_html.h"
+#include "report_split.h"
+#include "time_parts.h"
 #include "trace_read.h"
 
 struct report_opts {
@@ -36,30 +40,30 @@ struct top_kind {
 	const char *fmt;	/* text format of the key */
 	int width;
 	bool reason;		/* show the reason column */
+	const char *key2;	/* a second key (RIP), REP_NO_RIP: none */
 };
 
 static const struct top_kind top_rips = {
-	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, 18, true,
+	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, 18, true, NULL,
 };
 static const struct top_kind top_pages = {
 	"Guest-physical pages (EPT violation / NPF)", "top_pages", "page",
-	"0x%" PRIx64, 18, true,
+	"0x%" PRIx64, 18, true, NULL,
 };
 static const struct top_kind top_ports = {
-	"I/O ports", "top_ports", "port", "0x%04" PRIx64, 18, false,
+	"I/O ports", "top_ports", "port", "0x%04" PRIx64, 18, false, NULL,
 };
 static const struct top_kind top_msrs = {
-	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, 18, true,
+	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, 18, true, NULL,
+};
+static const struct top_kind top_spots = {
+	"Hot spots: (reason, guest-physical page, RIP)", "top_spots", "page",
+	"0x%" PRIx64, 18, true, "rip",
 };
 
 static void dur(char *buf, uint64_t ns)
 {
 	duration_format(buf, 16, ns);
-}
-
-static uint64_t ppm(uint64_t part, uint64_t whole)
-{
-	return whole ? (uint64_t)((double)part * 1e6 / (double)whole + 0.5) : 0;
 }
 
 static double rate(const struct report *rep, uint64_t count)
@@ -94,6 +98,10 @@ static void json_header(const struct report *rep, const char *dir)
 	out_u64("span_ns", NULL, report_span_ns(rep));
 	out_u64("events", NULL, rep->events);
 	out_u64("total_ns", NULL, rep->all_ns);
+	out_u64("preemptions", NULL, rep->preempts);
+	out_u64("preempted_ns", NULL, rep->preempt_ns);
+	out_u64("guest_ns", NULL, rep->all_split.guest_ns);
+	rep_out_split(rep, &rep->all_split, rep->all_ns);
 	out_u64("cpus", NULL, i->nr_streams);
 	/* Those the tables hold: see vms_other / vcpus_other for the rest. */
 	out_u64("vms", NULL, rep->vms.used);
@@ -170,6 +178,13 @@ static void print_header(const struct report *rep, const char *dir)
 	       plural(i->nr_streams), vms, rep->vms.other.count ? "+" : "",
 	       plural(vms), vcpus, rep->vcpus.other.count ? "+" : "",
 	       plural(vcpus));
+	if (rep->preempts) {
+		dur(s, rep->preempt_ns);
+		printf("  preempt  %" PRIu64 " preemption record%s (vCPU threads "
+		       "off CPU inside KVM), %s\n", rep->preempts,
+		       plural(rep->preempts), s);
+	}
+	dur(s, report_span_ns(rep));
 	text_loss(rep, s);
 }
 
@@ -192,12 +207,15 @@ static void print_reason(const struct report *rep, unsigned int idx)
 	out_u64("count", NULL, st->count);
 	out_u64("rate_per_s", NULL, (uint64_t)(r + 0.5));
 	out_u64("total_ns", NULL, st->total_ns);
-	out_u64("share_ppm", NULL, ppm(st->total_ns, rep->all_ns));
+	out_u64("share_ppm", NULL, rep_ppm(st->total_ns, rep->all_ns));
 	out_u64("min_ns", NULL, st->min_ns);
 	out_u64("p50_ns", NULL, v50);
 	out_u64("p99_ns", NULL, v99);
 	out_u64("p999_ns", NULL, v999);
 	out_u64("max_ns", NULL, st->max_ns);
+	out_u64("preemptions", NULL, rr->split.preempts);
+	out_u64("preempted_ns", NULL, rr->split.preempt_ns);
+	rep_out_split(rep, &rr->split, st->total_ns);
 	out_close_object();
 	if (hvctl_json)
 		return;
@@ -233,6 +251,7 @@ static void print_reasons(const struct report *rep)
 	if (!hvctl_json && rep->reasons[REP_OTHER_REASON].s.count)
 		printf("(more than %u distinct reasons: the rest are "
 		       "\"other\")\n", REP_MAX_REASONS);
+	rep_print_reason_split(rep);
 }
 
 /* The reason with the most time and its share, "-" when not known. */
@@ -294,6 +313,11 @@ static void print_vcpus(const struct report *rep, uint32_t vm_id,
 		out_u64("max_ns", NULL, v->max_ns);
 		json_top_reason(rep, rep->vcpu_top[slot],
 				rep->vcpu_top_ns[slot]);
+		out_u64("guest_ns", NULL, rep->vcpus.split[slot].guest_ns);
+		out_u64("preemptions", NULL, rep->vcpus.split[slot].preempts);
+		out_u64("preempted_ns", NULL,
+			rep->vcpus.split[slot].preempt_ns);
+		rep_out_split(rep, &rep->vcpus.split[slot], v->total_ns);
 		out_close_object();
 		if (hvctl_json)
 			continue;
@@ -385,46 +409,69 @@ static void print_vms(const struct report *rep, unsigned int top)
 		printf("(top reasons leave out %" PRIu64 " exits: the %s "
 		       "table is full)\n", rep->pairs.other.count,
 		       rep->pairs.what);
+	rep_print_vcpu_split(rep, top);
 }
 
 static void print_top(const struct report *rep, const struct rep_table *t,
 		      const struct top_kind *k, unsigned int top)
 {
 	unsigned int n = report_table_sorted(t, rep->order);
-	char key[32], tt[16], mx[16];
+	char key[48], tt[16], mx[16], tp[64];
 
 	out_open_object(k->json);
 	out_u64("capacity", NULL, t->limit);
 	out_u64("distinct", NULL, t->used);
 	if (!hvctl_json) {
-		printf("\n%s, top %u of %u%s by time\n", k->title,
-		       n < top ? n : top, n, t->other.count ? "+" : "");
-		printf("%-*s %-24s %12s %10s %9s\n", k->width, k->key,
-		       k->reason ? "reason" : "", "exits", "time", "max");
+		printf("\n%s, top %u of %u%s by time (preempted: share of the "
+		       "time; top preemptor: see \"Top preemptors\")\n",
+		       k->title, n < top ? n : top, n,
+		       t->other.count ? "+" : "");
+		printf("%-*s %-24s %12s %10s %9s %8s  %s\n", k->width +
+		       (k->key2 ? 19 : 0), k->key2 ? "page               rip" :
+		       k->key, k->reason ? "reason" : "", "exits", "time",
+		       "max", "preempted", "top preemptor (share of time)");
 	}
 	out_open_array("entries");
 	for (unsigned int i = 0; i < n && i < top; i++) {
 		const struct rep_entry *e = rep->order[i];
+		const struct rep_split *s = rep_split_of(t, e);
 		const char *reason = report_reason_name(rep, e->reason);
 
 		out_open_object(NULL);
 		out_u64(k->key, NULL, e->key);
+		if (k->key2 && e->key2 != REP_NO_RIP)
+			out_u64(k->key2, NULL, e->key2);
 		if (k->reason)
 			out_str("reason", NULL, reason);
 		out_u64("count", NULL, e->count);
 		out_u64("total_ns", NULL, e->total_ns);
 		out_u64("max_ns", NULL, e->max_ns);
+		rep_out_split(rep, s, e->total_ns);
 		out_close_object();
 		if (hvctl_json)
 			continue;
 		snprintf(key, sizeof(key), k->fmt, e->key);
+		if (k->key2) {
+			size_t l = strlen(key);
+
+			if (e->key2 == REP_NO_RIP)
+				snprintf(key + l, sizeof(key) - l, "%*s%s",
+					 k->width - (int)l + 1, "", "-");
+			else
+				snprintf(key + l, sizeof(key) - l,
+					 "%*s0x%016" PRIx64,
+					 k->width - (int)l + 1, "", e->key2);
+		}
 		dur(tt, e->total_ns);
 		dur(mx, e->max_ns);
-		printf("%-*s %-24s %12" PRIu64 " %10s %9s\n", k->width, key,
-		       k->reason ? reason : "", e->count, tt, mx);
+		printf("%-*s %-24s %12" PRIu64 " %10s %9s %8.1f%%  %s\n",
+		       k->width + (k->key2 ? 19 : 0), key,
+		       k->reason ? reason : "", e->count, tt, mx,
+		       time_share(s->part_ns[REP_RUNNABLE], e->total_ns),
+		       rep_top_text(rep, s, e->total_ns, tp, sizeof(tp)));
 	}
 	out_close_array();
-	print_overflow(t, "other", true, k->width, 24);
+	print_overflow(t, "other", true, k->width + (k->key2 ? 19 : 0), 24);
 	out_close_object();
 	if (!hvctl_json && !n && !t->other.count)
 		printf("(none in this trace)\n");
@@ -436,11 +483,12 @@ static void print_memory(const struct report *rep)
 		return;
 	printf("\nMemory: %.1f MiB for the aggregates, fixed whatever the "
 	       "trace's size (at most %u reasons, %u VMs, %u vCPUs, %u RIPs, "
-	       "%u pages, %u ports, %u MSRs: past that, \"other\"), plus "
-	       "the reader's fixed read buffers\n",
-	       (double)report_memory(rep) / (1 << 20), REP_MAX_REASONS,
-	       rep->vms.limit, rep->vcpus.limit, rep->rips.limit,
-	       rep->pages.limit, rep->ports.limit, rep->msrs.limit);
+	       "%u pages, %u hot spots, %u ports, %u MSRs, %u preemptors: "
+	       "past that, \"other\"), plus the reader's fixed read "
+	       "buffers\n", (double)report_memory(rep) / (1 << 20),
+	       REP_MAX_REASONS, rep->vms.limit, rep->vcpus.limit,
+	       rep->rips.limit, rep->pages.limit, rep->spots.limit,
+	       rep->ports.limit, rep->msrs.limit, rep->pre.limit);
 }
 
 static void print_report(const struct report *rep, const char *dir,
@@ -450,8 +498,11 @@ static void print_report(const struct report *rep, const char *dir,
 	print_header(rep, dir);
 	print_reasons(rep);
 	print_vms(rep, top);
+	rep_print_preemptors(rep, top);
+	rep_print_preempted_spots(rep, top);
 	print_top(rep, &rep->rips, &top_rips, top);
 	print_top(rep, &rep->pages, &top_pages, top);
+	print_top(rep, &rep->spots, &top_spots, top);
 	print_top(rep, &rep->ports, &top_ports, top);
 	print_top(rep, &rep->msrs, &top_msrs, top);
 	print_memory(rep);
@@ -539,7 +590,10 @@ const struct hvctl_cmd hvctl_cmd_report = {
 	.run = report_run,
 	.usage = "DIR [-j] [--html FILE] [--top N]",
 	.summary = "summarize a recorded trace: span and losses, per reason\n"
-		   "counts, time and percentiles, per VM and vCPU, the top\n"
-		   "RIPs, pages, ports and MSRs (N, default 10); --html FILE\n"
-		   "also writes a self-contained page with charts",
+		   "counts, time, percentiles and where the time went (handling,\n"
+		   "vmm, halt, preempted, other), per VM and vCPU (with guest time\n"
+		   "and preemptions), the tasks that preempted vCPUs, and the top\n"
+		   "RIPs, pages, (reason, page, RIP) hot spots, ports and MSRs\n"
+		   "with their preempted share and top preemptor (N, default 10);\n"
+		   "--html FILE also writes a self-contained page with charts",
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hvctl report's aggregation: one pass over the events into per-reason
- * histograms, a timeline and fixed-capacity hash tables. Nothing is
- * allocated after report_new(), so a trace of any size fits the same
- * memory (report_memory() says how much).
+ * histograms, a timeline and fixed-capacity hash tables, each row with
+ * the time split of its exits. Nothing is allocated after report_new(),
+ * so a trace of any size fits the same memory (report_memory() says how
+ * much).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,24 +25,33 @@
 #define PAGES_BITS	14	/* 12288 pages */
 #define PORTS_BITS	13	/* 6144 ports */
 #define MSRS_BITS	11	/* 1536 (MSR, reason) pairs */
+#define SPOTS_BITS	14	/* 12288 (page, RIP, reason) spots */
 /* CPU numbers the loss coverage tracks: the format's cpu fields are 16 bits. */
 #define LOSS_CPUS_MAX	65536
 
-static uint64_t hash64(uint64_t k)
-{
-	/* Multiplicative (Fibonacci) hashing: use the high bits. */
-	return k * 0x9e3779b97f4a7c15ULL;
-}
+const char *const rep_part_keys[REP_NR_PARTS] = {
+	"handling_ns", "vmm_ns", "halt_ns", "runnable_ns", "other_ns",
+};
 
+_Static_assert(REP_VMM == 1 + HVTRACE_PART_VMM &&
+	       REP_HALT == 1 + HVTRACE_PART_HALT &&
+	       REP_RUNNABLE == 1 + HVTRACE_PART_RUNNABLE &&
+	       REP_OTHER == 1 + HVTRACE_PART_OTHER &&
+	       REP_NR_PARTS == 1 + HVTRACE_NR_PARTS,
+	       "rep_part follows enum hvtrace_part");
+
+/* Tables with rows in the report's tables of time split get a SPLIT. */
 static int table_init(struct rep_table *t, const char *what,
-		      unsigned int bits, bool by_reason)
+		      unsigned int bits, bool by_reason, bool split)
 {
 	t->what = what;
 	t->bits = bits;
 	t->by_reason = by_reason;
 	t->limit = (1U << bits) / 4 * 3;
 	t->e = calloc(1U << bits, sizeof(*t->e));
-	return t->e ? 0 : -1;
+	if (split)
+		t->split = calloc(1U << bits, sizeof(*t->split));
+	return t->e && (!split || t->split) ? 0 : -1;
 }
 
 static void entry_add(struct rep_entry *e, uint64_t ns)
@@ -53,48 +63,78 @@ static void entry_add(struct rep_entry *e, uint64_t ns)
 }
 
 /*
- * Count NS under KEY (and REASON for tables keyed by it). Returns the
- * entry, or NULL when the table is full and the key new: then the time
- * goes to the other row.
+ * The entry of KEY (and KEY2, REASON for tables keyed by them), added
+ * with nothing counted if new; NULL when the table is full and the key
+ * new.
  */
-static struct rep_entry *table_add(struct rep_table *t, uint64_t key,
-				   unsigned int reason, uint64_t ns,
-				   uint32_t aux)
+static inline struct rep_entry *table_slot(struct rep_table *t, uint64_t key,
+				    uint64_t key2, unsigned int reason,
+				    uint32_t aux)
 {
-	uint64_t h = hash64(t->by_reason ? key ^ (uint64_t)reason << 48 :
-				key);
+	uint64_t h = key;
 	unsigned int mask = (1U << t->bits) - 1;
-	unsigned int i = h >> (64 - t->bits);
+	unsigned int i;
 	struct rep_entry *e;
 
-	for (;; i = (i + 1) & mask) {
+	if (t->by_reason)
+		h ^= (uint64_t)reason << 48;
+	if (t->two_keys)
+		h ^= rep_hash64(key2) >> 7;
+	for (i = rep_hash64(h) >> (64 - t->bits);; i = (i + 1) & mask) {
 		e = &t->e[i];
 		if (!e->used)
 			break;
-		if (e->key != key || (t->by_reason && e->reason != reason))
+		if (e->key != key || (t->by_reason && e->reason != reason) ||
+		    (t->two_keys && e->key2 != key2))
 			continue;
 		if (e->reason != reason)
 			e->reason = REP_REASON_MIXED;
-		entry_add(e, ns);
 		return e;
 	}
-	if (t->used >= t->limit) {
-		entry_add(&t->other, ns);
+	if (t->used >= t->limit)
 		return NULL;
-	}
 	t->used++;
 	e->used = 1;
 	e->key = key;
+	e->key2 = key2;
 	e->reason = reason;
 	e->aux = aux;
-	entry_add(e, ns);
 	return e;
 }
 
+static void split_add(struct rep_split *s, const struct trace_record *x)
+{
+	s->part_ns[REP_HANDLING] += x->handling_ns;
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		s->part_ns[1 + i] += x->part_ns[i];
+	s->guest_ns += x->guest_ns;
+}
+
+/*
+ * Count exit X (NS long) under KEY: its entry, or the other row when the
+ * table is full and the key new. ROW gets the entry's index, or
+ * UINT32_MAX for the other row.
+ */
+static inline struct rep_entry *table_add(struct rep_table *t, uint64_t key,
+				   uint64_t key2, unsigned int reason,
+				   const struct trace_record *x, uint32_t aux,
+				   uint32_t *row)
+{
+	struct rep_entry *e = table_slot(t, key, key2, reason, aux);
+
+	entry_add(e ? e : &t->other, x->duration_ns);
+	if (t->split)
+		split_add(e ? &t->split[e - t->e] : &t->other_split, x);
+	if (row)
+		*row = e ? (uint32_t)(e - t->e) : UINT32_MAX;
+	return e;
+}
+
+/* For tables keyed by KEY alone. */
 static struct rep_entry *table_find(const struct rep_table *t, uint64_t key)
 {
 	unsigned int mask = (1U << t->bits) - 1;
-	unsigned int i = hash64(key) >> (64 - t->bits);
+	unsigned int i = rep_hash64(key) >> (64 - t->bits);
 
 	for (; t->e[i].used; i = (i + 1) & mask)
 		if (t->e[i].key == key)
@@ -132,15 +172,18 @@ static int alloc_all(struct report *rep)
 	    !rep->vm_top_ns || !rep->vm_reason_ns || !rep->order ||
 	    !rep->vm_order || !rep->loss)
 		return -1;
-	if (table_init(&rep->vms, "VMs", VMS_BITS, false) ||
-	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, false) ||
-	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS, true) ||
-	    table_init(&rep->rips, "RIPs", RIPS_BITS, true) ||
-	    table_init(&rep->pages, "pages", PAGES_BITS, false) ||
-	    table_init(&rep->ports, "ports", PORTS_BITS, false) ||
-	    table_init(&rep->msrs, "MSRs", MSRS_BITS, true))
+	rep->spots.two_keys = true;
+	if (table_init(&rep->vms, "VMs", VMS_BITS, false, false) ||
+	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, false, true) ||
+	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS, true,
+		       false) ||
+	    table_init(&rep->rips, "RIPs", RIPS_BITS, true, true) ||
+	    table_init(&rep->pages, "pages", PAGES_BITS, false, true) ||
+	    table_init(&rep->ports, "ports", PORTS_BITS, false, true) ||
+	    table_init(&rep->msrs, "MSRs", MSRS_BITS, true, true) ||
+	    table_init(&rep->spots, "hot spots", SPOTS_BITS, true, true))
 		return -1;
-	return 0;
+	return rep_preempt_init(rep);
 }
 
 struct report *report_new(void)
@@ -166,12 +209,15 @@ void report_free(struct report *rep)
 {
 	struct rep_table *t[] = { &rep->vms, &rep->vcpus, &rep->pairs,
 				  &rep->rips, &rep->pages, &rep->ports,
-				  &rep->msrs };
+				  &rep->msrs, &rep->spots };
 
 	if (!rep)
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		free(t[i]->e);
+		free(t[i]->split);
+	}
+	rep_preempt_free(rep);
 	free(rep->vcpu_top);
 	free(rep->vcpu_top_ns);
 	free(rep->vm_top);
@@ -187,12 +233,13 @@ size_t report_memory(const struct report *rep)
 {
 	const struct rep_table *t[] = { &rep->vms, &rep->vcpus, &rep->pairs,
 					&rep->rips, &rep->pages, &rep->ports,
-					&rep->msrs };
+					&rep->msrs, &rep->spots };
 	size_t vms = 1U << VMS_BITS, vcpus = 1U << VCPUS_BITS;
-	size_t n = sizeof(*rep);
+	size_t n = sizeof(*rep) + rep_preempt_memory(rep);
 
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		n += (size_t)rep_table_cap(t[i]) * sizeof(struct rep_entry);
+		n += (size_t)rep_table_cap(t[i]) * (sizeof(struct rep_entry) +
+			(t[i]->split ? sizeof(struct rep_split) : 0));
 	n += vcpus * (sizeof(*rep->vcpu_top) + sizeof(*rep->vcpu_top_ns));
 	n += vms * (sizeof(*rep->vm_top) + sizeof(*rep->vm_top_ns));
 	n += vms * (REP_MAX_REASONS + 1) * sizeof(*rep->vm_reason_ns);
@@ -233,7 +280,7 @@ static unsigned int reason_index(struct report *rep, unsigned int isa,
 	/* Exits come in runs of one reason: remember the last. */
 	if (key == rep->last_reason_key)
 		return rep->last_reason;
-	for (i = hash64(key) >> 56 & mask; rep->reason_slot[i];
+	for (i = rep_hash64(key) >> 56 & mask; rep->reason_slot[i];
 	     i = (i + 1) & mask) {
 		r = rep->reason_slot[i] - 1;
 		if (rep->reasons[r].isa == isa && rep->reasons[r].code == code)
@@ -290,14 +337,43 @@ static void stat_add(struct rep_stat *s, uint64_t ns)
 	s->total_ns += ns;
 }
 
+/*
+ * A preemption record: its task, and the preemptions of its vCPU and of
+ * the reason of the exit in flight. Neither counts it as an exit.
+ */
+static void add_preempt(struct report *rep, const struct trace_record *x)
+{
+	unsigned int r = reason_index(rep, x->isa, x->reason);
+	struct rep_entry *v;
+	struct rep_split *s;
+
+	rep->preempts++;
+	rep->preempt_ns += x->duration_ns;
+	rep_preempt_record(rep, x);
+	rep->reasons[r].split.preempts++;
+	rep->reasons[r].split.preempt_ns += x->duration_ns;
+	v = table_slot(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id, 0,
+		       REP_REASON_MIXED, x->tid);
+	s = v ? &rep->vcpus.split[v - rep->vcpus.e] : &rep->vcpus.other_split;
+	s->preempts++;
+	s->preempt_ns += x->duration_ns;
+}
+
 void report_add(struct report *rep, const struct trace_event *ev)
 {
-	const struct trace_exit *x = &ev->e;
+	const struct trace_record *x = &ev->e;
 	uint64_t ns = x->duration_ns;
-	unsigned int r = reason_index(rep, x->isa, x->reason);
-	struct rep_reason *rr = &rep->reasons[r];
+	uint32_t rows[REP_NR_ROW_KINDS];
+	unsigned int r;
+	struct rep_reason *rr;
 	struct rep_entry *vcpu;
 
+	if (trace_is_preempt(ev)) {
+		add_preempt(rep, x);
+		return;
+	}
+	r = reason_index(rep, x->isa, x->reason);
+	rr = &rep->reasons[r];
 	if (!rep->events++)
 		rep->first_ts = rep->t0 = ev->ts_ns;
 	if (ev->ts_ns > rep->last_ts)
@@ -306,23 +382,37 @@ void report_add(struct report *rep, const struct trace_event *ev)
 	if (ns > rep->max_ns)
 		rep->max_ns = ns;
 	stat_add(&rr->s, ns);
+	split_add(&rr->split, x);
+	split_add(&rep->all_split, x);
 	rr->hist.bucket[hist_index(ns)]++;
 	rr->hist.count++;
 	rr->bins[time_bin(rep, ev->ts_ns)]++;
 
-	table_add(&rep->vms, x->vm_id, REP_REASON_MIXED, ns, x->vm_pid);
-	vcpu = table_add(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id,
-			 REP_REASON_MIXED, ns, x->tid);
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
+		rows[k] = UINT32_MAX;
+	rows[REP_ROW_REASON] = r;
+	table_add(&rep->vms, x->vm_id, 0, REP_REASON_MIXED, x, x->vm_pid,
+		  NULL);
+	vcpu = table_add(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id, 0,
+			 REP_REASON_MIXED, x, x->tid, &rows[REP_ROW_VCPU]);
 	if (vcpu)
-		table_add(&rep->pairs, vcpu - rep->vcpus.e, r, ns, 0);
+		table_add(&rep->pairs, vcpu - rep->vcpus.e, 0, r, x, 0, NULL);
 	if (x->flags & HVTRACE_EVF_RIP_VALID)
-		table_add(&rep->rips, x->rip, r, ns, 0);
-	if (x->flags & HVTRACE_EVF_ADDR_GPA)
-		table_add(&rep->pages, x->addr & ~0xfffULL, r, ns, 0);
+		table_add(&rep->rips, x->rip, 0, r, x, 0, &rows[REP_ROW_RIP]);
+	if (x->flags & HVTRACE_EVF_ADDR_GPA) {
+		table_add(&rep->pages, x->addr & ~0xfffULL, 0, r, x, 0,
+			  &rows[REP_ROW_PAGE]);
+		table_add(&rep->spots, x->addr & ~0xfffULL,
+			  x->flags & HVTRACE_EVF_RIP_VALID ? x->rip : REP_NO_RIP,
+			  r, x, 0, &rows[REP_ROW_SPOT]);
+	}
 	if (x->flags & HVTRACE_EVF_ADDR_MSR)
-		table_add(&rep->msrs, x->addr, r, ns, 0);
+		table_add(&rep->msrs, x->addr, 0, r, x, 0, &rows[REP_ROW_MSR]);
 	if (x->isa < 3 && x->reason == rep->io_code[x->isa])
-		table_add(&rep->ports, x->info1 >> 16 & 0xffff, r, ns, 0);
+		table_add(&rep->ports, x->info1 >> 16 & 0xffff, 0, r, x, 0,
+			  &rows[REP_ROW_PORT]);
+	if (x->preempt_pid)
+		rep_preempt_noted(rep, x, rows);
 }
 
 static uint64_t clipped(uint64_t b, uint64_t e, uint64_t lo, uint64_t hi)
@@ -439,6 +529,7 @@ int report_finish(struct report *rep, const struct trace_reader *r)
 	}
 	loss_coverage(rep, r);
 	top_reasons(rep);
+	rep_preempt_finish(rep);
 	return 0;
 }
 

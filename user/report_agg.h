@@ -5,6 +5,10 @@
  * (report_html.c). Everything is allocated once, before the first event,
  * so memory does not grow with the trace: tables that fill up keep
  * counting the keys they hold and add the rest to an "other" row.
+ *
+ * Exits count everywhere; preemption records only in the preemptor
+ * table (report_preempt.c) and as the preemptions of their vCPU and of
+ * the reason of the exit in flight.
  */
 #ifndef HVCTL_REPORT_AGG_H
 #define HVCTL_REPORT_AGG_H
@@ -31,11 +35,41 @@ struct rep_stat {
 	uint64_t count, total_ns, min_ns, max_ns;
 };
 
+/* Where exit time went: handling, then enum hvtrace_part's parts. */
+enum rep_part {
+	REP_HANDLING,
+	REP_VMM,
+	REP_HALT,
+	REP_RUNNABLE,
+	REP_OTHER,
+
+	REP_NR_PARTS
+};
+
+/* JSON keys of the parts (text: time_part_labels, time_parts.h). */
+extern const char *const rep_part_keys[REP_NR_PARTS];
+
+/*
+ * The time split of a row's exits, their guest time before them, the
+ * preemption records of the row's vCPU (vCPU rows) or in flight during
+ * its exits (reason rows), and the task its exits noted as running
+ * instead for the longest time: TOP, for rep_preemptor_at(), 0 for none;
+ * filled by report_finish().
+ */
+struct rep_split {
+	uint64_t part_ns[REP_NR_PARTS];
+	uint64_t guest_ns;
+	uint64_t preempts, preempt_ns;
+	uint64_t top_ns;
+	uint32_t top;
+};
+
 struct rep_reason {
 	unsigned int isa;
 	uint32_t code;
 	char name[40];
 	struct rep_stat s;
+	struct rep_split split;
 	struct hist hist;
 	uint64_t bins[REP_BINS];
 };
@@ -45,23 +79,81 @@ struct rep_reason {
 
 struct rep_entry {
 	uint64_t key;
+	uint64_t key2;			/* second key (spots: the RIP) */
 	uint64_t count, total_ns, max_ns;
 	uint32_t aux;			/* table's own use (vCPU: tid) */
 	uint16_t reason;		/* index into rep.reasons, or MIXED */
 	uint8_t used;
 };
 
+/* A hot spot without a known RIP (rep.spots key2). */
+#define REP_NO_RIP		UINT64_MAX
+
 /*
  * Open addressing with linear probing. CAP is a power of two; the table
  * takes new keys up to 3/4 of it (short probe runs), then counts what it
- * cannot place in OTHER.
+ * cannot place in OTHER. SPLIT, when the table has one, runs parallel to
+ * E (and other_split to OTHER).
  */
 struct rep_table {
 	const char *what;
 	bool by_reason;			/* key is (key, reason) */
+	bool two_keys;			/* (key, key2) */
 	unsigned int bits, used, limit;
 	struct rep_entry *e;
 	struct rep_entry other;
+	struct rep_split *split;
+	struct rep_split other_split;
+};
+
+/* Which tables' rows name their top preemptor (rep_blame keys). */
+enum rep_row_kind {
+	REP_ROW_REASON,
+	REP_ROW_VCPU,
+	REP_ROW_RIP,
+	REP_ROW_PAGE,
+	REP_ROW_SPOT,
+	REP_ROW_PORT,
+	REP_ROW_MSR,
+};
+
+/*
+ * A task that ran while a vCPU thread waited runnable inside KVM: from
+ * the preemption records (exact: each is one stretch off CPU, STALL_NS
+ * in all, RAN_NS of it running itself) and from exits' notes (the task
+ * of an exit's longest runnable stretch, NOTED_NS of running).
+ */
+struct rep_preemptor {
+	uint32_t pid;
+	char comm[16];
+	bool vcpu;			/* a vCPU thread */
+	bool used;
+	uint64_t records, stall_ns, ran_ns;
+	uint64_t noted, noted_ns;
+};
+
+struct rep_preemptors {
+	unsigned int bits, used, limit;
+	struct rep_preemptor *e;
+	struct rep_preemptor other;	/* those the table had no room for */
+	uint64_t records, stall_ns;	/* all preemption records */
+	uint64_t noted, noted_ns;	/* all exits' notes */
+};
+
+/*
+ * Noted time per (row, preemptor), to name each row's top preemptor:
+ * fixed capacity too; what it cannot hold is counted (lost_ns) and the
+ * rows it belonged to may name a lesser preemptor.
+ */
+struct rep_blame_entry {
+	uint64_t key;			/* kind << 56 | row << 24 | preemptor */
+	uint64_t ns;
+};
+
+struct rep_blame {
+	unsigned int bits, used, limit;
+	struct rep_blame_entry *e;
+	uint64_t lost, lost_ns;
 };
 
 struct rep_loss_cpu {
@@ -96,6 +188,14 @@ struct report {
 	struct rep_table pages;		/* key GPA & ~0xfff */
 	struct rep_table ports;		/* key I/O port */
 	struct rep_table msrs;		/* key MSR index, by reason */
+	struct rep_table spots;		/* key GPA page, key2 RIP, by reason */
+
+	struct rep_preemptors pre;
+	const struct rep_preemptor **pre_order;	/* for sorting them */
+	struct rep_blame blame;
+	uint64_t preempts;		/* preemption records */
+	uint64_t preempt_ns;
+	struct rep_split all_split;	/* of every exit */
 
 	/* Reasons whose info1 holds an I/O port in bits 31:16. */
 	uint32_t io_code[3];		/* by isa; UINT32_MAX: none */
@@ -161,5 +261,46 @@ const char *report_reason_name(const struct report *rep, unsigned int idx);
 
 /* Percentile of a reason from its histogram, exact to the bucket. */
 uint64_t report_percentile(const struct rep_reason *rr, double p);
+
+/* Multiplicative (Fibonacci) hashing for the tables: use the high bits. */
+static inline uint64_t rep_hash64(uint64_t k)
+{
+	return k * 0x9e3779b97f4a7c15ULL;
+}
+
+/* PART of WHOLE in parts per million, rounded; 0 of nothing. */
+static inline uint64_t rep_ppm(uint64_t part, uint64_t whole)
+{
+	return whole ? (uint64_t)((double)part * 1e6 / (double)whole + 0.5) : 0;
+}
+
+/* The split of table T's entry E (T must have one). */
+static inline const struct rep_split *rep_split_of(const struct rep_table *t,
+						   const struct rep_entry *e)
+{
+	return e == &t->other ? &t->other_split : &t->split[e - t->e];
+}
+
+/* ---- preemptors (report_preempt.c) ---- */
+
+int rep_preempt_init(struct report *rep);
+void rep_preempt_free(struct report *rep);
+size_t rep_preempt_memory(const struct report *rep);
+/* A preemption record; an exit that names a preemptor, and its rows. */
+void rep_preempt_record(struct report *rep, const struct trace_record *x);
+void rep_preempt_noted(struct report *rep, const struct trace_record *x,
+		       const uint32_t *rows);
+/* Each row's top preemptor into its split. */
+void rep_preempt_finish(struct report *rep);
+/* The preemptor rep_split.top names, NULL for none. */
+const struct rep_preemptor *rep_preemptor_at(const struct report *rep,
+					     uint32_t top);
+/*
+ * The used preemptors into rep->pre_order by stall time, then noted
+ * time, then pid; returns how many.
+ */
+unsigned int rep_preemptors_sorted(const struct report *rep);
+/* Rows per exit in rep_preempt_noted()'s ROWS, UINT32_MAX for none. */
+#define REP_NR_ROW_KINDS	(REP_ROW_MSR + 1)
 
 #endif /* HVCTL_REPORT_AGG_H */

@@ -4,7 +4,8 @@
  * forever. Charts are SVG written here, tables plain HTML, style inline;
  * no script at all (so none can fail) and a Content-Security-Policy that
  * forbids fetching anything, so the page cannot leak or break when
- * mailed around.
+ * mailed around. Where exit time went shows as a stacked bar per reason
+ * and per vCPU; the preemptors and the hot spots they stalled as tables.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,8 @@
 #include "duration.h"
 #include "hvctl.h"
 #include "report_html.h"
+#include "report_split.h"
+#include "time_parts.h"
 
 /* Colours by a reason's rank in time; later reasons share the last. */
 static const char *const palette[] = {
@@ -25,6 +28,11 @@ static const char *const palette[] = {
 	"#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#bab0ac",
 };
 #define NR_COLORS	(sizeof(palette) / sizeof(*palette))
+
+/* The parts of exit time, enum rep_part order: preempted stands out. */
+static const char *const part_colors[REP_NR_PARTS] = {
+	"#4e79a7", "#59a14f", "#bab0ac", "#e15759", "#edc948",
+};
 
 /* Histogram and timeline geometry, px. */
 #define HW	440
@@ -38,6 +46,11 @@ static const char *const palette[] = {
 #define TR	12
 #define TT	10
 #define TB	30
+/* Split bars: a row each, label | bar | total. */
+#define BW	960
+#define BRH	20
+#define BL	190
+#define BR	110
 
 struct page {
 	FILE *f;
@@ -141,6 +154,10 @@ static void summary(struct page *p, const char *dir)
 		"(max %s)</dd>", rep->events,
 		span ? (double)rep->events * 1e9 / (double)span : 0.0,
 		dur(a, rep->all_ns), dur(b, rep->max_ns));
+	fprintf(p->f, "<dt>preemptions</dt><dd>%" PRIu64 " records of vCPU "
+		"threads off CPU inside KVM, %s; %" PRIu64 " exits name the "
+		"task that ran instead</dd>", rep->preempts,
+		dur(a, rep->preempt_ns), rep->pre.noted);
 	fprintf(p->f, "<dt>where</dt><dd>%u CPUs, %u%s VMs, %u%s vCPUs</dd>",
 		i->nr_streams, rep->vms.used, rep->vms.other.count ? "+" : "",
 		rep->vcpus.used, rep->vcpus.other.count ? "+" : "");
@@ -493,6 +510,205 @@ static void timeline(struct page *p)
 	fputs("</div></section>\n", p->f);
 }
 
+/* One row of a split chart: LABEL, the parts of TOTAL, the total. */
+static void split_bar(const struct page *p, unsigned int row,
+		      const char *label, const struct rep_split *s,
+		      uint64_t total)
+{
+	double x = BL, w = BW - BL - BR, y = row * BRH + 2;
+	char b[2][16];
+
+	fprintf(p->f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", BL - 8,
+		y + 12);
+	text(p->f, label);
+	fputs("</text>", p->f);
+	for (int i = 0; i < REP_NR_PARTS && total; i++) {
+		double pw = (double)s->part_ns[i] / (double)total * w;
+
+		if (!s->part_ns[i])
+			continue;
+		fprintf(p->f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+			"height=\"%d\" fill=\"%s\"><title>", x, y,
+			pw < 0.5 ? 0.5 : pw, BRH - 4, part_colors[i]);
+		text(p->f, label);
+		fprintf(p->f, ": %s %s (%.1f%%)</title></rect>",
+			time_part_labels[i], dur(b[0], s->part_ns[i]),
+			time_share(s->part_ns[i], total));
+		x += pw;
+	}
+	fprintf(p->f, "<text x=\"%d\" y=\"%.1f\">%s</text>", BW - BR + 8,
+		y + 12, dur(b[1], total));
+}
+
+static void split_svg_open(const struct page *p, unsigned int rows)
+{
+	fprintf(p->f, "<svg width=\"%d\" height=\"%u\" viewBox=\"0 0 %d %u\" "
+		"role=\"img\">", BW, rows * BRH + 4, BW, rows * BRH + 4);
+}
+
+static void split_legend(const struct page *p)
+{
+	fputs("<div class=\"legend\">", p->f);
+	for (int i = 0; i < REP_NR_PARTS; i++)
+		fprintf(p->f, "<span><span class=\"sw\" style=\"background:%s\">"
+			"</span>%s</span>", part_colors[i], time_part_labels[i]);
+	fputs("</div>", p->f);
+}
+
+static void top_preemptor_cell(const struct page *p,
+			       const struct rep_split *s, uint64_t total)
+{
+	char b[96];
+
+	fputs("<td class=\"l\">", p->f);
+	text(p->f, rep_top_text(p->rep, s, total, b, sizeof(b)));
+	fputs("</td>", p->f);
+}
+
+static void split_reasons(struct page *p)
+{
+	const struct report *rep = p->rep;
+	char b[16];
+
+	fputs("<section id=\"split\"><h2>Where the exit time went</h2>"
+	      "<p class=\"note\">Each bar is all the time of a reason's exits, "
+	      "exit to re-entry: handling in KVM, the VMM in userspace, halted, "
+	      "preempted (runnable, waiting for a CPU: preempted, or woken and "
+	      "not yet running), blocked elsewhere in the kernel. The top preemptor is "
+	      "the task the exits waited on longest (share of all their "
+	      "time).</p>", p->f);
+	split_legend(p);
+	split_svg_open(p, p->nr);
+	for (unsigned int i = 0; i < p->nr; i++) {
+		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+
+		split_bar(p, i, rr->name, &rr->split, rr->s.total_ns);
+	}
+	fputs("</svg><table><tr><th class=\"l\">reason</th><th>time</th>",
+	      p->f);
+	for (int i = 0; i < REP_NR_PARTS; i++)
+		fprintf(p->f, "<th>%s</th>", time_part_labels[i]);
+	fputs("<th>preemptions</th><th>preempt time</th><th class=\"l\">top "
+	      "preemptor (share of time)</th></tr>\n", p->f);
+	for (unsigned int i = 0; i < p->nr; i++) {
+		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+
+		fputs("<tr><td class=\"l\">", p->f);
+		swatch(p, p->order[i]);
+		text(p->f, rr->name);
+		fprintf(p->f, "</td><td>%s</td>", dur(b, rr->s.total_ns));
+		for (int j = 0; j < REP_NR_PARTS; j++)
+			fprintf(p->f, "<td>%.1f%%</td>",
+				time_share(rr->split.part_ns[j], rr->s.total_ns));
+		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td>",
+			rr->split.preempts, dur(b, rr->split.preempt_ns));
+		top_preemptor_cell(p, &rr->split, rr->s.total_ns);
+		fputs("</tr>\n", p->f);
+	}
+	fputs("</table></section>\n", p->f);
+}
+
+/* "guest1 vcpu0" */
+static const char *vcpu_label(const struct page *p, const struct rep_entry *v,
+			      char *buf, size_t len)
+{
+	const struct report *rep = p->rep;
+	char name[64];
+
+	for (unsigned int j = 0; j < rep_table_cap(&rep->vms); j++)
+		if (rep->vms.e[j].used && rep->vms.e[j].key == v->key >> 32) {
+			snprintf(buf, len, "%s vcpu%u",
+				 report_vm_name(rep, &rep->vms.e[j], name,
+						sizeof(name)), (uint32_t)v->key);
+			return buf;
+		}
+	snprintf(buf, len, "vm%u vcpu%u", (uint32_t)(v->key >> 32),
+		 (uint32_t)v->key);
+	return buf;
+}
+
+static void split_vcpus(struct page *p)
+{
+	const struct report *rep = p->rep;
+	unsigned int n = report_table_sorted(&rep->vcpus, rep->order);
+	unsigned int rows = n < p->top ? n : p->top;
+	char l[96], b[16];
+
+	fputs("<section id=\"split-vcpus\"><h2>Where the vCPUs' time went</h2>"
+	      "<p class=\"note\">The same per vCPU, by exit time; guest: time "
+	      "in the guest before its exits; preemptions: the preemption records "
+	      "of its thread.</p>", p->f);
+	split_legend(p);
+	split_svg_open(p, rows);
+	for (unsigned int i = 0; i < rows; i++)
+		split_bar(p, i, vcpu_label(p, rep->order[i], l, sizeof(l)),
+			  rep_split_of(&rep->vcpus, rep->order[i]),
+			  rep->order[i]->total_ns);
+	fputs("</svg><table><tr><th class=\"l\">vcpu</th><th>tid</th>"
+	      "<th>time</th>", p->f);
+	for (int i = 0; i < REP_NR_PARTS; i++)
+		fprintf(p->f, "<th>%s</th>", time_part_labels[i]);
+	fputs("<th>guest</th><th>preemptions</th><th>preempt time</th>"
+	      "<th class=\"l\">top preemptor (share of time)</th></tr>\n", p->f);
+	for (unsigned int i = 0; i < rows; i++) {
+		const struct rep_entry *v = rep->order[i];
+		const struct rep_split *s = rep_split_of(&rep->vcpus, v);
+
+		fputs("<tr><td class=\"l\">", p->f);
+		text(p->f, vcpu_label(p, v, l, sizeof(l)));
+		fprintf(p->f, "</td><td>%u</td><td>%s</td>", v->aux,
+			dur(b, v->total_ns));
+		for (int j = 0; j < REP_NR_PARTS; j++)
+			fprintf(p->f, "<td>%.1f%%</td>",
+				time_share(s->part_ns[j], v->total_ns));
+		fprintf(p->f, "<td>%s</td><td>%" PRIu64 "</td>",
+			dur(b, s->guest_ns), s->preempts);
+		fprintf(p->f, "<td>%s</td>", dur(b, s->preempt_ns));
+		top_preemptor_cell(p, s, v->total_ns);
+		fputs("</tr>\n", p->f);
+	}
+	fputs("</table></section>\n", p->f);
+}
+
+static void preemptors(struct page *p)
+{
+	const struct report *rep = p->rep;
+	unsigned int n = rep_preemptors_sorted(rep);
+	uint64_t runnable = rep->all_split.part_ns[REP_RUNNABLE];
+	char b[3][16];
+
+	fprintf(p->f, "<section id=\"preemptors\"><h2>Top preemptors, by the "
+		"vCPU time they stalled</h2><p class=\"note\">Records: the "
+		"preemption records naming the task (%s off CPU in all), each "
+		"one stretch of a vCPU thread switched out runnable inside KVM; "
+		"exits: the exits whose longest runnable stretch it ran in "
+		"(share of all exits' preempted time, %s).</p><table><tr>"
+		"<th class=\"l\">task (pid)</th><th>records</th><th>stalled</th>"
+		"<th>share</th><th>ran</th><th>exits</th><th>noted</th>"
+		"<th>share</th></tr>\n", dur(b[0], rep->pre.stall_ns),
+		dur(b[1], runnable));
+	for (unsigned int i = 0; i < n && i < p->top; i++) {
+		const struct rep_preemptor *r = rep->pre_order[i];
+
+		fputs("<tr><td class=\"l\">", p->f);
+		if (r->vcpu)
+			fputs("vcpu ", p->f);
+		text(p->f, r->comm);
+		fprintf(p->f, " (%" PRIu32 ")</td><td>%" PRIu64 "</td><td>%s</td>"
+			"<td>%.1f%%</td><td>%s</td><td>%" PRIu64 "</td><td>%s"
+			"</td><td>%.1f%%</td></tr>\n", r->pid, r->records,
+			dur(b[0], r->stall_ns),
+			time_share(r->stall_ns, rep->pre.stall_ns),
+			dur(b[1], r->ran_ns), r->noted, dur(b[2], r->noted_ns),
+			time_share(r->noted_ns, runnable));
+	}
+	fputs("</table>", p->f);
+	if (!n)
+		fputs("<p class=\"note\">No preemptions in this trace.</p>",
+		      p->f);
+	fputs("</section>\n", p->f);
+}
+
 static void top_reason_cell(const struct page *p, unsigned int reason,
 			    uint64_t ns, uint64_t total)
 {
@@ -564,18 +780,26 @@ static void top_table(struct page *p, const struct rep_table *t,
 		      const char *fmt, bool reason)
 {
 	unsigned int n = report_table_sorted(t, p->rep->order);
-	char k[32], b[2][16];
+	char k[48], b[2][16];
 
 	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of %u%s by time</h2>"
-		"<table><tr><th class=\"l\">%s</th>%s<th>exits</th>"
-		"<th>time</th><th>max</th></tr>\n", id, title,
+		"<table><tr><th class=\"l\">%s</th>%s%s<th>exits</th>"
+		"<th>time</th><th>max</th><th>preempted</th><th class=\"l\">top "
+		"preemptor (share of time)</th></tr>\n", id, title,
 		n < p->top ? n : p->top, n, t->other.count ? "+" : "", key,
+		t->two_keys ? "<th class=\"l\">rip</th>" : "",
 		reason ? "<th class=\"l\">reason</th>" : "");
 	for (unsigned int i = 0; i < n && i < p->top; i++) {
 		const struct rep_entry *e = p->rep->order[i];
+		const struct rep_split *s = rep_split_of(t, e);
 
 		snprintf(k, sizeof(k), fmt, e->key);
 		fprintf(p->f, "<tr><td class=\"l n\">%s</td>", k);
+		if (t->two_keys && e->key2 != REP_NO_RIP)
+			fprintf(p->f, "<td class=\"l n\">0x%016" PRIx64 "</td>",
+				e->key2);
+		else if (t->two_keys)
+			fputs("<td class=\"l n\">-</td>", p->f);
 		if (reason) {
 			fputs("<td class=\"l\">", p->f);
 			if (e->reason <= REP_MAX_REASONS)
@@ -583,18 +807,47 @@ static void top_table(struct page *p, const struct rep_table *t,
 			text(p->f, report_reason_name(p->rep, e->reason));
 			fputs("</td>", p->f);
 		}
-		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
-			e->count, dur(b[0], e->total_ns), dur(b[1], e->max_ns));
+		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
+			"<td>%.1f%%</td>", e->count, dur(b[0], e->total_ns),
+			dur(b[1], e->max_ns),
+			time_share(s->part_ns[REP_RUNNABLE], e->total_ns));
+		top_preemptor_cell(p, s, e->total_ns);
+		fputs("</tr>\n", p->f);
 	}
 	if (t->other.count)
 		fprintf(p->f, "<tr><td class=\"l\">other (table full at %u)</td>"
-			"%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
-			t->limit, reason ? "<td></td>" : "", t->other.count,
+			"%s%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td><td>%.1f%%"
+			"</td><td></td></tr>\n", t->limit,
+			t->two_keys ? "<td></td>" : "",
+			reason ? "<td></td>" : "", t->other.count,
 			dur(b[0], t->other.total_ns),
-			dur(b[1], t->other.max_ns));
+			dur(b[1], t->other.max_ns),
+			time_share(t->other_split.part_ns[REP_RUNNABLE],
+				t->other.total_ns));
 	fputs("</table>", p->f);
 	if (!n && !t->other.count)
 		fputs("<p class=\"note\">None in this trace.</p>", p->f);
+	fputs("</section>\n", p->f);
+}
+
+static void preempted_spots(struct page *p)
+{
+	unsigned int n = rep_preempted_spots(p->rep);
+	char line[256];
+
+	fputs("<section id=\"preempted-spots\"><h2>Preempted hot spots</h2>"
+	      "<p class=\"note\">(reason, guest-physical page, RIP) by the "
+	      "time one task ran while their exits waited.</p><ul>\n", p->f);
+	for (unsigned int i = 0; i < n && i < p->top; i++) {
+		fputs("<li>", p->f);
+		text(p->f, rep_spot_text(p->rep, p->rep->order[i], line,
+					 sizeof(line)));
+		fputs("</li>\n", p->f);
+	}
+	fputs("</ul>", p->f);
+	if (!n)
+		fputs("<p class=\"note\">None: no exit with a guest-physical "
+		      "address names a preemptor.</p>", p->f);
 	fputs("</section>\n", p->f);
 }
 
@@ -604,13 +857,20 @@ static void body(struct page *p, const char *dir)
 
 	summary(p, dir);
 	reasons(p);
+	split_reasons(p);
 	histograms(p);
 	timeline(p);
 	vms(p);
+	split_vcpus(p);
+	preemptors(p);
+	preempted_spots(p);
 	top_table(p, &rep->rips, "top-rips", "Guest RIPs", "rip",
 		  "0x%016" PRIx64, true);
 	top_table(p, &rep->pages, "top-pages",
 		  "Guest-physical pages (EPT violation / NPF)", "page",
+		  "0x%" PRIx64, true);
+	top_table(p, &rep->spots, "top-spots",
+		  "Hot spots: (reason, guest-physical page, RIP)", "page",
 		  "0x%" PRIx64, true);
 	top_table(p, &rep->ports, "top-ports", "I/O ports", "port",
 		  "0x%04" PRIx64, false);

@@ -4,7 +4,8 @@
  * babeltrace2 and Trace Compass read, and that hvctl reads back itself
  * with the fixed layout below (no general CTF parser needed).
  *
- *   metadata        TSDL text describing exactly these structures
+ *   metadata        TSDL text describing exactly these structures; its
+ *                   env block names the layout: hvtrace_format
  *   stream_<cpu>    one stream per host CPU: packets of TRACE_PACKET_SIZE
  *                   bytes, page-aligned, each written whole, so a killed
  *                   recorder leaves only complete packets behind
@@ -24,6 +25,12 @@
 #define TRACE_PACKET_SIZE	4096
 #define TRACE_MAGIC		0xC1FC1FC1U
 #define TRACE_SIDE_DIR		"hvtrace"	/* side files, under the trace */
+/*
+ * The layout of struct trace_record; bumped whenever it changes. Format 1
+ * (hvtrace ABI 1: 130-byte events, no preemption records) named no
+ * version; readers refuse any format but this one.
+ */
+#define TRACE_FORMAT		2
 
 struct trace_packet_header {
 	uint32_t magic;
@@ -41,22 +48,44 @@ struct trace_packet_context {
 	uint32_t cpu_id;
 } __attribute__((packed));
 
+/*
+ * One event class per kind and vendor, so babeltrace2 prints each reason
+ * by name from its vendor's enum. Every class has the same fields.
+ */
 enum trace_event_id {
 	TRACE_EV_EXIT_VMX = 1,		/* "kvm_exit_vmx" */
 	TRACE_EV_EXIT_SVM = 2,		/* "kvm_exit_svm" */
 	TRACE_EV_EXIT_UNKNOWN = 3,	/* "kvm_exit": vendor not known */
+	TRACE_EV_PREEMPT_VMX = 4,	/* "vcpu_preempt_vmx" */
+	TRACE_EV_PREEMPT_SVM = 5,	/* "vcpu_preempt_svm" */
+	TRACE_EV_PREEMPT_UNKNOWN = 6,	/* "vcpu_preempt" */
 };
+
+#define TRACE_EV_MAX		TRACE_EV_PREEMPT_UNKNOWN
 
 struct trace_event_header {
 	uint16_t id;			/* enum trace_event_id */
-	uint64_t timestamp;		/* vCPU re-entry, ns; exit =
+	uint64_t timestamp;		/* vCPU re-entry (exit) or switch-in
+					 * (preemption), ns; the start is
 					 * timestamp - duration_ns */
 } __attribute__((packed));
 
-/* struct hvtrace_event less ts_ns (the header has the entry time). */
-struct trace_exit {
+#define TRACE_COMM_LEN		16
+
+/*
+ * struct hvtrace_event less ts_ns (the header has the end time), plus
+ * handling_ns: duration_ns - the parts, so babeltrace2 users see the
+ * whole split. Preemption records (HVTRACE_EV_PREEMPT) use the same
+ * layout: duration_ns = runnable_ns is the time off CPU, reason to rip
+ * the exit in flight, handling_ns and guest_ns 0.
+ */
+struct trace_record {
 	uint64_t seq;
 	uint64_t duration_ns;
+	uint64_t handling_ns;
+	uint64_t part_ns[4];		/* enum hvtrace_part: vmm, halt,
+					 * runnable, other */
+	uint64_t guest_ns;
 	uint64_t info1;
 	uint64_t info2;
 	uint64_t addr;
@@ -73,14 +102,16 @@ struct trace_exit {
 	uint8_t isa;
 	uint8_t type;
 	uint16_t flags;
-	uint64_t part_ns[4];
-	uint32_t preempt_pid;
+	uint32_t preempt_pid;		/* 0: no preemptor noted */
+	uint64_t preempt_ns;
+	char preempt_comm[TRACE_COMM_LEN];	/* printable ASCII (others
+						 * become '?'), NUL-padded */
 } __attribute__((packed));
 
 #define TRACE_PACKET_HEAD \
 	(sizeof(struct trace_packet_header) + sizeof(struct trace_packet_context))
 #define TRACE_EVENT_SIZE \
-	(sizeof(struct trace_event_header) + sizeof(struct trace_exit))
+	(sizeof(struct trace_event_header) + sizeof(struct trace_record))
 #define TRACE_EVENTS_PER_PACKET \
 	((TRACE_PACKET_SIZE - TRACE_PACKET_HEAD) / TRACE_EVENT_SIZE)
 

@@ -178,6 +178,18 @@ static bool metadata_uuid(const char *text, uint8_t *uuid)
 	return parse_uuid(u + strlen("uuid = \""), uuid);
 }
 
+/* hvtrace_format in the env block; 1 for traces from before it existed. */
+static int metadata_format(const char *text)
+{
+	const char *f = strstr(text, "\n\thvtrace_format = ");
+	long v;
+
+	if (!f)
+		return 1;
+	v = strtol(f + strlen("\n\thvtrace_format = "), NULL, 10);
+	return v > 0 && v < 1000 ? (int)v : -1;
+}
+
 static char *read_small_file(const char *path, size_t max, size_t *lenp)
 {
 	FILE *f = fopen(path, "re");
@@ -205,7 +217,7 @@ static int load_metadata(struct trace_reader *r)
 	char path[4096];
 	size_t len;
 	char *text;
-	int ret = 0;
+	int ret = 0, format;
 
 	snprintf(path, sizeof(path), "%s/metadata", r->dir);
 	text = read_small_file(path, METADATA_MAX, &len);
@@ -222,6 +234,14 @@ static int load_metadata(struct trace_reader *r)
 	else if (!strstr(text, "tracer_name = \"hvtrace\";"))
 		ret = fail(r, "not an hvtrace trace (%s names another tracer)",
 			   path);
+	else if ((format = metadata_format(text)) < 1)
+		ret = fail(r, "%s: hvtrace_format is not a version number",
+			   path);
+	else if (format != TRACE_FORMAT)
+		ret = fail(r, "%s: trace format %d, from %s hvctl; this one "
+			   "reads format %d only (babeltrace2 reads any)",
+			   r->dir, format, format < TRACE_FORMAT ?
+			   "an older (before ABI 2)" : "a newer", TRACE_FORMAT);
 	else if (!metadata_uuid(text, r->uuid))
 		ret = fail(r, "%s: no trace uuid", path);
 	free(text);
@@ -386,6 +406,19 @@ const struct trace_vm *trace_vm_at(const struct trace_reader *r,
 				   unsigned int i)
 {
 	return i < r->nr_vms ? &r->vms[i] : NULL;
+}
+
+const char *trace_comm(const struct trace_record *e, char *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < TRACE_COMM_LEN && e->preempt_comm[i]; i++) {
+		unsigned char c = e->preempt_comm[i];
+
+		buf[i] = c >= 0x20 && c < 0x7f ? c : '?';
+	}
+	buf[i] = '\0';
+	return buf;
 }
 
 /* ---- opening ---- */
@@ -842,7 +875,7 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return 0;
 	s = r->heap[0];
 	memcpy(&id, s->ev, sizeof(id));
-	if (id < TRACE_EV_EXIT_VMX || id > TRACE_EV_EXIT_UNKNOWN)
+	if (id < TRACE_EV_EXIT_VMX || id > TRACE_EV_MAX)
 		return unknown_event(r, s, id);
 	ev->id = id;
 	ev->ts_ns = s->ts;

@@ -17,19 +17,35 @@
 struct trace_reader;
 
 struct trace_event {
-	uint64_t ts_ns;
+	uint64_t ts_ns;			/* the end: re-entry, switch-in */
 	uint16_t id;			/* enum trace_event_id */
 	unsigned int cpu;		/* the stream's CPU */
-	struct trace_exit e;
+	struct trace_record e;
 };
 
-/* The exit time: the header's timestamp is the vCPU's re-entry. */
+/*
+ * The start: the exit, or the preemption's switch-out (the header's
+ * timestamp is the end).
+ */
 static inline uint64_t trace_exit_ns(const struct trace_event *ev)
 {
 	uint64_t d = ev->e.duration_ns;
 
 	return d <= ev->ts_ns ? ev->ts_ns - d : 0;
 }
+
+/* A preemption record (HVTRACE_EV_PREEMPT), not an exit. */
+static inline bool trace_is_preempt(const struct trace_event *ev)
+{
+	return ev->id >= TRACE_EV_PREEMPT_VMX;
+}
+
+/*
+ * The preemptor's command name, NUL-terminated in BUF. The writer keeps
+ * it printable; so does this, for traces written by something else.
+ */
+#define TRACE_COMM_BUF		(TRACE_COMM_LEN + 1)
+const char *trace_comm(const struct trace_record *e, char *buf);
 
 struct trace_vm {
 	uint32_t pid;

@@ -35,6 +35,7 @@ struct trace_writer {
 	uint8_t uuid[16];
 	unsigned int nr_cpus;
 	uint64_t events, bytes;
+	uint64_t skipped;		/* records of an unknown type */
 	struct stream *streams;
 };
 
@@ -67,6 +68,10 @@ static void write_reason_enum(FILE *f, const char *type, unsigned int isa)
 	fprintf(f, "};\n\n");
 }
 
+/*
+ * Exits and preemption records share one layout (trace_format.h): the
+ * time split next to the duration, the preemptor last.
+ */
 static void write_event_class(FILE *f, const char *name, unsigned int id,
 			      const char *reason_type)
 {
@@ -78,6 +83,12 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\tfields := struct {\n"
 		"\t\tuint64_t seq;\n"
 		"\t\tuint64_t duration_ns;\n"
+		"\t\tuint64_t handling_ns;\n"
+		"\t\tuint64_t vmm_ns;\n"
+		"\t\tuint64_t halt_ns;\n"
+		"\t\tuint64_t runnable_ns;\n"
+		"\t\tuint64_t other_ns;\n"
+		"\t\tuint64_t guest_ns;\n"
 		"\t\thex64_t info1;\n"
 		"\t\thex64_t info2;\n"
 		"\t\thex64_t addr;\n"
@@ -94,13 +105,11 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\t\tuint8_t isa;\n"
 		"\t\tuint8_t type;\n"
 		"\t\thex16_t flags;\n"
-		"\t\tuint64_t vmm_ns;\n"
-		"\t\tuint64_t halt_ns;\n"
-		"\t\tuint64_t runnable_ns;\n"
-		"\t\tuint64_t other_ns;\n"
 		"\t\tuint32_t preempt_pid;\n"
+		"\t\tuint64_t preempt_ns;\n"
+		"\t\tchar_t preempt_comm[%u];\n"
 		"\t};\n"
-		"};\n\n", name, id, reason_type);
+		"};\n\n", name, id, reason_type, TRACE_COMM_LEN);
 }
 
 static int write_metadata(struct trace_writer *w, const struct trace_env *env)
@@ -121,7 +130,9 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
 		"typealias integer { size = 16; align = 8; signed = false; base = 16; } := hex16_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; base = 16; } := hex32_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := hex64_t;\n\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := hex64_t;\n"
+		/* An array of these is a string to babeltrace2. */
+		"typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; } := char_t;\n\n"
 		"trace {\n"
 		"\tmajor = 1;\n"
 		"\tminor = 8;\n"
@@ -133,7 +144,8 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		"\t\tuint32_t stream_id;\n"
 		"\t};\n"
 		"};\n\n", uuid);
-	fprintf(f, "env {\n\ttracer_name = \"hvtrace\";\n\thostname = ");
+	fprintf(f, "env {\n\ttracer_name = \"hvtrace\";\n"
+		"\thvtrace_format = %d;\n\thostname = ", TRACE_FORMAT);
 	tsdl_str(f, env->hostname);
 	fprintf(f, ";\n\tkernel_release = ");
 	tsdl_str(f, env->kernel);
@@ -145,7 +157,7 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 	fprintf(f,
 		"clock {\n"
 		"\tname = \"monotonic\";\n"
-		"\tdescription = \"kernel local_clock(), ns since boot; event time = vCPU re-entry, exit = time - duration_ns\";\n"
+		"\tdescription = \"kernel local_clock(), ns since boot; event time = vCPU re-entry (preemption: switch-in), start = time - duration_ns\";\n"
 		"\tfreq = 1000000000;\n"
 		"\toffset_s = %" PRId64 ";\n"
 		"\toffset = %" PRId64 ";\n"
@@ -172,6 +184,12 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 	write_event_class(f, "kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t");
 	write_event_class(f, "kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t");
 	write_event_class(f, "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t");
+	write_event_class(f, "vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX,
+			  "enum vmx_reason_t");
+	write_event_class(f, "vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM,
+			  "enum svm_reason_t");
+	write_event_class(f, "vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN,
+			  "uint32_t");
 	if (fflush(f) || ferror(f)) {
 		snprintf(path, sizeof(path), "%s/metadata", w->dir);
 		hvctl_err("writing %s: %s", path, strerror(errno));
@@ -312,10 +330,53 @@ fail:
 	return NULL;
 }
 
+/* Its event class: by kind, then by vendor (whose enum names the reason). */
+static uint16_t event_id(const struct hvtrace_event *ev)
+{
+	bool pre = ev->type == HVTRACE_EV_PREEMPT;
+
+	if (ev->isa == HVTRACE_ISA_VMX)
+		return pre ? TRACE_EV_PREEMPT_VMX : TRACE_EV_EXIT_VMX;
+	if (ev->isa == HVTRACE_ISA_SVM)
+		return pre ? TRACE_EV_PREEMPT_SVM : TRACE_EV_EXIT_SVM;
+	return pre ? TRACE_EV_PREEMPT_UNKNOWN : TRACE_EV_EXIT_UNKNOWN;
+}
+
+/* The parts add up to the duration (ABI): handling is what they leave. */
+static uint64_t handling_ns(const struct hvtrace_event *ev)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		sum += ev->part_ns[i];
+	return ev->duration_ns > sum ? ev->duration_ns - sum : 0;
+}
+
+/*
+ * Printable ASCII, NUL-padded: a task may name itself anything, and
+ * babeltrace2 prints a broken line for bytes that are not UTF-8.
+ */
+static void copy_comm(char *to, const char *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < TRACE_COMM_LEN - 1 && from[i]; i++) {
+		unsigned char c = from[i];
+
+		to[i] = c >= 0x20 && c < 0x7f ? c : '?';
+	}
+	memset(to + i, 0, TRACE_COMM_LEN - i);
+}
+
+_Static_assert(sizeof(((struct trace_record *)0)->part_ns) ==
+	       sizeof(((struct hvtrace_event *)0)->part_ns),
+	       "the metadata names four parts");
+_Static_assert(TRACE_COMM_LEN == HVTRACE_COMM_LEN, "comm length");
+
 int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 {
 	struct trace_event_header h;
-	struct trace_exit x;
+	struct trace_record x;
 	struct stream *s;
 	uint64_t entry;
 
@@ -324,14 +385,20 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 			  ev->cpu_entry, w->nr_cpus);
 		return -1;
 	}
+	/* A kind this hvctl has no class for: counted, not misfiled. */
+	if (ev->type != HVTRACE_EV_EXIT && ev->type != HVTRACE_EV_PREEMPT) {
+		w->skipped++;
+		return 0;
+	}
 	s = &w->streams[ev->cpu_entry];
 	if (s->used + TRACE_EVENT_SIZE > TRACE_PACKET_SIZE &&
 	    packet_write(w, s, false))
 		return -1;
 	/*
-	 * The event's time is its entry: a CPU's events are recorded in entry
-	 * order, so stream clocks never go back (exit times can, when a vCPU
-	 * migrated). The exit time is timestamp - duration_ns.
+	 * The event's time is its end: an exit's entry, a preemption's
+	 * switch-in. A CPU's records are written in that order, so stream
+	 * clocks never go back (exit times can, when a vCPU migrated). The
+	 * start is timestamp - duration_ns.
 	 */
 	entry = ev->ts_ns + ev->duration_ns;
 	/* The module keeps entries monotonic per CPU; readers rely on it. */
@@ -341,12 +408,11 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		s->first_ts = entry;
 	s->last_ts = entry;
 
-	h.id = ev->isa == HVTRACE_ISA_VMX ? TRACE_EV_EXIT_VMX :
-	       ev->isa == HVTRACE_ISA_SVM ? TRACE_EV_EXIT_SVM :
-					    TRACE_EV_EXIT_UNKNOWN;
+	h.id = event_id(ev);
 	h.timestamp = entry;
-	x = (struct trace_exit){
+	x = (struct trace_record){
 		.seq = ev->seq, .duration_ns = ev->duration_ns,
+		.handling_ns = handling_ns(ev), .guest_ns = ev->guest_ns,
 		.info1 = ev->info1, .info2 = ev->info2, .addr = ev->addr,
 		.rip = ev->rip, .reason = ev->reason,
 		.intr_info = ev->intr_info, .error_code = ev->error_code,
@@ -354,9 +420,10 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		.vm_pid = ev->vm_pid, .tid = ev->tid,
 		.cpu_exit = ev->cpu_exit, .cpu_entry = ev->cpu_entry,
 		.isa = ev->isa, .type = ev->type, .flags = ev->flags,
+		.preempt_pid = ev->preempt_pid, .preempt_ns = ev->preempt_ns,
 	};
 	memcpy(x.part_ns, ev->part_ns, sizeof(x.part_ns));
-	x.preempt_pid = ev->preempt_pid;
+	copy_comm(x.preempt_comm, ev->preempt_comm);
 	memcpy(s->buf + s->used, &h, sizeof(h));
 	memcpy(s->buf + s->used + sizeof(h), &x, sizeof(x));
 	s->used += TRACE_EVENT_SIZE;
@@ -404,4 +471,9 @@ uint64_t trace_events(const struct trace_writer *w)
 uint64_t trace_bytes(const struct trace_writer *w)
 {
 	return w->bytes;
+}
+
+uint64_t trace_skipped(const struct trace_writer *w)
+{
+	return w->skipped;
 }

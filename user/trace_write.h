@@ -29,7 +29,11 @@ struct trace_env {
  */
 struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 				  const struct trace_env *env);
-/* Append one event to its CPU's stream (ev->cpu_entry). 0 or -1. */
+/*
+ * Append one event, an exit or a preemption record, to its CPU's stream
+ * (ev->cpu_entry). Records of a type the format has no class for are
+ * skipped and counted (trace_skipped()). 0 or -1.
+ */
 int trace_append(struct trace_writer *w, const struct hvtrace_event *ev);
 /* Set CPU's cumulative lost count, stamped on its next packet. */
 void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
@@ -41,6 +45,8 @@ int trace_finish(struct trace_writer *w);
 /* Events and bytes written so far. */
 uint64_t trace_events(const struct trace_writer *w);
 uint64_t trace_bytes(const struct trace_writer *w);
+/* Records skipped for their unknown type. */
+uint64_t trace_skipped(const struct trace_writer *w);
 /* Open DIR/NAME for writing, mode 0600; NULL with an error printed. */
 FILE *trace_open_file(const struct trace_writer *w, const char *name);
 

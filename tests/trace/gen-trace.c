@@ -10,11 +10,19 @@
  * V VMs of P vCPUs each run on C host CPUs. Every vCPU alternates guest
  * time and exits (mostly NPF on a few GPA pages, port I/O, MSRs, CPUID,
  * long HLTs); exits come out in entry order, as the module records them,
- * so each CPU's stream only goes forward in time. The output is a pure
- * function of the arguments, and the last line printed is the ground
- * truth the tests compare against:
+ * so each CPU's stream only goes forward in time. Each exit's duration is
+ * split into handling, VMM, halt, runnable and other time that add up
+ * exactly; some exits are preempted inside KVM by another task, and each
+ * such stretch is also a preemption record (HVTRACE_EV_PREEMPT), written
+ * at its switch-in, before its exit. One hot spot shows what the report
+ * must find: NPF on the MMIO page HOT_PAGE from guest RIP HOT_RIP, which
+ * HOT_COMM (pid HOT_PID) preempts half of the time.
  *
- *   GEN-TRACE events=N lost=K ... r.NPF=... vm.1=... cpu.0=...
+ * The output is a pure function of the arguments, and the last line
+ * printed is the ground truth the tests compare against (N counts records
+ * of both kinds; r.*, total_ns and the parts are the exits'):
+ *
+ *   GEN-TRACE events=N exits=X preempts=P lost=K ... r.NPF=... vm.1=...
  *
  * --lose K drops K events in up to three bursts, each on one CPU (its
  * seq numbers skip them and trace_set_discarded() counts them); the last
@@ -70,6 +78,26 @@ static const uint32_t msrs[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_REASONS 16
 
+/* The hot spot: an MMIO BAR page, the driver code touching it. */
+#define HOT_PAGE	0xfebf0000ULL
+#define HOT_RIP		0xffffffff81603000ULL
+#define HOT_PID		31337
+#define HOT_COMM	"noisy-batch"
+/* Pages emulated in the VMM (userspace): the rest are handled in KVM. */
+#define VMM_PAGE(p)	((p) == 0x7ff82000 || (p) == HOT_PAGE || \
+			 (p) == 0xfebf1000)
+
+struct preemptor {
+	uint32_t pid;
+	const char *comm;		/* NULL: another VM's vCPU thread */
+};
+
+/* Who else runs on the host; the hot spot's villain first. */
+static const struct preemptor preemptors[] = {
+	{ HOT_PID, HOT_COMM }, { 211, "kworker/u16:3" }, { 27, "ksoftirqd/2" },
+	{ 0, NULL },
+};
+
 struct opts {
 	const char *dir;
 	uint64_t events, lose, seed;
@@ -77,15 +105,26 @@ struct opts {
 	unsigned int isa;
 };
 
+/*
+ * A vCPU's coming records in time order: the preemptions inside its
+ * next exit, then the exit.
+ */
+#define MAX_STRETCHES 2
+
 struct vcpu {
 	uint32_t vm, id, pid, tid;
 	unsigned int cpu;
-	struct hvtrace_event next;	/* its coming exit */
+	struct hvtrace_event q[MAX_STRETCHES + 1];
+	unsigned int head, nr;
 };
 
 struct truth {
-	uint64_t events, lost, total_ns, first_exit, last_entry;
-	uint64_t rip, gpa, msr, migrated;
+	uint64_t events, exits, preempts, lost, total_ns, first_exit;
+	uint64_t last_entry, rip, gpa, msr, migrated;
+	uint64_t handling_ns, part_ns[HVTRACE_NR_PARTS], guest_ns;
+	uint64_t noted, noted_ns;	/* exits naming a preemptor */
+	uint64_t preempt_ns;		/* of the records */
+	uint64_t hot_exits;
 	const char *reason[MAX_REASONS];
 	uint64_t by_reason[MAX_REASONS];
 	uint64_t *by_vm, *by_cpu;
@@ -122,9 +161,13 @@ static enum kind pick_kind(void)
 
 static void npf(struct hvtrace_event *e, bool vmx)
 {
-	uint64_t gpa = gpa_pages[below(N(gpa_pages))] + below(512) * 8;
+	unsigned int page = below(N(gpa_pages));
+	uint64_t gpa = gpa_pages[page] + below(512) * 8;
 	bool write = below(3) == 0;
 
+	/* Each page is driven from a few places in the guest kernel. */
+	if (e->rip)
+		e->rip = 0xffffffff81600000ULL + page * 0x1000 + below(3) * 0x40;
 	if (vmx) {
 		/* EPT qualification: access bits, then what the entry allowed */
 		e->reason = 48;
@@ -167,12 +210,129 @@ static void msr(struct hvtrace_event *e, bool vmx)
 	e->duration_ns = 500 + below(3000);
 }
 
-/* Fill in the exit V takes after guest time from AFTER (its last entry). */
-static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after)
+static struct vcpu *all_vcpus;
+static unsigned int nr_vcpus, nr_per_vm;
+
+/* Preemptor I as the records name it: pid, comm, PREEMPT_VCPU. */
+static void preemptor_of(unsigned int i, const struct vcpu *v, uint32_t *pid,
+			 char *comm, uint16_t *flags)
 {
-	struct hvtrace_event *e = &v->next;
+	const struct preemptor *p = &preemptors[i];
+	const struct vcpu *o;
+
+	memset(comm, 0, HVTRACE_COMM_LEN);
+	*flags = 0;
+	if (p->comm || nr_vcpus < 2) {
+		*pid = p->comm ? p->pid : 211;
+		snprintf(comm, HVTRACE_COMM_LEN, "%s",
+			 p->comm ? p->comm : "kworker/u16:3");
+		return;
+	}
+	/* The same vCPU of the next VM (or the next vCPU): QEMU's name. */
+	o = &all_vcpus[(v - all_vcpus + nr_per_vm) % nr_vcpus];
+	if (o == v)
+		o = &all_vcpus[(v - all_vcpus + 1) % nr_vcpus];
+	*pid = o->tid;
+	snprintf(comm, HVTRACE_COMM_LEN, "CPU %u/KVM", o->id);
+	*flags = HVTRACE_EVF_PREEMPT_VCPU;
+}
+
+/*
+ * Where D0, the exit's time without preemptions, went: the VMM emulates
+ * MMIO pages and port I/O, HLT halts, the rest is handled in KVM, and now
+ * and then the thread blocks in the kernel (other).
+ */
+static void split(struct hvtrace_event *e, enum kind k, uint64_t d0)
+{
+	uint64_t vmm = 0, halt = 0, other = 0, left;
+
+	if (k == K_NPF && VMM_PAGE(e->addr & ~0xfffULL))
+		vmm = d0 * (50 + below(41)) / 100;
+	else if (k == K_IO)
+		vmm = d0 * (70 + below(26)) / 100;
+	else if (k == K_HLT)
+		halt = d0 - (d0 < 2300 ? d0 : 300 + below(2000));
+	left = d0 - vmm - halt;
+	if (!below(30))
+		other = below(left / 3 + 1);
+	e->part_ns[HVTRACE_PART_VMM] = vmm;
+	e->part_ns[HVTRACE_PART_HALT] = halt;
+	e->part_ns[HVTRACE_PART_OTHER] = other;
+}
+
+/*
+ * Runnable stretches inside exit E (its time without them D0): the hot
+ * spot is preempted half of the time by HOT_COMM, any exit rarely by
+ * anyone; one in eight preempted exits twice. Each stretch becomes a
+ * preemption record in V's queue; a woken HLT may also wait for its CPU
+ * (runnable, no record). The exit notes the longest stretch's task.
+ */
+static void preempt(struct vcpu *v, struct hvtrace_event *e, enum kind k,
+		    uint64_t d0)
+{
+	bool hot = k == K_NPF && (e->addr & ~0xfffULL) == HOT_PAGE &&
+		   e->rip == HOT_RIP;
+	uint64_t len[MAX_STRETCHES + 1], run = 0, at = 0, longest = 0;
+	unsigned int who[MAX_STRETCHES + 1], n = 0;
+
+	if (hot && below(2)) {
+		who[n] = 0;
+		len[n++] = 50000 + below(350000);
+	} else if (!below(40)) {
+		who[n] = below(N(preemptors));
+		len[n++] = 2000 + below(100000);
+	}
+	if (n && !below(8)) {
+		who[n] = below(N(preemptors));
+		len[n++] = 2000 + below(60000);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct hvtrace_event *r = &v->q[v->nr++];
+
+		at += below(d0 / 2 + 1);
+		*r = *e;
+		r->type = HVTRACE_EV_PREEMPT;
+		r->ts_ns = e->ts_ns + at;
+		r->duration_ns = r->preempt_ns = len[i];
+		r->cpu_entry = e->cpu_exit;
+		r->guest_ns = 0;
+		memset(r->part_ns, 0, sizeof(r->part_ns));
+		r->part_ns[HVTRACE_PART_RUNNABLE] = len[i];
+		preemptor_of(who[i], v, &r->preempt_pid, r->preempt_comm,
+			     &r->flags);
+		r->flags |= e->flags;
+		at += len[i];
+		run += len[i];
+	}
+	if (k == K_HLT && !below(4)) {
+		who[n] = 1 + below(N(preemptors) - 1);
+		len[n++] = 1000 + below(30000);
+		run += len[n - 1];
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (len[i] <= longest)
+			continue;
+		longest = len[i];
+		/* The caller adds the exit's own flags back. */
+		preemptor_of(who[i], v, &e->preempt_pid, e->preempt_comm,
+			     &e->flags);
+		e->preempt_ns = len[i];
+	}
+	e->part_ns[HVTRACE_PART_RUNNABLE] = run;
+	e->duration_ns = d0 + run;
+}
+
+/*
+ * Queue the exit V takes after guest time from AFTER (its last entry),
+ * and the preemption records inside it.
+ */
+static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after,
+		      bool first)
+{
+	struct hvtrace_event x, *e = &x;
 	bool vmx = o->isa == HVTRACE_ISA_VMX;
 	enum kind k = pick_kind();
+	uint16_t keep;
 
 	*e = (struct hvtrace_event){
 		.ts_ns = after + 200 + below(20000),
@@ -180,6 +340,7 @@ static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after)
 		.tid = v->tid, .cpu_exit = v->cpu, .cpu_entry = v->cpu,
 		.isa = o->isa, .type = HVTRACE_EV_EXIT,
 	};
+	e->guest_ns = first ? 0 : e->ts_ns - after;
 	if (below(20))
 		e->rip = 0xffffffff81000000ULL + below(0x800000);
 	if (e->rip)
@@ -217,14 +378,23 @@ static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after)
 		e->duration_ns = 1000 + below(1000);
 		break;
 	}
+	v->head = v->nr = 0;
+	split(e, k, e->duration_ns);
+	keep = e->flags;
+	preempt(v, e, k, e->duration_ns);
+	e->flags |= keep;
+	v->q[v->nr++] = x;
 }
 
+/* The end of V's next record: an entry or a switch-in. */
 static uint64_t entry_of(const struct vcpu *v)
 {
-	return v->next.ts_ns + v->next.duration_ns;
+	const struct hvtrace_event *e = &v->q[v->head];
+
+	return e->ts_ns + e->duration_ns;
 }
 
-/* A min-heap of vCPUs by the entry time of their coming exit. */
+/* A min-heap of vCPUs by the end time of their coming record. */
 static void sift_down(struct vcpu **h, unsigned int n, unsigned int i)
 {
 	struct vcpu *v = h[i];
@@ -260,33 +430,62 @@ static void count(struct truth *t, const struct hvtrace_event *e)
 	uint64_t entry = e->ts_ns + e->duration_ns;
 	int i;
 
+	t->events++;
+	t->by_cpu[e->cpu_entry]++;
+	if (entry > t->last_entry)
+		t->last_entry = entry;
+	if (e->type == HVTRACE_EV_PREEMPT) {
+		t->preempts++;
+		t->preempt_ns += e->duration_ns;
+		return;
+	}
 	for (i = 0; i < MAX_REASONS - 1 && t->reason[i]; i++)
 		if (!strcmp(t->reason[i], key))
 			break;
 	t->reason[i] = key;
 	t->by_reason[i]++;
-	t->events++;
+	t->exits++;
 	t->total_ns += e->duration_ns;
 	if (!t->first_exit || e->ts_ns < t->first_exit)
 		t->first_exit = e->ts_ns;
-	if (entry > t->last_entry)
-		t->last_entry = entry;
 	t->rip += !!(e->flags & HVTRACE_EVF_RIP_VALID);
 	t->gpa += !!(e->flags & HVTRACE_EVF_ADDR_GPA);
 	t->msr += !!(e->flags & HVTRACE_EVF_ADDR_MSR);
 	t->migrated += e->cpu_exit != e->cpu_entry;
 	t->by_vm[e->vm_id - 1]++;
-	t->by_cpu[e->cpu_entry]++;
+	t->handling_ns += e->duration_ns;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++) {
+		t->part_ns[i] += e->part_ns[i];
+		t->handling_ns -= e->part_ns[i];
+	}
+	t->guest_ns += e->guest_ns;
+	t->noted += !!e->preempt_pid;
+	t->noted_ns += e->preempt_ns;
+	t->hot_exits += (e->flags & HVTRACE_EVF_ADDR_GPA) &&
+			(e->addr & ~0xfffULL) == HOT_PAGE &&
+			(e->flags & HVTRACE_EVF_RIP_VALID) && e->rip == HOT_RIP;
 }
 
 static void print_truth(const struct opts *o, const struct truth *t)
 {
-	printf("GEN-TRACE events=%" PRIu64 " lost=%" PRIu64 " cpus=%u vms=%u"
+	printf("GEN-TRACE events=%" PRIu64 " exits=%" PRIu64 " preempts=%"
+	       PRIu64 " lost=%" PRIu64 " cpus=%u vms=%u"
 	       " vcpus=%u total_ns=%" PRIu64 " first_exit_ns=%" PRIu64
 	       " last_entry_ns=%" PRIu64 " rip=%" PRIu64 " gpa=%" PRIu64
-	       " msr=%" PRIu64 " migrated=%" PRIu64, t->events, t->lost,
-	       o->cpus, o->vms, o->vms * o->vcpus, t->total_ns, t->first_exit,
-	       t->last_entry, t->rip, t->gpa, t->msr, t->migrated);
+	       " msr=%" PRIu64 " migrated=%" PRIu64, t->events, t->exits,
+	       t->preempts, t->lost, o->cpus, o->vms, o->vms * o->vcpus,
+	       t->total_ns, t->first_exit, t->last_entry, t->rip, t->gpa,
+	       t->msr, t->migrated);
+	printf(" handling_ns=%" PRIu64 " vmm_ns=%" PRIu64 " halt_ns=%" PRIu64
+	       " runnable_ns=%" PRIu64 " other_ns=%" PRIu64 " guest_ns=%"
+	       PRIu64 " noted=%" PRIu64 " noted_ns=%" PRIu64 " preempt_ns=%"
+	       PRIu64, t->handling_ns, t->part_ns[HVTRACE_PART_VMM],
+	       t->part_ns[HVTRACE_PART_HALT], t->part_ns[HVTRACE_PART_RUNNABLE],
+	       t->part_ns[HVTRACE_PART_OTHER], t->guest_ns, t->noted,
+	       t->noted_ns, t->preempt_ns);
+	printf(" hot_page=0x%llx hot_rip=0x%llx hot_pid=%u hot_comm=%s"
+	       " hot_exits=%" PRIu64, HOT_PAGE, HOT_RIP, HOT_PID, HOT_COMM,
+	       t->hot_exits);
 	for (int i = 0; i < MAX_REASONS && t->reason[i]; i++)
 		printf(" r.%s=%" PRIu64, t->reason[i], t->by_reason[i]);
 	for (unsigned int i = 0; i < o->vms; i++)
@@ -363,23 +562,29 @@ static int generate(const struct opts *o, struct trace_writer *w)
 	if (!v || !heap || !seq || !t.by_vm || !t.by_cpu || !l.discarded)
 		return hvctl_err("out of memory");
 	plan_losses(&l, o);
+	all_vcpus = v;
+	nr_vcpus = nv;
+	nr_per_vm = o->vcpus;
 	for (unsigned int i = 0; i < nv; i++) {
 		v[i].vm = i / o->vcpus + 1;
 		v[i].id = i % o->vcpus;
 		v[i].pid = 4000 + 100 * (v[i].vm - 1);
 		v[i].tid = v[i].pid + 1 + v[i].id;
 		v[i].cpu = i % o->cpus;
+	}
+	for (unsigned int i = 0; i < nv; i++) {
 		/* 120 s after boot, the vCPUs a little apart */
-		make_exit(o, &v[i], 120000000000ULL + i * 1000);
+		make_exit(o, &v[i], 120000000000ULL + i * 1000, true);
 		heap[i] = &v[i];
 	}
 	for (unsigned int i = nv / 2; i-- > 0;)
 		sift_down(heap, nv, i);
 	while (t.events < o->events || l.left || l.next < l.nr) {
 		struct vcpu *c = heap[0];
-		struct hvtrace_event e = c->next;
+		struct hvtrace_event e = c->q[c->head++];
 
-		make_exit(o, c, entry_of(c));
+		if (c->head == c->nr)
+			make_exit(o, c, e.ts_ns + e.duration_ns, false);
 		sift_down(heap, nv, 0);
 		e.seq = ++seq[e.cpu_entry];
 		lost = lose(&l, w, t.events, o, &e);

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * user/report_agg.c and user/report_preempt.c: the time split of every
+ * row, preemption records kept apart from exits, each row's top
+ * preemptor (ties to the lower pid), hot spots keyed by (page, RIP,
+ * reason), and full tables counting what they cannot hold.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hvtrace.h>
+
+#include "report_agg.h"
+#include "stub_err.h"
+#include "trace_write.h"
+#include "unit.h"
+
+#define PAGE	0xfebf0000ULL
+#define RIP	0xffffffff81603000ULL
+
+static uint64_t now = 1000000;
+
+/*
+ * An SVM NPF exit of vCPU 0 at PAGE from RIP (0: none): DUR long, of
+ * which RUN runnable and VMM in the VMM; PID (0: none) ran PNS of it.
+ */
+static struct trace_event npf(uint64_t rip, uint64_t dur, uint64_t vmm,
+			      uint64_t run, uint32_t pid, uint64_t pns)
+{
+	struct trace_event ev = { .id = TRACE_EV_EXIT_SVM, .cpu = 0 };
+	struct trace_record *e = &ev.e;
+
+	now += dur + 1000;
+	ev.ts_ns = now;
+	e->duration_ns = dur;
+	e->part_ns[HVTRACE_PART_VMM] = vmm;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = run;
+	e->handling_ns = dur - vmm - run;
+	e->guest_ns = 1000;
+	e->reason = 0x400;
+	e->isa = HVTRACE_ISA_SVM;
+	e->type = HVTRACE_EV_EXIT;
+	e->addr = PAGE + 0x10;
+	e->flags = HVTRACE_EVF_ADDR_GPA | (rip ? HVTRACE_EVF_RIP_VALID : 0);
+	e->rip = rip;
+	e->vm_id = 1;
+	e->vm_pid = 4000;
+	e->tid = 4001;
+	e->preempt_pid = pid;
+	e->preempt_ns = pns;
+	snprintf(e->preempt_comm, sizeof(e->preempt_comm), "task%u", pid);
+	return ev;
+}
+
+/* A preemption record of vCPU VCPU during an NPF: PID took DUR. */
+static struct trace_event preempt(uint32_t vcpu, uint32_t pid, uint64_t dur,
+				  bool is_vcpu)
+{
+	struct trace_event ev = npf(RIP, dur, 0, dur, pid, dur);
+
+	ev.id = TRACE_EV_PREEMPT_SVM;
+	ev.e.type = HVTRACE_EV_PREEMPT;
+	ev.e.handling_ns = 0;
+	ev.e.guest_ns = 0;
+	ev.e.vcpu_id = vcpu;
+	ev.e.tid = 4001 + vcpu;
+	if (is_vcpu)
+		ev.e.flags |= HVTRACE_EVF_PREEMPT_VCPU;
+	return ev;
+}
+
+static void add(struct report *rep, struct trace_event ev)
+{
+	report_add(rep, &ev);
+}
+
+/* The preemptor TOP names is PID. */
+static void check_top(const struct report *rep, uint32_t top, uint32_t pid)
+{
+	const struct rep_preemptor *p = rep_preemptor_at(rep, top);
+
+	if (CHECK_MSG(p != NULL, "no top preemptor, want %u", pid))
+		CHECK_INT(p->pid, pid);
+}
+
+static struct trace_reader *empty_trace(char *dir)
+{
+	static const struct trace_env env = { .hostname = "unit" };
+	struct trace_writer *w = trace_create(dir, 1, &env);
+	char err[256];
+
+	if (!w || trace_finish(w))
+		return NULL;
+	return trace_open(dir, err, sizeof(err));
+}
+
+static const struct rep_entry *only_entry(const struct rep_table *t)
+{
+	for (unsigned int i = 0; i < rep_table_cap(t); i++)
+		if (t->e[i].used)
+			return &t->e[i];
+	return NULL;
+}
+
+static void test_split_and_preemptors(struct trace_reader *r)
+{
+	struct report *rep = report_new();
+	const struct rep_preemptor *p;
+	const struct rep_entry *v;
+	const struct rep_split *s;
+	unsigned int n;
+
+	if (!CHECK(rep != NULL))
+		return;
+	/* Task 77 takes 30us of the first exit, 78 20 + 15us of two more. */
+	add(rep, npf(RIP, 100000, 40000, 30000, 77, 30000));
+	add(rep, npf(RIP, 50000, 10000, 20000, 78, 20000));
+	add(rep, npf(RIP, 50000, 10000, 15000, 78, 15000));
+	add(rep, npf(0, 10000, 0, 0, 0, 0));	/* no RIP, not preempted */
+	/* Records: not exits; vCPU 1 has no exit at all. */
+	add(rep, preempt(0, 77, 30000, false));
+	add(rep, preempt(1, 4102, 5000, true));
+	CHECK_INT(report_finish(rep, r), 0);
+
+	CHECK_U64(rep->events, 4);
+	CHECK_U64(rep->all_ns, 210000);
+	CHECK_U64(rep->preempts, 2);
+	CHECK_U64(rep->preempt_ns, 35000);
+	CHECK_U64(rep->all_split.part_ns[REP_VMM], 60000);
+	CHECK_U64(rep->all_split.part_ns[REP_RUNNABLE], 65000);
+	CHECK_U64(rep->all_split.part_ns[REP_HANDLING], 85000);
+	CHECK_U64(rep->all_split.guest_ns, 4000);
+
+	/* One reason: its split, its records, 78 on top (35us > 30us). */
+	CHECK_INT(rep->nr_reasons, 1);
+	s = &rep->reasons[0].split;
+	CHECK_U64(s->part_ns[REP_RUNNABLE], 65000);
+	CHECK_U64(s->preempts, 2);
+	CHECK_U64(s->preempt_ns, 35000);
+	check_top(rep, s->top, 78);
+	p = rep_preemptor_at(rep, s->top);
+	CHECK_STR(p ? p->comm : NULL, "task78");
+	CHECK_U64(s->top_ns, 35000);
+
+	/* vCPU 0: four exits, one record; vCPU 1: a record, no exits. */
+	CHECK_INT(rep->vcpus.used, 2);
+	for (unsigned int i = 0; i < rep_table_cap(&rep->vcpus); i++) {
+		v = &rep->vcpus.e[i];
+		if (!v->used)
+			continue;
+		s = rep_split_of(&rep->vcpus, v);
+		if ((uint32_t)v->key == 0) {
+			CHECK_U64(v->count, 4);
+			CHECK_U64(s->preempts, 1);
+			CHECK_U64(s->preempt_ns, 30000);
+			CHECK_U64(s->guest_ns, 4000);
+			CHECK_U64(s->top_ns, 35000);
+		} else {
+			CHECK_U64(v->count, 0);
+			CHECK_U64(s->preempts, 1);
+			CHECK_U64(s->preempt_ns, 5000);
+			CHECK_INT(s->top, 0);
+		}
+	}
+
+	/* Hot spots: (PAGE, RIP) and (PAGE, no RIP) apart. */
+	CHECK_INT(rep->spots.used, 2);
+	for (unsigned int i = 0; i < rep_table_cap(&rep->spots); i++) {
+		v = &rep->spots.e[i];
+		if (!v->used)
+			continue;
+		CHECK_U64(v->key, PAGE);
+		s = rep_split_of(&rep->spots, v);
+		if (v->key2 == RIP) {
+			CHECK_U64(v->count, 3);
+			CHECK_U64(v->total_ns, 200000);
+			CHECK_U64(s->part_ns[REP_RUNNABLE], 65000);
+			CHECK_U64(s->top_ns, 35000);
+		} else {
+			CHECK_U64(v->key2, REP_NO_RIP);
+			CHECK_U64(v->count, 1);
+			CHECK_INT(s->top, 0);
+		}
+	}
+	v = only_entry(&rep->pages);
+	if (CHECK(v != NULL))
+		CHECK_U64(v->count, 4);
+
+	/* Preemptors: by the time their records stalled vCPUs. */
+	n = rep_preemptors_sorted(rep);
+	CHECK_INT(n, 3);
+	CHECK_INT(rep->pre_order[0]->pid, 77);
+	CHECK_U64(rep->pre_order[0]->records, 1);
+	CHECK_U64(rep->pre_order[0]->stall_ns, 30000);
+	CHECK_U64(rep->pre_order[0]->noted_ns, 30000);
+	CHECK_INT(rep->pre_order[1]->pid, 4102);
+	CHECK(rep->pre_order[1]->vcpu);
+	CHECK_INT(rep->pre_order[2]->pid, 78);
+	CHECK_U64(rep->pre_order[2]->records, 0);
+	CHECK_U64(rep->pre_order[2]->noted, 2);
+	CHECK_U64(rep->pre.records, 2);
+	CHECK_U64(rep->pre.noted, 3);
+	CHECK_U64(rep->pre.noted_ns, 65000);
+	/* The whole trace's top preemptor: the most noted time. */
+	check_top(rep, rep->all_split.top, 78);
+	report_free(rep);
+}
+
+/* Equal noted time: the lower pid is the top, whatever the order. */
+static void test_tie(struct trace_reader *r)
+{
+	struct report *rep = report_new();
+
+	if (!CHECK(rep != NULL))
+		return;
+	add(rep, npf(RIP, 10000, 0, 5000, 900, 5000));
+	add(rep, npf(RIP, 10000, 0, 5000, 800, 5000));
+	report_finish(rep, r);
+	check_top(rep, rep->reasons[0].split.top, 800);
+	report_free(rep);
+}
+
+/* Full tables: preemptors past the limit go to other, blame is counted. */
+static void test_full(struct trace_reader *r)
+{
+	struct report *rep = report_new();
+	unsigned int limit;
+
+	if (!CHECK(rep != NULL))
+		return;
+	limit = rep->pre.limit;
+	for (unsigned int i = 0; i < limit + 10; i++)
+		add(rep, preempt(0, 10000 + i, 100, false));
+	CHECK_INT(rep->pre.used, limit);
+	CHECK_U64(rep->pre.other.records, 10);
+	CHECK_U64(rep->pre.other.stall_ns, 1000);
+	CHECK_U64(rep->pre.records, limit + 10);
+	/* (row, task) pairs: 4000 RIPs and hot spots, 8 tasks each. */
+	for (unsigned int i = 0; i < 32000; i++)
+		add(rep, npf(RIP + 0x10 * (i / 8), 1000, 0, 500, 10000 + i % 8,
+			     500));
+	report_finish(rep, r);
+	CHECK_INT(rep->blame.used, rep->blame.limit);
+	CHECK(rep->blame.lost > 0);
+	CHECK_U64(rep->blame.lost_ns, rep->blame.lost * 500);
+	report_free(rep);
+}
+
+int main(void)
+{
+	char dir[64] = "/tmp/report_agg_test.XXXXXX", cmd[128];
+	struct trace_reader *r;
+
+	if (!mkdtemp(dir))
+		return 1;
+	r = empty_trace(dir);
+	if (CHECK(r != NULL)) {
+		test_split_and_preemptors(r);
+		test_tie(r);
+		test_full(r);
+		trace_close(r);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+	return unit_report();
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * user/trace_read.c with user/trace_write.c: both kinds of record come
+ * back field for field (the time split, handling computed by the writer,
+ * the preemptor, its command name made printable), in end-time order;
+ * records of an unknown type are skipped and counted; traces of another
+ * format are refused with a message that names it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stub_err.h"
+#include "trace_read.h"
+#include "trace_write.h"
+#include "unit.h"
+
+static char dir[64];
+
+static const struct trace_env env = {
+	.hostname = "unit", .kernel = "6.1.0", .cpu_vendor = "AuthenticAMD",
+	.hvtrace_version = "test",
+};
+
+/* An NPF exit of 10us on CPU 1: 1us VMM, 2us halt, 3us runnable, 0.5us other. */
+static struct hvtrace_event exit_event(void)
+{
+	struct hvtrace_event e = {
+		.seq = 2, .ts_ns = 1000000, .duration_ns = 10000,
+		.info1 = 0xb, .info2 = 0xfebf0010, .addr = 0xfebf0010,
+		.rip = 0xffffffff81603000ULL, .reason = 0x400, .vcpu_id = 3,
+		.vm_id = 1, .vm_pid = 4000, .tid = 4004, .cpu_exit = 0,
+		.cpu_entry = 1, .isa = HVTRACE_ISA_SVM, .type = HVTRACE_EV_EXIT,
+		.flags = HVTRACE_EVF_RIP_VALID | HVTRACE_EVF_ADDR_GPA |
+			 HVTRACE_EVF_PREEMPT_VCPU,
+		.preempt_pid = 4101, .preempt_ns = 2500, .guest_ns = 777,
+		.preempt_comm = "CPU 0/KVM",
+	};
+
+	e.part_ns[HVTRACE_PART_VMM] = 1000;
+	e.part_ns[HVTRACE_PART_HALT] = 2000;
+	e.part_ns[HVTRACE_PART_RUNNABLE] = 3000;
+	e.part_ns[HVTRACE_PART_OTHER] = 500;
+	return e;
+}
+
+/* Its preemption: 3us off CPU from 1.002ms, by a task with an odd name. */
+static struct hvtrace_event preempt_event(void)
+{
+	struct hvtrace_event e = exit_event();
+
+	e.seq = 1;
+	e.type = HVTRACE_EV_PREEMPT;
+	e.ts_ns = 1002000;
+	e.duration_ns = e.preempt_ns = 3000;
+	e.cpu_exit = e.cpu_entry = 1;
+	e.flags &= ~HVTRACE_EVF_PREEMPT_VCPU;
+	e.preempt_pid = 31337;
+	e.guest_ns = 0;
+	memset(e.part_ns, 0, sizeof(e.part_ns));
+	e.part_ns[HVTRACE_PART_RUNNABLE] = 3000;
+	memcpy(e.preempt_comm, "tab\there\xff\x01xyzUVWXY", HVTRACE_COMM_LEN);
+	return e;
+}
+
+static void write_trace(void)
+{
+	struct trace_writer *w = trace_create(dir, 2, &env);
+	struct hvtrace_event pre = preempt_event(), ex = exit_event();
+	struct hvtrace_event odd = ex;
+
+	if (!CHECK(w != NULL))
+		exit(1);
+	odd.type = 7;		/* a kind this format has no class for */
+	CHECK_INT(trace_append(w, &pre), 0);
+	CHECK_INT(trace_append(w, &odd), 0);
+	CHECK_INT(trace_append(w, &ex), 0);
+	CHECK_U64(trace_events(w), 2);
+	CHECK_U64(trace_skipped(w), 1);
+	CHECK_INT(trace_finish(w), 0);
+}
+
+static void test_round_trip(void)
+{
+	struct hvtrace_event pre = preempt_event(), ex = exit_event();
+	char err[512], comm[TRACE_COMM_BUF];
+	struct trace_reader *r;
+	struct trace_event ev;
+
+	write_trace();
+	r = trace_open(dir, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return;
+
+	/* The preemption ends first (its switch-in), so it comes first. */
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK(trace_is_preempt(&ev));
+	CHECK_INT(ev.id, TRACE_EV_PREEMPT_SVM);
+	CHECK_U64(ev.ts_ns, pre.ts_ns + pre.duration_ns);
+	CHECK_U64(trace_exit_ns(&ev), pre.ts_ns);
+	CHECK_U64(ev.e.duration_ns, 3000);
+	CHECK_U64(ev.e.handling_ns, 0);
+	CHECK_U64(ev.e.part_ns[HVTRACE_PART_RUNNABLE], 3000);
+	CHECK_U64(ev.e.preempt_pid, 31337);
+	CHECK_U64(ev.e.preempt_ns, 3000);
+	CHECK_INT(ev.e.type, HVTRACE_EV_PREEMPT);
+	CHECK_INT(ev.e.reason, 0x400);
+	CHECK_U64(ev.e.rip, pre.rip);
+	/* Printable, cut at 15 bytes, NUL-padded: what babeltrace2 prints. */
+	CHECK_STR(trace_comm(&ev.e, comm), "tab?here??xyzUV");
+	CHECK_INT(ev.e.preempt_comm[15], 0);
+	CHECK(!(ev.e.flags & HVTRACE_EVF_PREEMPT_VCPU));
+
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK(!trace_is_preempt(&ev));
+	CHECK_INT(ev.id, TRACE_EV_EXIT_SVM);
+	CHECK_INT(ev.cpu, 1);
+	CHECK_U64(ev.ts_ns, ex.ts_ns + ex.duration_ns);
+	CHECK_U64(ev.e.seq, 2);
+	CHECK_U64(ev.e.duration_ns, 10000);
+	/* 10us less 1 + 2 + 3 + 0.5 */
+	CHECK_U64(ev.e.handling_ns, 3500);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		CHECK_U64(ev.e.part_ns[i], ex.part_ns[i]);
+	CHECK_U64(ev.e.guest_ns, 777);
+	CHECK_U64(ev.e.info1, 0xb);
+	CHECK_U64(ev.e.info2, 0xfebf0010);
+	CHECK_U64(ev.e.addr, 0xfebf0010);
+	CHECK_INT(ev.e.vcpu_id, 3);
+	CHECK_INT(ev.e.vm_id, 1);
+	CHECK_INT(ev.e.vm_pid, 4000);
+	CHECK_INT(ev.e.tid, 4004);
+	CHECK_INT(ev.e.cpu_exit, 0);
+	CHECK_INT(ev.e.cpu_entry, 1);
+	CHECK_INT(ev.e.flags, ex.flags);
+	CHECK_U64(ev.e.preempt_pid, 4101);
+	CHECK_U64(ev.e.preempt_ns, 2500);
+	CHECK_STR(trace_comm(&ev.e, comm), "CPU 0/KVM");
+
+	CHECK_INT(trace_next(r, &ev), 0);
+	trace_close(r);
+}
+
+/* What trace_open() says once SED has changed the metadata's format. */
+static void check_format(const char *sed, const char *want)
+{
+	char cmd[256], err[512];
+	struct trace_reader *r;
+
+	snprintf(cmd, sizeof(cmd), "sed -i '/hvtrace_format = /%s' %s/metadata",
+		 sed, dir);
+	if (!CHECK(system(cmd) == 0))
+		return;
+	r = trace_open(dir, err, sizeof(err));
+	CHECK_MSG(!r, "a trace of another format opened");
+	CHECK_MSG(strstr(err, want), "\"%s\" lacks \"%s\"", err, want);
+	trace_close(r);
+}
+
+static void test_formats(void)
+{
+	check_format("s/= 2;/= 3;/", "trace format 3, from a newer hvctl");
+	check_format("s/= 3;/= x;/", "hvtrace_format is not a version number");
+	check_format("d", "trace format 1, from an older (before ABI 2) hvctl; "
+		     "this one reads format 2 only");
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/trace_read_test.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	test_round_trip();
+	test_formats();
+	cleanup();
+	return unit_report();
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl report: who kept vCPU threads off their CPUs. Two fixed tables,
+ * allocated with the report: the preemptors (by pid), counted from the
+ * preemption records and from the preemptor each exit notes; and the
+ * noted time per (report row, preemptor), from which every row of the
+ * reason, vCPU, RIP, page, hot-spot, port and MSR tables learns the task
+ * that ran most while its exits waited.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hvtrace.h>
+
+#include "report_agg.h"
+
+#define PREEMPTORS_BITS	12	/* 3072 tasks */
+#define BLAME_BITS	16	/* 49152 (row, task) pairs */
+#define BLAME_USED	(1ULL << 63)
+
+int rep_preempt_init(struct report *rep)
+{
+	rep->pre.bits = PREEMPTORS_BITS;
+	rep->pre.limit = (1U << PREEMPTORS_BITS) / 4 * 3;
+	rep->pre.e = calloc(1U << PREEMPTORS_BITS, sizeof(*rep->pre.e));
+	rep->blame.bits = BLAME_BITS;
+	rep->blame.limit = (1U << BLAME_BITS) / 4 * 3;
+	rep->blame.e = calloc(1U << BLAME_BITS, sizeof(*rep->blame.e));
+	rep->pre_order = calloc(1U << PREEMPTORS_BITS, sizeof(*rep->pre_order));
+	return rep->pre.e && rep->blame.e && rep->pre_order ? 0 : -1;
+}
+
+void rep_preempt_free(struct report *rep)
+{
+	free(rep->pre.e);
+	free(rep->blame.e);
+	free(rep->pre_order);
+}
+
+size_t rep_preempt_memory(const struct report *rep)
+{
+	return ((sizeof(*rep->pre.e) + sizeof(*rep->pre_order)) <<
+		rep->pre.bits) +
+	       ((size_t)sizeof(*rep->blame.e) << rep->blame.bits);
+}
+
+/* The task's slot (named from X the first time), or NULL when full. */
+static struct rep_preemptor *preemptor(struct rep_preemptors *t,
+				       const struct trace_record *x)
+{
+	unsigned int mask = (1U << t->bits) - 1;
+	unsigned int i = rep_hash64(x->preempt_pid) >> (64 - t->bits);
+	struct rep_preemptor *p;
+
+	for (;; i = (i + 1) & mask) {
+		p = &t->e[i];
+		if (!p->used)
+			break;
+		if (p->pid == x->preempt_pid)
+			return p;
+	}
+	if (t->used >= t->limit)
+		return NULL;
+	t->used++;
+	p->used = true;
+	p->pid = x->preempt_pid;
+	trace_comm(x, p->comm);
+	p->vcpu = x->flags & HVTRACE_EVF_PREEMPT_VCPU;
+	return p;
+}
+
+void rep_preempt_record(struct report *rep, const struct trace_record *x)
+{
+	struct rep_preemptor *p = preemptor(&rep->pre, x);
+
+	if (!p)
+		p = &rep->pre.other;
+	p->records++;
+	p->stall_ns += x->duration_ns;
+	p->ran_ns += x->preempt_ns;
+	rep->pre.records++;
+	rep->pre.stall_ns += x->duration_ns;
+}
+
+static void blame(struct rep_blame *b, uint64_t key, uint64_t ns)
+{
+	unsigned int mask = (1U << b->bits) - 1;
+	unsigned int i = rep_hash64(key) >> (64 - b->bits);
+	struct rep_blame_entry *e;
+
+	key |= BLAME_USED;
+	for (;; i = (i + 1) & mask) {
+		e = &b->e[i];
+		if (!e->key)
+			break;
+		if (e->key == key) {
+			e->ns += ns;
+			return;
+		}
+	}
+	if (b->used >= b->limit) {
+		b->lost++;
+		b->lost_ns += ns;
+		return;
+	}
+	b->used++;
+	e->key = key;
+	e->ns = ns;
+}
+
+void rep_preempt_noted(struct report *rep, const struct trace_record *x,
+		       const uint32_t *rows)
+{
+	struct rep_preemptor *p = preemptor(&rep->pre, x);
+	uint64_t who;
+
+	rep->pre.noted++;
+	rep->pre.noted_ns += x->preempt_ns;
+	if (!p) {
+		rep->pre.other.noted++;
+		rep->pre.other.noted_ns += x->preempt_ns;
+		return;
+	}
+	p->noted++;
+	p->noted_ns += x->preempt_ns;
+	who = p - rep->pre.e;
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
+		if (rows[k] != UINT32_MAX)
+			blame(&rep->blame, (uint64_t)k << 56 |
+			      (uint64_t)rows[k] << 24 | who, x->preempt_ns);
+}
+
+/* The split of row ROW of KIND, NULL when the row has none. */
+static struct rep_split *row_split(struct report *rep, unsigned int kind,
+				   uint32_t row)
+{
+	static const size_t table[] = {
+		[REP_ROW_VCPU] = offsetof(struct report, vcpus),
+		[REP_ROW_RIP] = offsetof(struct report, rips),
+		[REP_ROW_PAGE] = offsetof(struct report, pages),
+		[REP_ROW_SPOT] = offsetof(struct report, spots),
+		[REP_ROW_PORT] = offsetof(struct report, ports),
+		[REP_ROW_MSR] = offsetof(struct report, msrs),
+	};
+	struct rep_table *t;
+
+	if (kind == REP_ROW_REASON)
+		return row <= REP_MAX_REASONS ? &rep->reasons[row].split : NULL;
+	if (kind >= REP_NR_ROW_KINDS)
+		return NULL;
+	t = (struct rep_table *)((char *)rep + table[kind]);
+	return row < rep_table_cap(t) ? &t->split[row] : NULL;
+}
+
+static bool pid_before(const struct report *rep, uint32_t a, uint32_t b)
+{
+	return rep->pre.e[a].pid < rep->pre.e[b].pid;
+}
+
+void rep_preempt_finish(struct report *rep)
+{
+	struct rep_split *all = &rep->all_split;
+
+	/* The whole trace's: the task noted for the most time. */
+	for (unsigned int i = 0; i < (1U << rep->pre.bits); i++) {
+		const struct rep_preemptor *p = &rep->pre.e[i];
+
+		if (p->used && p->noted &&
+		    (!all->top || p->noted_ns > all->top_ns ||
+		     (p->noted_ns == all->top_ns &&
+		      p->pid < rep->pre.e[all->top - 1].pid))) {
+			all->top = i + 1;
+			all->top_ns = p->noted_ns;
+		}
+	}
+	for (unsigned int i = 0; i < (1U << rep->blame.bits); i++) {
+		const struct rep_blame_entry *e = &rep->blame.e[i];
+		uint32_t who = e->key & 0xffffff;
+		struct rep_split *s;
+
+		if (!e->key)
+			continue;
+		s = row_split(rep, e->key >> 56 & 0x7f,
+			      (uint32_t)(e->key >> 24));
+		if (!s)
+			continue;
+		/* Equal time: the lower pid, so the report is stable. */
+		if (!s->top || e->ns > s->top_ns ||
+		    (e->ns == s->top_ns && pid_before(rep, who, s->top - 1))) {
+			s->top = who + 1;
+			s->top_ns = e->ns;
+		}
+	}
+}
+
+const struct rep_preemptor *rep_preemptor_at(const struct report *rep,
+					     uint32_t top)
+{
+	return top && top <= (1U << rep->pre.bits) && rep->pre.e[top - 1].used ?
+	       &rep->pre.e[top - 1] : NULL;
+}
+
+static int by_stall(const void *a, const void *b)
+{
+	const struct rep_preemptor *x = *(const struct rep_preemptor *const *)a;
+	const struct rep_preemptor *y = *(const struct rep_preemptor *const *)b;
+
+	if (x->stall_ns != y->stall_ns)
+		return x->stall_ns < y->stall_ns ? 1 : -1;
+	if (x->noted_ns != y->noted_ns)
+		return x->noted_ns < y->noted_ns ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+unsigned int rep_preemptors_sorted(const struct report *rep)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < (1U << rep->pre.bits); i++)
+		if (rep->pre.e[i].used)
+			rep->pre_order[n++] = &rep->pre.e[i];
+	qsort(rep->pre_order, n, sizeof(*rep->pre_order), by_stall);
+	return n;
+}
