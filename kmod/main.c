@@ -22,7 +22,7 @@ MODULE_PARM_DESC(threshold_ns, "Initial duration threshold in ns (default 0: rec
 
 static uint buffer_kb = HVTRACE_BUFFER_KB_DEFAULT;
 module_param(buffer_kb, uint, 0444);
-MODULE_PARM_DESC(buffer_kb, "Initial ring size per CPU in KiB (default 2048)");
+MODULE_PARM_DESC(buffer_kb, "Initial ring size per CPU in KiB (default 2560: 16384 records)");
 
 static bool overwrite;
 module_param(overwrite, bool, 0444);

@@ -65,7 +65,7 @@ reset_config() {
 	hv set-threshold 0 --clear-reasons --exclude-halt
 	# No preemption records unless a test asks: counts stay exits only.
 	hv set-threshold 3600s --preemptions
-	hv buffer --size 2048 --mode discard
+	hv buffer --size 2560 --mode discard
 	hv clear
 }
 

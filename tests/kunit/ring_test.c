@@ -34,8 +34,11 @@ static bool write_one(struct hvt_ring *r, u64 tag)
 
 static void ring_sizes_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(4), 32UL);
-	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(2048), 16384UL);
+	/* 160-byte records, a power of two of them within the size. */
+	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(4), 16UL);
+	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(HVTRACE_BUFFER_KB_DEFAULT),
+			16384UL);
+	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(2048), 8192UL);
 	KUNIT_EXPECT_EQ(test, hvt_ring_slots_for_kb(5), 32UL);	/* rounded down */
 }
 

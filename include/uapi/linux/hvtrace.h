@@ -301,10 +301,13 @@ enum hvtrace_mode {
 
 #define HVTRACE_MODE_MAX (__HVTRACE_MODE_MAX - 1)
 
-/* Ring size per CPU, KiB. */
+/*
+ * Ring size per CPU, KiB: the ring holds the largest power of two of
+ * records that fits.
+ */
 #define HVTRACE_BUFFER_KB_MIN		4
 #define HVTRACE_BUFFER_KB_MAX		(256 * 1024)
-#define HVTRACE_BUFFER_KB_DEFAULT	2048
+#define HVTRACE_BUFFER_KB_DEFAULT	2560	/* 16384 records */
 
 /* Largest vCPU id the vCPU filter can name (KVM_MAX_VCPU_IDS on x86). */
 #define HVTRACE_MAX_VCPU_ID		4095
