@@ -66,19 +66,13 @@ static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 	}
 }
 
-static void stat_add(struct hvt_reason_stat *s, const struct hvt_vcpu *v,
-		     u64 d)
+static void stat_add(struct hvt_reason_stat *s, u64 d)
 {
-	int i;
-
 	if (!s->count++ || d < s->min_ns)
 		s->min_ns = d;
 	if (d > s->max_ns)
 		s->max_ns = d;
 	s->total_ns += d;
-	if (unlikely(v->split))
-		for (i = 0; i < HVTRACE_NR_PARTS; i++)
-			s->part_ns[i] += v->part[i];
 }
 
 /* While recording: filters, then the threshold, then the ring. */
@@ -98,6 +92,27 @@ static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		return;
 	}
 	hvt_record(c, v, HVTRACE_EV_EXIT, d, smp_processor_id());
+}
+
+/*
+ * The end of an exit something happened to (preempted, halted, in the
+ * VMM): its parts, then the same as for any exit, then a clean slate.
+ * Out of line: most exits are handled in the kernel without a switch.
+ */
+static noinline void close_split(struct hvt_cpu *c, struct hvt_vcpu_stat *vs,
+				 struct hvt_vcpu *v, unsigned int ridx,
+				 u64 now, u64 d)
+{
+	int i;
+
+	hvt_time_close(v, now, d);
+	for (i = 0; i < HVTRACE_NR_PARTS; i++) {
+		c->reason[ridx].part_ns[i] += v->part[i];
+		vs->exits.part_ns[i] += v->part[i];
+	}
+	if (READ_ONCE(hvt_recording))
+		consider(c, v, ridx, d);
+	hvt_time_reset(v);
 }
 
 static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
@@ -122,24 +137,23 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	if (unlikely(now < v->exit_ts))
 		v->exit_ts = now;
 	d = now - v->exit_ts;
-	v->guest_ns = v->entry_ts ? hvt_since(v->exit_ts, v->entry_ts) : 0;
+	/* A new slot has entry_ts U64_MAX: no guest time before its first exit. */
+	v->guest_ns = hvt_since(v->exit_ts, v->entry_ts);
 	v->entry_ts = now;
-	if (unlikely(v->split))
-		hvt_time_close(v, now, d);
 
 	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
 		hvt_cpu_reset(c);
 	ridx = hvt_reason_index(v->isa, v->reason);
-	stat_add(&c->reason[ridx], v, d);
+	stat_add(&c->reason[ridx], d);
 	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
 	vs = hvt_vcpu_stat(v);
-	stat_add(&vs->exits, v, d);
+	stat_add(&vs->exits, d);
 	vs->guest_ns += v->guest_ns;
 
-	if (READ_ONCE(hvt_recording))
-		consider(c, v, ridx, d);
 	if (unlikely(v->split))
-		hvt_time_reset(v);
+		close_split(c, vs, v, ridx, now, d);
+	else if (READ_ONCE(hvt_recording))
+		consider(c, v, ridx, d);
 }
 
 int hvt_probe_kvm_register(void)

@@ -98,7 +98,7 @@ static u32 vm_id_of(struct kvm *kvm)
 static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
 {
 	v->in_exit = false;
-	v->entry_ts = 0;
+	v->entry_ts = U64_MAX;	/* no guest time before the first exit */
 	v->where = HVT_ON_CPU;
 	hvt_time_reset(v);
 	WRITE_ONCE(v->task, NULL);	/* the exit path adds its thread */
