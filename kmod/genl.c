@@ -639,8 +639,9 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (d->phase == 1 && d->pos >= hvt_vcpu_slots()) {
 			d->phase = 2;
 			d->pos = 0;
-			d->nr_preemptors = hvt_preemptors_merge(d->preemptors,
-						ARRAY_SIZE(d->preemptors));
+			d->nr_preemptors =
+				hvt_preemptors_merge(d->preemptors,
+						     ARRAY_SIZE(d->preemptors));
 		}
 		if (d->phase == 2 && d->pos >= d->nr_preemptors)
 			return skb->len;

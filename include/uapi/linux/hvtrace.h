@@ -272,8 +272,7 @@ enum hvtrace_part {
 
 /* HVTRACE_CFG_THRESHOLD_ON: what thresholds compare with. */
 enum hvtrace_threshold_on {
-	HVTRACE_ON_TOTAL,	/* the duration (less halt unless
-				 * HALT_TRIGGERS is set) */
+	HVTRACE_ON_TOTAL,	/* duration, less halt but with HALT_TRIGGERS */
 	HVTRACE_ON_HANDLING,
 	HVTRACE_ON_VMM,
 	HVTRACE_ON_HALT,
@@ -385,8 +384,7 @@ struct hvtrace_event {
 	__u32 preempt_pid;	/* who ran instead, 0: nobody noted */
 	__u64 part_ns[HVTRACE_NR_PARTS];
 	__u64 preempt_ns;	/* how long preempt_pid ran instead */
-	__u64 guest_ns;		/* EXIT: in the guest, previous entry to
-				 * this exit; 0 for the first */
+	__u64 guest_ns;		/* EXIT: in the guest before it (0: first) */
 	char preempt_comm[HVTRACE_COMM_LEN];
 };
 
