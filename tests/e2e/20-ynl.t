@@ -120,6 +120,23 @@ out=$(ynl --do set-config --json '{"config": {"filters-clear": true, "reason-thr
 mapfile -t c <<<"$(config)"
 expect_eq "filters after filters-clear" "[] [] []" "${c[3]} ${c[4]} ${c[5]}"
 
+# The time-split settings: by name through ynl, read back by hvctl; a
+# part beyond the enum is refused and changes nothing.
+out=$(ynl --do set-config --json '{"config": {"threshold-on": "runnable",
+	"halt-triggers": 1, "preempt-threshold-ns": 777}}') ||
+	fail "ynl set-config threshold-on runnable failed: $out"
+split() {
+	"$HVCTL" -j config | py "' '.join(str(d[k]) for k in ('threshold_on', 'halt_triggers', 'preempt_threshold_ns'))"
+}
+expect_eq "threshold_on, halt_triggers, preempt_threshold_ns after ynl" \
+	"preempted True 777" "$(split)"
+out=$(ynl --do set-config --json '{"config": {"threshold-on": 6, "preempt-threshold-ns": 5}}' 2>&1) &&
+	fail "ynl set-config threshold-on 6 succeeded"
+echo "$out" | grep -q "\.config\.threshold-on" ||
+	fail "the error does not point at config.threshold-on: $out"
+expect_eq "after the refused threshold-on 6" "preempted True 777" "$(split)"
+reset_config
+
 # Dumps decode: the aggregates, and the events of a short recording.
 if [ -x "$HVGUEST" ]; then
 	hv clear
@@ -131,9 +148,9 @@ stats=$(ynl --dump get-stats) || fail "ynl --dump get-stats failed: $stats"
 echo "  get-stats: $(vals "$stats" "'%d reasons, %d vcpus' % (sum('reason' in m for m in d), sum('vcpu' in m for m in d))")"
 ev=$(ynl --dump read-events) || fail "ynl --dump read-events failed: $ev"
 mapfile -t y <<<"$(vals "$ev" \
-	"[m for m in d if 'events-cpu' not in m or 'events-lost' not in m or len(bytes.fromhex(m.get('events', ''))) % 128]" \
-	"sum(len(bytes.fromhex(m.get('events', ''))) // 128 for m in d)" \
-	"sorted({bytes.fromhex(m['events'])[i + 89] for m in d if m.get('events') for i in range(0, len(bytes.fromhex(m['events'])), 128)})")"
+	"[m for m in d if 'events-cpu' not in m or 'events-lost' not in m or len(bytes.fromhex(m.get('events', ''))) % 160]" \
+	"sum(len(bytes.fromhex(m.get('events', ''))) // 160 for m in d)" \
+	"sorted({bytes.fromhex(m['events'])[i + 89] for m in d if m.get('events') for i in range(0, len(bytes.fromhex(m['events'])), 160)})")"
 expect_eq "read-events messages well formed" "[]" "${y[0]}"
 expect_eq "events drained by ynl = recorded" "$(acct recorded)" "${y[1]}"
 if [ -x "$HVGUEST" ]; then
