@@ -49,6 +49,9 @@ struct hvt_vcpu_stat {
 	u64 preempted_ns;	/* and off CPU that long */
 };
 
+/* Off-CPU stretches a vCPU remembers, to tell a halt's polling. */
+#define HVT_GAPS		4
+
 /* A task that ran while a vCPU thread waited runnable, per CPU. */
 #define HVT_NR_PREEMPTORS	16
 
@@ -123,7 +126,10 @@ struct hvt_vcpu {
 	u64 off_ts;		/* switched out */
 	u64 run_ts;		/* runnable since */
 	u64 sleep_ts;		/* first kernel sleep since the last halt */
-	u64 sleep_on_ts;	/* ... and on CPU before it since */
+	/* The last off-CPU stretches, switch-out to switch-in. */
+	u64 gap_off[HVT_GAPS];
+	u64 gap_on[HVT_GAPS];
+	u8 gap_next;
 	/* Who took the CPU at the switch-out, for a preemption. */
 	u32 off_pid;
 	bool off_vcpu;

@@ -75,13 +75,10 @@ static inline void hvt_time_switch_out(struct hvt_vcpu *v, bool runnable,
 				       const struct task_struct *next,
 				       bool next_vcpu, u64 now, int cpu)
 {
-	if (v->in_user) {
+	if (v->in_user)
 		v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
-	} else if (!runnable && !v->sleep_ts) {
-		/* Perhaps a halt's block: it polled since the switch-in. */
-		v->sleep_ts = now;
-		v->sleep_on_ts = max(v->on_ts, v->exit_ts);
-	}
+	else if (!runnable && !v->sleep_ts)
+		v->sleep_ts = now;	/* perhaps a halt's block */
 	v->off_ts = now;
 	v->cpu_off = cpu;
 	v->split = true;
@@ -134,9 +131,41 @@ static inline u64 hvt_time_switch_in(struct hvt_vcpu *v,
 	}
 	v->where = HVT_ON_CPU;
 	v->on_ts = now;
+	/*
+	 * Remembered for a halt's polling, which is on CPU only; after a
+	 * kernel block (perhaps the halt's) only the stretches before it
+	 * matter, until the halt ends.
+	 */
+	if (!v->sleep_ts) {
+		v->gap_off[v->gap_next] = v->off_ts;
+		v->gap_on[v->gap_next] = now;
+		v->gap_next = (v->gap_next + 1) % HVT_GAPS;
+	}
 	if (v->in_user)
 		v->user_ts = now;
 	return r;
+}
+
+/*
+ * V's time on CPU from FROM to TO, less the off-CPU stretches in it: a
+ * preemption while polling is runnable, not halt. KVM stops polling
+ * once another task is runnable, so one stretch is the rule; if all the
+ * remembered ones fall in the window, older ones may be missing, and
+ * only the time since the last switch-in counts.
+ */
+static inline u64 hvt_on_cpu(const struct hvt_vcpu *v, u64 from, u64 to)
+{
+	u64 t = hvt_since(to, from), last = from;
+	int i, inside = 0;
+
+	for (i = 0; i < HVT_GAPS; i++) {
+		u64 off = max(v->gap_off[i], from), on = min(v->gap_on[i], to);
+
+		t -= min(t, hvt_since(on, off));
+		inside += v->gap_on[i] > from;
+		last = max(last, on);
+	}
+	return inside < HVT_GAPS ? t : min(t, hvt_since(to, last));
 }
 
 /*
@@ -148,19 +177,20 @@ static inline u64 hvt_time_switch_in(struct hvt_vcpu *v,
 static inline void hvt_time_halted(struct hvt_vcpu *v, u64 ns, bool waited,
 				   u64 now)
 {
-	u64 start = hvt_since(now, ns), halt;
+	u64 start = max(hvt_since(now, ns), v->exit_ts), halt;
 
 	if (waited && v->sleep_ts) {
 		halt = v->ksleep;
-		/* Polled from the halt's start (or the switch-in) on. */
-		if (v->sleep_ts > start)
-			halt += hvt_since(v->sleep_ts,
-					  max(start, v->sleep_on_ts));
+		/* Polled from the halt's start to its first block. */
+		halt += hvt_on_cpu(v, start, v->sleep_ts);
 		v->ksleep = 0;
 		v->sleep_ts = 0;
+	} else if (!v->sleep_ts) {
+		/* Polling succeeded: on CPU but for a preemption. */
+		halt = hvt_on_cpu(v, start, now);
 	} else {
-		/* Polling succeeded: on CPU throughout, since the switch-in. */
-		halt = min(ns, hvt_since(now, max(v->on_ts, v->exit_ts)));
+		/* After a kernel sleep of this exit: since the switch-in. */
+		halt = hvt_since(now, max(start, v->on_ts));
 	}
 	v->part[HVTRACE_PART_HALT] += halt;
 	v->split = true;
