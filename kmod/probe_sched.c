@@ -43,7 +43,6 @@ static void switched_in(struct hvt_vcpu *v, const struct task_struct *prev,
 			bool prev_vcpu, u64 now, int cpu)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
-	bool preempted = v->preempted && v->where == HVT_OFF_RUNNABLE;
 	u64 off = hvt_since(now, v->off_ts);
 	u64 r = hvt_time_switch_in(v, prev, prev_vcpu, now);
 
@@ -51,7 +50,8 @@ static void switched_in(struct hvt_vcpu *v, const struct task_struct *prev,
 		hvt_cpu_reset(c);
 	if (r && v->off_pid)
 		hvt_preemptor_add(c, v->off_pid, v->off_comm, v->off_vcpu, r);
-	if (preempted) {
+	/* Switched out runnable inside KVM (a wake-up never sets this). */
+	if (v->preempted) {
 		struct hvt_vcpu_stat *vs = hvt_vcpu_stat(v);
 
 		vs->preemptions++;

@@ -45,17 +45,24 @@ static const char usage_line[] =
 	"usage: hvhog --cpu C --ms M [--fifo PRIO] [--comm NAME] "
 	"[--start-delay MS] [--bursts N [--gap MS]]\n";
 
+/* "hvhog: MESSAGE", with the usage line when USAGE; exit 2. */
+static void __noreturn vfail(bool usage, const char *fmt, va_list ap)
+{
+	fputs("hvhog: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (usage)
+		fputs(usage_line, stderr);
+	exit(EXIT_USAGE);
+}
+
 static void __noreturn __printf(1, 2)
 fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hvhog: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
+	vfail(false, fmt, ap);
 }
 
 static void __noreturn __printf(1, 2)
@@ -63,13 +70,8 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hvhog: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fputs(usage_line, stderr);
-	exit(EXIT_USAGE);
+	vfail(true, fmt, ap);
 }
 
 static void __noreturn usage(void)
