@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The set of per-CPU rings: allocation, resizing while stopped, the
- * single-reader rule, and the watermark wake-up. Probes reach the set
- * through an RCU pointer, so a resize never pulls a ring from under one.
+ * The set of per-CPU rings: a ring for each CPU that came online since
+ * load, resizing while stopped, the single-reader rule, the watermark
+ * wake-up. Probes reach the set through an RCU pointer, so a resize never
+ * pulls a ring from under one.
+ *
+ * Memory: a request is refused, with what is available, when the rings
+ * would take more than half of the memory the host has available; the
+ * rings are then allocated page by page without ever invoking the OOM
+ * killer (mem.c), so a request that still cannot be met fails cleanly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/mm.h>
 #include <linux/netlink.h>
 #include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "hvtrace.h"
+#include "buffers.h"
+#include "genl.h"
+#include "mem.h"
+#include "stats.h"
 
 struct hvt_buffers {
 	struct rcu_head rcu;
 	u32 kb;
 	u8 mode;
-	struct hvt_ring ring[];	/* indexed by CPU */
+	struct hvt_ring ring[];	/* indexed by CPU; no slots: no ring */
 };
 
 static struct hvt_buffers __rcu *buffers;
@@ -37,6 +47,12 @@ void hvt_buffers_wake(struct irq_work *w)
 	schedule_work(&notify_work);
 }
 
+/* The set in force, for its writers (control mutex or hotplug lock). */
+static struct hvt_buffers *current_set(void)
+{
+	return rcu_dereference_protected(buffers, true);
+}
+
 static void buffers_free(struct hvt_buffers *b)
 {
 	int cpu;
@@ -46,23 +62,45 @@ static void buffers_free(struct hvt_buffers *b)
 	for_each_possible_cpu(cpu)
 		if (b->ring[cpu].slots)
 			hvt_ring_free(&b->ring[cpu]);
-	kfree(b);
+	kvfree(b);
 }
 
+static size_t ring_bytes(u32 kb)
+{
+	return PAGE_ALIGN(hvt_ring_slots_for_kb(kb) *
+			  sizeof(struct hvtrace_event));
+}
+
+size_t hvt_buffers_cpu_bytes(void)
+{
+	return ring_bytes(hvt_buffers_kb());
+}
+
+/* Half of what is available: the guests need the rest. */
+static bool affordable(u64 bytes)
+{
+	return bytes <= hvt_mem_available() / 2;
+}
+
+static int ring_alloc(struct hvt_buffers *b, unsigned int cpu)
+{
+	return hvt_ring_init(&b->ring[cpu], cpu, hvt_ring_slots_for_kb(b->kb),
+			     b->mode, hvt_buffers_wake);
+}
+
+/* A set of KB-sized rings for every traced CPU; hotplug lock held. */
 static struct hvt_buffers *buffers_alloc(u32 kb, u8 mode)
 {
-	unsigned long nr = hvt_ring_slots_for_kb(kb);
 	struct hvt_buffers *b;
 	int cpu;
 
-	b = kzalloc(struct_size(b, ring, nr_cpu_ids), GFP_KERNEL);
+	b = kvzalloc(struct_size(b, ring, nr_cpu_ids), GFP_KERNEL);
 	if (!b)
 		return NULL;
 	b->kb = kb;
 	b->mode = mode;
-	for_each_possible_cpu(cpu) {
-		if (hvt_ring_init(&b->ring[cpu], cpu, nr, mode,
-				  hvt_buffers_wake)) {
+	for_each_cpu(cpu, &hvt_cpus_traced) {
+		if (ring_alloc(b, cpu)) {
 			buffers_free(b);
 			return NULL;
 		}
@@ -70,23 +108,11 @@ static struct hvt_buffers *buffers_alloc(u32 kb, u8 mode)
 	return b;
 }
 
-/* No request may take more than a quarter of the machine's memory. */
-static bool too_big(u32 kb)
-{
-	u64 bytes = (u64)kb * 1024 * num_possible_cpus();
-
-	return bytes > ((u64)totalram_pages() << PAGE_SHIFT) / 4;
-}
-
 int hvt_buffers_init(u32 kb, u8 mode)
 {
 	struct hvt_buffers *b;
 
-	if (too_big(kb)) {
-		pr_err("buffer_kb=%u on %u CPUs exceeds a quarter of memory\n",
-		       kb, num_possible_cpus());
-		return -EINVAL;
-	}
+	/* No CPU is traced yet: the rings come with the CPUs (cpus.c). */
 	b = buffers_alloc(kb, mode);
 	if (!b)
 		return -ENOMEM;
@@ -97,10 +123,25 @@ int hvt_buffers_init(u32 kb, u8 mode)
 void hvt_buffers_exit(void)
 {
 	cancel_work_sync(&notify_work);
-	buffers_free(rcu_dereference_protected(buffers, true));
+	buffers_free(current_set());
 	RCU_INIT_POINTER(buffers, NULL);
 	/* A wake-up queued by the last irq_work. */
 	cancel_work_sync(&notify_work);
+}
+
+int hvt_buffers_cpu_prepare(unsigned int cpu)
+{
+	struct hvt_buffers *b = current_set();
+	size_t bytes = ring_bytes(b->kb);
+
+	if (b->ring[cpu].slots)
+		return 0;
+	if (!affordable(bytes)) {
+		pr_warn("CPU %u: no ring: %zu KiB exceed half of the %llu KiB available\n",
+			cpu, bytes >> 10, hvt_mem_available() >> 10);
+		return -ENOMEM;
+	}
+	return ring_alloc(b, cpu);
 }
 
 /*
@@ -110,42 +151,52 @@ void hvt_buffers_exit(void)
 struct hvt_ring *hvt_ring_of(int cpu)
 {
 	struct hvt_buffers *b;
+	struct hvt_ring *r;
 
 	b = rcu_dereference_check(buffers,
 				  rcu_read_lock_sched_held() || hvt_reader_active());
-
-	return &b->ring[cpu];
+	r = &b->ring[cpu];
+	return READ_ONCE(r->slots) ? r : NULL;
 }
 
 u32 hvt_buffers_kb(void)
 {
-	return rcu_dereference_protected(buffers, true)->kb;
+	return current_set()->kb;
 }
 
 u8 hvt_buffers_mode(void)
 {
-	return rcu_dereference_protected(buffers, true)->mode;
+	return current_set()->mode;
 }
 
-/* Genl mutex held, recording stopped, no reader. */
 int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 {
-	struct hvt_buffers *old = rcu_dereference_protected(buffers, true);
+	struct hvt_buffers *old = current_set();
 	struct hvt_buffers *b;
+	unsigned int n;
+	u64 bytes;
 
 	if (kb == old->kb && mode == old->mode)
 		return 0;
-	if (too_big(kb)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "buffer size times CPUs exceeds a quarter of memory");
-		return -EINVAL;
+	/* No CPU comes up with a ring of the old size meanwhile. */
+	cpus_read_lock();
+	n = cpumask_weight(&hvt_cpus_traced);
+	bytes = (u64)ring_bytes(kb) * n;
+	if (!affordable(bytes)) {
+		cpus_read_unlock();
+		HVT_ERR_MSG_FMT(extack, "%llu MiB of rings (%u CPUs) exceed half of the %llu MiB available",
+				bytes >> 20, n, hvt_mem_available() >> 20);
+		return -ENOMEM;
 	}
 	b = buffers_alloc(kb, mode);
 	if (!b) {
-		NL_SET_ERR_MSG_MOD(extack, "no memory for the new buffers");
+		cpus_read_unlock();
+		HVT_ERR_MSG_FMT(extack, "no memory for %llu MiB of rings (%llu MiB available)",
+				bytes >> 20, hvt_mem_available() >> 20);
 		return -ENOMEM;
 	}
 	rcu_assign_pointer(buffers, b);
+	cpus_read_unlock();
 	synchronize_rcu();
 	buffers_free(old);
 	return 0;
@@ -156,11 +207,17 @@ bool hvt_reader_get(void)
 	return atomic_cmpxchg(&reader, 0, 1) == 0;
 }
 
-/*
- * The reader lease: the first netlink socket that drains owns the rings
- * until it closes, so two recorders never split one event stream between
- * them. 0 = nobody.
- */
+void hvt_reader_put(void)
+{
+	atomic_set(&reader, 0);
+}
+
+bool hvt_reader_active(void)
+{
+	return atomic_read(&reader);
+}
+
+/* The lease: the netlink port that owns the rings, 0 = nobody. */
 static atomic_t lease_portid = ATOMIC_INIT(0);
 
 bool hvt_lease_take(u32 portid)
@@ -200,25 +257,16 @@ void hvt_lease_exit(void)
 	netlink_unregister_notifier(&lease_nb);
 }
 
-void hvt_reader_put(void)
-{
-	atomic_set(&reader, 0);
-}
-
-bool hvt_reader_active(void)
-{
-	return atomic_read(&reader);
-}
-
-/* Genl mutex held and the reader slot taken by the caller. */
 void hvt_buffers_clear(void)
 {
-	struct hvt_buffers *b = rcu_dereference_protected(buffers, true);
+	struct hvt_buffers *b = current_set();
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct hvt_ring *r = &b->ring[cpu];
 
+		if (!r->slots)
+			continue;
 		hvt_ring_discard_all(r);
 		r->overwritten = 0;
 		r->drained = 0;

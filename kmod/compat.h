@@ -19,4 +19,24 @@
 #define HVT_KVM_ENTRY_PROTO	void *data, struct kvm_vcpu *vcpu
 #endif
 
+/*
+ * A formatted extended-ACK message. Before the extack had a buffer of its
+ * own (6.3), the text goes to one of a few buffers of ours in turn
+ * (compat/errmsg.c): the ACK is built right after the handler returns,
+ * long before the buffer comes round again.
+ */
+#ifdef HVT_HAS_NL_SET_ERR_MSG_FMT
+#define HVT_ERR_MSG_FMT(extack, fmt, args...) \
+	NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ##args)
+#else
+const char *hvt_errmsg_fmt(const char *fmt, ...) __printf(1, 2);
+#define HVT_ERR_MSG_FMT(extack, fmt, args...) do {			\
+	struct netlink_ext_ack *__extack = (extack);			\
+									\
+	if (__extack)							\
+		__extack->_msg = hvt_errmsg_fmt(KBUILD_MODNAME ": " fmt,	\
+						##args);		\
+} while (0)
+#endif
+
 #endif /* _HVT_COMPAT_H */

@@ -12,7 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/threads.h>
 
-#include "hvtrace.h"
+#include "vcpu.h"
 
 #define HVT_F_PID	BIT(0)
 #define HVT_F_VCPU	BIT(1)

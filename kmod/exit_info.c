@@ -20,7 +20,6 @@
 #include <linux/module.h>
 
 #include "exit_info.h"
-#include "hvtrace.h"
 
 struct hvt_vendor {
 	const char *module;

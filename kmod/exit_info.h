@@ -8,7 +8,7 @@
 
 #include <linux/kvm_host.h>
 
-#include "hvtrace.h"
+#include "vcpu.h"
 
 typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
 				 u64 *info1, u64 *info2, u32 *intr_info,
@@ -16,6 +16,11 @@ typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
 
 /* The vendor's get_exit_info, or NULL while no vendor module is live. */
 extern hvt_exit_info_fn hvt_exit_info_fn_ptr;
+
+int hvt_exit_info_init(void);
+void hvt_exit_info_exit(void);
+/* "kvm_amd", "kvm_intel" or "" */
+const char *hvt_exit_info_vendor(void);
 
 #define HVT_VMX_MSR_READ	31
 #define HVT_VMX_MSR_WRITE	32

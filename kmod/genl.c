@@ -1,22 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "hvtrace" generic netlink family: the only way in and out of the
- * module (the ABI is drawn in include/uapi/linux/hvtrace.h). Every
- * operation is GENL_ADMIN_PERM and the family is not netnsok, so
- * containers on the host cannot see other tenants' VM activity. doit
- * handlers run under the genl mutex, which serializes configuration.
- * Requests are validated whole before anything changes.
+ * module (the ABI is drawn in include/uapi/linux/hvtrace.h).
+ *
+ * Privilege: generic netlink's GENL_ADMIN_PERM tests CAP_NET_ADMIN, which
+ * many network daemons hold; tracing other tenants' VMs is not theirs to
+ * do. So every operation tests what the header documents itself, on the
+ * socket's opener and the caller in the initial user namespace
+ * (netlink_capable): observing needs CAP_PERFMON or CAP_SYS_ADMIN,
+ * changing (and draining) CAP_SYS_ADMIN. The family is not netnsok:
+ * other network namespaces do not see it.
+ *
+ * Operations run in parallel (parallel_ops), so long dumps never hold
+ * the generic netlink mutex that every family shares; what changes state
+ * takes hvt_ctl_mutex. Requests are validated whole before anything
+ * changes. Every message stays within a page: what grows with the host
+ * is a dump.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <uapi/linux/hvtrace.h>
 
+#include "buffers.h"
 #include "config.h"
-#include "hvtrace.h"
+#include "exit_info.h"
+#include "genl.h"
+#include "mem.h"
+#include "probes.h"
+#include "stats.h"
+#include "vcpu_table.h"
+#include "vcpu_time.h"
+
+/* Serializes every change: configuration, buffers, start/stop, clear. */
+static DEFINE_MUTEX(hvt_ctl_mutex);
+
+static bool may_observe(const struct sk_buff *skb,
+			struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG_MOD(extack, "observing needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
+}
+
+static bool may_change(const struct sk_buff *skb,
+		       struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG_MOD(extack, "changing or draining needs CAP_SYS_ADMIN");
+	return false;
+}
 
 static struct genl_family hvt_family;
 
@@ -70,53 +112,81 @@ static const u16 acct_attr[] = {
 	HVTRACE_ACCT_RECORDED, HVTRACE_ACCT_LOST, HVTRACE_ACCT_UNPAIRED,
 	HVTRACE_ACCT_PREEMPT_SEEN, HVTRACE_ACCT_PREEMPT_FILTERED,
 	HVTRACE_ACCT_PREEMPT_BELOW, HVTRACE_ACCT_PREEMPT_RECORDED,
-	HVTRACE_ACCT_PREEMPT_LOST,
+	HVTRACE_ACCT_PREEMPT_LOST, HVTRACE_ACCT_NO_ENTRY,
 };
 
-static int put_acct(struct sk_buff *msg, const struct hvt_acct *a,
-		    u64 overwritten, u64 drained)
+/* The ACCT nest of CPU, or of every CPU when CPU is negative. */
+static int put_acct(struct sk_buff *msg, int cpu)
 {
-	const u64 *n = (const u64 *)a;
+	u64 overwritten = 0, drained = 0;
+	struct nlattr *nest;
+	struct hvt_acct a;
+	const u64 *n = (const u64 *)&a;
 	unsigned int i;
+	int c;
 
-	BUILD_BUG_ON(ARRAY_SIZE(acct_attr) != sizeof(*a) / sizeof(u64));
+	BUILD_BUG_ON(ARRAY_SIZE(acct_attr) != sizeof(a) / sizeof(u64));
+	hvt_acct_sum(&a, cpu);
+	for_each_cpu(c, &hvt_cpus_traced) {
+		struct hvt_ring *r = hvt_ring_of(c);
+
+		if (!r || (cpu >= 0 && c != cpu))
+			continue;
+		overwritten += READ_ONCE(r->overwritten);
+		drained += READ_ONCE(r->drained);
+	}
+	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
+	if (!nest || (cpu >= 0 && nla_put_u32(msg, HVTRACE_ACCT_CPU, cpu)))
+		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(acct_attr); i++)
 		if (nla_put_u64_64bit(msg, acct_attr[i], n[i],
 				      HVTRACE_ACCT_PAD))
 			return -EMSGSIZE;
-	return nla_put_u64_64bit(msg, HVTRACE_ACCT_OVERWRITTEN, overwritten,
-				 HVTRACE_ACCT_PAD) ||
-	       nla_put_u64_64bit(msg, HVTRACE_ACCT_DRAINED, drained,
-				 HVTRACE_ACCT_PAD) ? -EMSGSIZE : 0;
-}
-
-static int put_accounting(struct sk_buff *msg)
-{
-	u64 overwritten = 0, drained = 0;
-	struct nlattr *nest, *cpu_nest;
-	struct hvt_acct a;
-	int cpu;
-
-	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
-	if (!nest)
-		return -EMSGSIZE;
-	for_each_possible_cpu(cpu) {
-		struct hvt_ring *r = hvt_ring_of(cpu);
-
-		hvt_acct_sum(&a, cpu);
-		cpu_nest = nla_nest_start(msg, HVTRACE_ACCT_CPU_NEST);
-		if (!cpu_nest || nla_put_u32(msg, HVTRACE_ACCT_CPU, cpu) ||
-		    put_acct(msg, &a, READ_ONCE(r->overwritten),
-			     READ_ONCE(r->drained)))
-			return -EMSGSIZE;
-		nla_nest_end(msg, cpu_nest);
-		overwritten += READ_ONCE(r->overwritten);
-		drained += READ_ONCE(r->drained);
-	}
-	hvt_acct_sum(&a, -1);
-	if (put_acct(msg, &a, overwritten, drained))
+	if (nla_put_u64_64bit(msg, HVTRACE_ACCT_OVERWRITTEN, overwritten,
+			      HVTRACE_ACCT_PAD) ||
+	    nla_put_u64_64bit(msg, HVTRACE_ACCT_DRAINED, drained,
+			      HVTRACE_ACCT_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int put_u64(struct sk_buff *msg, int attr, u64 v)
+{
+	return nla_put_u64_64bit(msg, attr, v, HVTRACE_A_PAD);
+}
+
+static int put_status(struct sk_buff *msg)
+{
+	unsigned int ncpus = cpumask_weight(&hvt_cpus_traced);
+	struct hvt_vcpu_counts n;
+
+	hvt_vcpu_counts(&n);
+	if (nla_put_string(msg, HVTRACE_A_VERSION, HVTRACE_VERSION) ||
+	    nla_put_u32(msg, HVTRACE_A_ABI, HVTRACE_GENL_VERSION) ||
+	    nla_put_u32(msg, HVTRACE_A_NR_CPUS, num_possible_cpus()) ||
+	    nla_put_u32(msg, HVTRACE_A_CPUS_TRACED, ncpus) ||
+	    nla_put_string(msg, HVTRACE_A_VENDOR, hvt_exit_info_vendor()) ||
+	    nla_put_u8(msg, HVTRACE_A_RECORDING, READ_ONCE(hvt_recording)) ||
+	    nla_put_u8(msg, HVTRACE_A_READER, hvt_lease_held()) ||
+	    put_u64(msg, HVTRACE_A_EXITS_SEEN, hvt_exits_seen()) ||
+	    put_u64(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen()) ||
+	    put_u64(msg, HVTRACE_A_EXITS_UNTRACED, hvt_exits_untraced()) ||
+	    put_u64(msg, HVTRACE_A_STATS_AGE_NS,
+		    ktime_get_ns() - READ_ONCE(hvt_stats_since)) ||
+	    nla_put_u32(msg, HVTRACE_A_VCPUS_LIVE, n.live) ||
+	    nla_put_u32(msg, HVTRACE_A_VCPUS_MAX, n.max) ||
+	    nla_put_u32(msg, HVTRACE_A_VMS_LIVE, n.vms) ||
+	    put_u64(msg, HVTRACE_A_VCPUS_CREATED, n.created) ||
+	    put_u64(msg, HVTRACE_A_VCPUS_RECLAIMED, n.reclaimed) ||
+	    put_u64(msg, HVTRACE_A_VCPUS_REFUSED, n.refused) ||
+	    nla_put_u8(msg, HVTRACE_A_RECLAIM, hvt_destroy_followed()) ||
+	    put_u64(msg, HVTRACE_A_MEM_BYTES, hvt_mem_bytes()) ||
+	    put_u64(msg, HVTRACE_A_MEM_CPU_BYTES, hvt_stats_cpu_bytes() +
+		    hvt_buffers_cpu_bytes()) ||
+	    put_u64(msg, HVTRACE_A_MEM_VCPU_BYTES, hvt_vcpu_bytes()) ||
+	    put_acct(msg, -1))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -125,34 +195,52 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE + num_possible_cpus() * 128,
-			  GFP_KERNEL);
+	if (!may_observe(skb, info->extack))
+		return -EPERM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &hvt_family, 0,
 				HVTRACE_CMD_GET_STATUS);
-	if (!hdr)
-		goto nospace;
-	if (nla_put_string(msg, HVTRACE_A_VERSION, HVTRACE_VERSION) ||
-	    nla_put_u32(msg, HVTRACE_A_ABI, HVTRACE_GENL_VERSION) ||
-	    nla_put_u32(msg, HVTRACE_A_NR_CPUS, num_possible_cpus()) ||
-	    nla_put_string(msg, HVTRACE_A_VENDOR, hvt_exit_info_vendor()) ||
-	    nla_put_u8(msg, HVTRACE_A_RECORDING, READ_ONCE(hvt_recording)) ||
-	    nla_put_u8(msg, HVTRACE_A_READER, hvt_lease_held()) ||
-	    nla_put_u64_64bit(msg, HVTRACE_A_EXITS_SEEN, hvt_exits_seen(),
-			      HVTRACE_A_PAD) ||
-	    nla_put_u64_64bit(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen(),
-			      HVTRACE_A_PAD) ||
-	    nla_put_u64_64bit(msg, HVTRACE_A_STATS_AGE_NS,
-			      ktime_get_ns() - hvt_stats_since, HVTRACE_A_PAD) ||
-	    put_accounting(msg))
-		goto nospace;
+	mutex_lock(&hvt_ctl_mutex);	/* the buffers' size holds still */
+	if (!hdr || put_status(msg)) {
+		mutex_unlock(&hvt_ctl_mutex);
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	mutex_unlock(&hvt_ctl_mutex);
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
 
-nospace:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+/* Dumps that may only observe. */
+static int observe_start(struct netlink_callback *cb)
+{
+	return may_observe(cb->skb, cb->extack) ? 0 : -EPERM;
+}
+
+/* The per-CPU accounting: one message per traced CPU from args[0] on. */
+static int status_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	int cpu;
+
+	for (cpu = cpumask_next((int)cb->args[0] - 1, &hvt_cpus_traced);
+	     cpu < nr_cpu_ids; cpu = cpumask_next(cpu, &hvt_cpus_traced)) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &hvt_family,
+					NLM_F_MULTI, HVTRACE_CMD_GET_STATUS);
+
+		if (!hdr)
+			break;
+		if (put_acct(skb, cpu)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = cpu + 1;
+		cond_resched();
+	}
+	return skb->len;
 }
 
 /* ---- configuration --------------------------------------------------- */
@@ -168,22 +256,19 @@ static int put_reason(struct sk_buff *msg, unsigned int ridx)
 	       nla_put_u32(msg, HVTRACE_RSN_CODE, code) ? -EMSGSIZE : 0;
 }
 
-static int put_config(struct sk_buff *msg, const struct hvt_config *c)
+/* Every single setting and the bitmaps: the first part of a CONFIG. */
+static int put_config_settings(struct sk_buff *msg, const struct hvt_config *c,
+			       u32 kb, u8 mode)
 {
-	struct nlattr *nest, *list, *r;
-	unsigned int i;
-
-	nest = nla_nest_start(msg, HVTRACE_A_CONFIG);
-	if (!nest ||
-	    nla_put_u64_64bit(msg, HVTRACE_CFG_THRESHOLD_NS, c->threshold_ns,
+	if (nla_put_u64_64bit(msg, HVTRACE_CFG_THRESHOLD_NS, c->threshold_ns,
 			      HVTRACE_CFG_PAD) ||
 	    nla_put_u32(msg, HVTRACE_CFG_FILTER_PID, c->pid) ||
 	    nla_put_u64_64bit(msg, HVTRACE_CFG_FILTER_RIP_MIN, c->rip_min,
 			      HVTRACE_CFG_PAD) ||
 	    nla_put_u64_64bit(msg, HVTRACE_CFG_FILTER_RIP_MAX, c->rip_max,
 			      HVTRACE_CFG_PAD) ||
-	    nla_put_u32(msg, HVTRACE_CFG_BUFFER_KB, hvt_buffers_kb()) ||
-	    nla_put_u8(msg, HVTRACE_CFG_MODE, hvt_buffers_mode()) ||
+	    nla_put_u32(msg, HVTRACE_CFG_BUFFER_KB, kb) ||
+	    nla_put_u8(msg, HVTRACE_CFG_MODE, mode) ||
 	    nla_put_u8(msg, HVTRACE_CFG_THRESHOLD_ON, c->on) ||
 	    nla_put_u8(msg, HVTRACE_CFG_HALT_TRIGGERS, c->halt_triggers) ||
 	    nla_put_u64_64bit(msg, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
@@ -197,49 +282,192 @@ static int put_config(struct sk_buff *msg, const struct hvt_config *c)
 		    BITS_TO_LONGS(nr_cpu_ids) * sizeof(long),
 		    cpumask_bits(&c->cpus)))
 		return -EMSGSIZE;
-	for (i = 0; i < HVT_NR_REASONS; i++) {
-		if (c->override[i] == HVT_NO_OVERRIDE)
+	return 0;
+}
+
+/* Per-reason thresholds from *POS on, up to MAX of them. */
+static int put_config_overrides(struct sk_buff *msg,
+				const struct hvt_config *c,
+				unsigned int *pos, unsigned int max)
+{
+	struct nlattr *r;
+
+	for (; *pos < HVT_NR_REASONS && max; ++*pos) {
+		if (c->override[*pos] == HVT_NO_OVERRIDE)
 			continue;
 		r = nla_nest_start(msg, HVTRACE_CFG_REASON_THRESHOLD);
-		if (!r || put_reason(msg, i) ||
+		if (!r || put_reason(msg, *pos) ||
 		    nla_put_u64_64bit(msg, HVTRACE_RSN_THRESHOLD_NS,
-				      c->override[i], HVTRACE_RSN_PAD))
+				      c->override[*pos], HVTRACE_RSN_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(msg, r);
+		max--;
 	}
-	if (c->filters & HVT_F_REASON) {
-		list = nla_nest_start(msg, HVTRACE_CFG_FILTER_REASONS);
-		if (!list)
-			return -EMSGSIZE;
-		for_each_set_bit(i, c->reasons, HVT_NR_REASONS) {
-			r = nla_nest_start(msg, HVTRACE_A_REASON);
-			if (!r || put_reason(msg, i))
-				return -EMSGSIZE;
-			nla_nest_end(msg, r);
-		}
-		nla_nest_end(msg, list);
-	}
-	nla_nest_end(msg, nest);
 	return 0;
+}
+
+/* The reason filter's entries from *POS on, up to MAX, in one list. */
+static int put_config_reasons(struct sk_buff *msg, const struct hvt_config *c,
+			      unsigned int *pos, unsigned int max)
+{
+	struct nlattr *list, *r;
+
+	if (!(c->filters & HVT_F_REASON)) {
+		*pos = HVT_NR_REASONS;
+		return 0;
+	}
+	list = nla_nest_start(msg, HVTRACE_CFG_FILTER_REASONS);
+	if (!list)
+		return -EMSGSIZE;
+	for (; *pos < HVT_NR_REASONS && max; ++*pos) {
+		if (!test_bit(*pos, c->reasons))
+			continue;
+		r = nla_nest_start(msg, HVTRACE_A_REASON);
+		if (!r || put_reason(msg, *pos))
+			return -EMSGSIZE;
+		nla_nest_end(msg, r);
+		max--;
+	}
+	nla_nest_end(msg, list);
+	return 0;
+}
+
+/* A reply that holds all of C: sized from what it holds. */
+static size_t config_size(const struct hvt_config *c)
+{
+	size_t rsn = nla_total_size(0) + nla_total_size(sizeof(u8)) +
+		     nla_total_size(sizeof(u32)) + nla_total_size_64bit(8);
+
+	return NLMSG_GOODSIZE + sizeof(c->vcpus) + sizeof(struct cpumask) +
+	       2 * HVT_NR_REASONS * rsn;
+}
+
+/* A private copy of the configuration and the buffers' settings. */
+struct config_copy {
+	u32 kb;
+	u8 mode;
+	struct hvt_config c;
+};
+
+static struct config_copy *config_copy(void)
+{
+	struct config_copy *cc = kvmalloc(sizeof(*cc), GFP_KERNEL);
+
+	if (!cc)
+		return NULL;
+	mutex_lock(&hvt_ctl_mutex);
+	cc->kb = hvt_buffers_kb();
+	cc->mode = hvt_buffers_mode();
+	memcpy(&cc->c, rcu_dereference_protected(hvt_cfg, true),
+	       sizeof(cc->c));
+	mutex_unlock(&hvt_ctl_mutex);
+	return cc;
 }
 
 static int hvt_cmd_get_config(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int ov = 0, rs = 0;
+	struct config_copy *cc;
 	struct sk_buff *msg;
+	struct nlattr *nest;
 	void *hdr;
+	int err = -EMSGSIZE;
 
-	msg = genlmsg_new(2 * NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	if (!may_observe(skb, info->extack))
+		return -EPERM;
+	cc = config_copy();
+	if (!cc)
 		return -ENOMEM;
+	msg = genlmsg_new(config_size(&cc->c), GFP_KERNEL);
+	if (!msg) {
+		kvfree(cc);
+		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &hvt_family, 0,
 				HVTRACE_CMD_GET_CONFIG);
-	if (!hdr ||
-	    put_config(msg, rcu_dereference_protected(hvt_cfg, true))) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
+	nest = hdr ? nla_nest_start(msg, HVTRACE_A_CONFIG) : NULL;
+	if (nest && !put_config_settings(msg, &cc->c, cc->kb, cc->mode) &&
+	    !put_config_overrides(msg, &cc->c, &ov, UINT_MAX) &&
+	    !put_config_reasons(msg, &cc->c, &rs, UINT_MAX)) {
+		nla_nest_end(msg, nest);
+		genlmsg_end(msg, hdr);
+		err = 0;
 	}
-	genlmsg_end(msg, hdr);
+	kvfree(cc);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
 	return genlmsg_reply(msg, info);
+}
+
+/* Entries per message in the config dump: well within a page. */
+#define HVT_CONFIG_BATCH 48
+
+enum { CFG_DUMP_SETTINGS, CFG_DUMP_OVERRIDES, CFG_DUMP_REASONS, CFG_DUMP_END };
+
+static int config_start(struct netlink_callback *cb)
+{
+	if (!may_observe(cb->skb, cb->extack))
+		return -EPERM;
+	cb->args[0] = (long)config_copy();
+	return cb->args[0] ? 0 : -ENOMEM;
+}
+
+static int config_done(struct netlink_callback *cb)
+{
+	kvfree((void *)cb->args[0]);
+	return 0;
+}
+
+/* args: [0] the copy, [1] the part, [2] the position in it. */
+static int config_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct config_copy *cc = (void *)cb->args[0];
+
+	while (cb->args[1] < CFG_DUMP_END) {
+		unsigned int pos = cb->args[2];
+		struct nlattr *nest;
+		void *hdr;
+		int err;
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
+				  HVTRACE_CMD_GET_CONFIG);
+		nest = hdr ? nla_nest_start(skb, HVTRACE_A_CONFIG) : NULL;
+		if (!nest)
+			goto full;
+		if (cb->args[1] == CFG_DUMP_SETTINGS) {
+			err = put_config_settings(skb, &cc->c, cc->kb, cc->mode);
+			pos = HVT_NR_REASONS;
+		} else if (cb->args[1] == CFG_DUMP_OVERRIDES) {
+			err = put_config_overrides(skb, &cc->c, &pos,
+						   HVT_CONFIG_BATCH);
+		} else {
+			err = put_config_reasons(skb, &cc->c, &pos,
+						 HVT_CONFIG_BATCH);
+		}
+		if (err)
+			goto full;
+		nla_nest_end(skb, nest);
+		/* A part with nothing in it (no overrides, say) is not sent. */
+		if (nla_len(nest))
+			genlmsg_end(skb, hdr);
+		else
+			genlmsg_cancel(skb, hdr);
+		cb->args[2] = pos;
+		if (pos >= HVT_NR_REASONS) {
+			cb->args[1]++;
+			cb->args[2] = 0;
+		}
+		continue;
+full:
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		/* Not even one part fits an empty message: give up. */
+		return skb->len ?: -EMSGSIZE;
+	}
+	return skb->len;
 }
 
 /* A REASON nest (isa + code) to its dense index, or a negative error. */
@@ -423,7 +651,7 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	return 0;
 }
 
-static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
+static int set_config(struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[HVTRACE_CFG_MAX + 1];
@@ -431,6 +659,7 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 	struct hvt_config *c;
 	u32 kb = hvt_buffers_kb();
 	u8 mode = hvt_buffers_mode();
+	bool resize;
 	int err;
 
 	if (!cfg) {
@@ -445,8 +674,8 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 		kb = nla_get_u32(tb[HVTRACE_CFG_BUFFER_KB]);
 	if (tb[HVTRACE_CFG_MODE])
 		mode = nla_get_u8(tb[HVTRACE_CFG_MODE]);
-	if ((kb != hvt_buffers_kb() || mode != hvt_buffers_mode()) &&
-	    (READ_ONCE(hvt_recording) || hvt_lease_held())) {
+	resize = kb != hvt_buffers_kb() || mode != hvt_buffers_mode();
+	if (resize && (READ_ONCE(hvt_recording) || hvt_lease_held())) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_CFG_BUFFER_KB] ?:
 				    tb[HVTRACE_CFG_MODE],
 				    "stop recording and reading before changing the buffers");
@@ -457,13 +686,15 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 	if (!c)
 		return -ENOMEM;
 	err = apply_config(c, tb, cfg, extack);
-	if (!err && hvt_reader_get()) {
-		/* Buffers last: the one step that can fail for lack of memory. */
-		err = hvt_buffers_resize(kb, mode, extack);
-		hvt_reader_put();
-	} else if (!err) {
-		NL_SET_ERR_MSG_MOD(extack, "a reader is draining the buffers");
-		err = -EBUSY;
+	/* Buffers last: the one step that can fail for lack of memory. */
+	if (!err && resize) {
+		if (hvt_reader_get()) {
+			err = hvt_buffers_resize(kb, mode, extack);
+			hvt_reader_put();
+		} else {
+			NL_SET_ERR_MSG_MOD(extack, "a reader is draining the buffers");
+			err = -EBUSY;
+		}
 	}
 	if (err) {
 		kfree(c);
@@ -473,38 +704,74 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
+{
+	int err;
+
+	if (!may_change(skb, info->extack))
+		return -EPERM;
+	mutex_lock(&hvt_ctl_mutex);
+	err = set_config(info);
+	mutex_unlock(&hvt_ctl_mutex);
+	return err;
+}
+
 /* ---- start, stop, clear ---------------------------------------------- */
 
 static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
 {
+	if (!may_change(skb, info->extack))
+		return -EPERM;
 	WRITE_ONCE(hvt_recording, true);
 	return 0;
 }
 
 static int hvt_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 {
+	if (!may_change(skb, info->extack))
+		return -EPERM;
 	WRITE_ONCE(hvt_recording, false);
 	return 0;
 }
 
 static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 {
-	if (!hvt_reader_get()) {
+	int err = 0;
+
+	if (!may_change(skb, info->extack))
+		return -EPERM;
+	mutex_lock(&hvt_ctl_mutex);
+	/*
+	 * Clearing under a reader would discard records it has not read
+	 * yet, and its own count of them would no longer add up.
+	 */
+	if (hvt_lease_held() || !hvt_reader_get()) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "a reader is draining the buffers");
-		return -EBUSY;
+				   "a reader owns the buffers (hvctl record?): clearing would discard its events");
+		err = -EBUSY;
+	} else {
+		hvt_stats_clear();
+		hvt_buffers_clear();
+		hvt_reader_put();
 	}
-	hvt_stats_clear();
-	hvt_buffers_clear();
-	hvt_reader_put();
-	return 0;
+	mutex_unlock(&hvt_ctl_mutex);
+	return err;
 }
 
 /* ---- statistics dump ------------------------------------------------- */
 
+/* Histogram buckets per message: 2 KiB, well within a page. */
+#define HVT_HIST_BATCH 128
+
 struct stats_dump {
 	unsigned int phase;	/* 0: reasons, 1: vCPUs, 2: preemptors */
 	unsigned int pos;
+	/* The reason at pos, merged: its buckets go out in batches. */
+	bool merged;
+	bool head_sent;		/* its counters went out */
+	bool has_hist;
+	unsigned int nr_buckets, sent;
+	struct hvt_reason_stat s;
 	unsigned int nr_preemptors;
 	struct hvt_preemptor preemptors[HVT_NR_PREEMPTORS * 4];
 	struct hvt_hist hist;
@@ -513,8 +780,11 @@ struct stats_dump {
 
 static int stats_start(struct netlink_callback *cb)
 {
-	struct stats_dump *d = kvzalloc(sizeof(*d), GFP_KERNEL);
+	struct stats_dump *d;
 
+	if (!may_observe(cb->skb, cb->extack))
+		return -EPERM;
+	d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	cb->args[0] = (long)d;
 	return d ? 0 : -ENOMEM;
 }
@@ -538,46 +808,100 @@ static int put_parts(struct sk_buff *skb, int first, const u64 *part_ns,
 	return 0;
 }
 
-static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d,
-			    unsigned int ridx, const struct hvt_reason_stat *s,
-			    bool has_hist)
+/* Merge the reason at d->pos over CPUs; false when it saw no exit. */
+static bool reason_merge(struct stats_dump *d)
 {
-	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_REASON);
 	unsigned int i, n = 0;
 
-	if (!nest || put_reason(skb, ridx) ||
-	    nla_put_u64_64bit(skb, HVTRACE_RSN_COUNT, s->count,
-			      HVTRACE_RSN_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_RSN_TOTAL_NS, s->total_ns,
-			      HVTRACE_RSN_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_RSN_MIN_NS, s->min_ns,
-			      HVTRACE_RSN_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_RSN_MAX_NS, s->max_ns,
-			      HVTRACE_RSN_PAD) ||
-	    put_parts(skb, HVTRACE_RSN_VMM_NS, s->part_ns, HVTRACE_RSN_PAD))
-		return -EMSGSIZE;
-	if (has_hist) {
-		for (i = 0; i < HVTRACE_HIST_BUCKETS; i++) {
-			if (!d->hist.bucket[i])
-				continue;
-			d->buckets[n].index = i;
-			d->buckets[n].pad = 0;
-			d->buckets[n].count = d->hist.bucket[i];
-			n++;
-		}
-		if (nla_put(skb, HVTRACE_RSN_HIST, n * sizeof(d->buckets[0]),
-			    d->buckets))
-			return -EMSGSIZE;
+	d->has_hist = hvt_reason_merge(d->pos, &d->s, &d->hist);
+	d->merged = true;
+	d->head_sent = false;
+	d->sent = 0;
+	for (i = 0; d->has_hist && i < HVTRACE_HIST_BUCKETS; i++) {
+		if (!d->hist.bucket[i])
+			continue;
+		d->buckets[n].index = i;
+		d->buckets[n].pad = 0;
+		d->buckets[n].count = d->hist.bucket[i];
+		n++;
 	}
+	d->nr_buckets = n;
+	return d->s.count;
+}
+
+/*
+ * The reason at d->pos: its counters and first batch of buckets, or,
+ * once those went out, the next batch alone.
+ */
+static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d)
+{
+	const struct hvt_reason_stat *s = &d->s;
+	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_REASON);
+	unsigned int n = min(d->nr_buckets - d->sent, HVT_HIST_BATCH);
+
+	if (!nest || put_reason(skb, d->pos))
+		return -EMSGSIZE;
+	if (!d->head_sent &&
+	    (nla_put_u64_64bit(skb, HVTRACE_RSN_COUNT, s->count,
+			       HVTRACE_RSN_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_RSN_TOTAL_NS, s->total_ns,
+			       HVTRACE_RSN_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_RSN_MIN_NS, s->min_ns,
+			       HVTRACE_RSN_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_RSN_MAX_NS, s->max_ns,
+			       HVTRACE_RSN_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_RSN_NO_ENTRY, s->no_entry,
+			       HVTRACE_RSN_PAD) ||
+	     put_parts(skb, HVTRACE_RSN_VMM_NS, s->part_ns, HVTRACE_RSN_PAD)))
+		return -EMSGSIZE;
+	if (d->has_hist &&
+	    nla_put(skb, HVTRACE_RSN_HIST, n * sizeof(d->buckets[0]),
+		    &d->buckets[d->sent]))
+		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	d->head_sent = true;
+	d->sent += n;
 	return 0;
+}
+
+/* Where a vCPU out of the guest is now (racy: a snapshot). */
+static u8 vcpu_state(const struct hvt_vcpu *v)
+{
+	u8 where = READ_ONCE(v->where);
+
+	if (where == HVT_OFF_RUNNABLE)
+		return HVTRACE_VCPU_RUNNABLE;
+	if (READ_ONCE(v->in_user))
+		return HVTRACE_VCPU_IN_VMM;
+	return where == HVT_OFF_BLOCKED ? HVTRACE_VCPU_BLOCKED :
+					  HVTRACE_VCPU_IN_KERNEL;
+}
+
+static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
+{
+	u64 since = READ_ONCE(v->exit_ts);
+
+	if (!READ_ONCE(v->in_exit))
+		return 0;
+	return nla_put_u8(skb, HVTRACE_VCPU_EXIT_ISA, READ_ONCE(v->isa)) ||
+	       nla_put_u32(skb, HVTRACE_VCPU_EXIT_REASON,
+			   READ_ONCE(v->reason)) ||
+	       nla_put_u64_64bit(skb, HVTRACE_VCPU_EXIT_NS,
+				 hvt_since(local_clock(), since),
+				 HVTRACE_VCPU_PAD) ||
+	       nla_put_u8(skb, HVTRACE_VCPU_EXIT_STATE, vcpu_state(v)) ?
+	       -EMSGSIZE : 0;
 }
 
 static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
 {
+	static const struct hvt_vcpu_stat none;
 	const struct hvt_vcpu_stat *st = &v->stat;
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
 
+	/* Nothing since the last clear: its aggregates are stale. */
+	if (READ_ONCE(v->gen) != READ_ONCE(hvt_gen))
+		st = &none;
 	if (!nest ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, READ_ONCE(v->vm_id)) ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, READ_ONCE(v->vm_pid)) ||
@@ -598,7 +922,8 @@ static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS,
 			      READ_ONCE(st->preemptions), HVTRACE_VCPU_PAD) ||
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
-			      READ_ONCE(st->preempted_ns), HVTRACE_VCPU_PAD))
+			      READ_ONCE(st->preempted_ns), HVTRACE_VCPU_PAD) ||
+	    put_vcpu_exit(skb, v))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -621,54 +946,75 @@ static int put_preemptor(struct sk_buff *skb, const struct hvt_preemptor *p)
 	return 0;
 }
 
+/* A vCPU worth a message: active since the last clear, or out now. */
+static bool vcpu_shown(const struct hvt_vcpu *v)
+{
+	if (READ_ONCE(v->in_exit))
+		return true;
+	return READ_ONCE(v->gen) == READ_ONCE(hvt_gen) &&
+	       (READ_ONCE(v->stat.exits.count) ||
+		READ_ONCE(v->stat.preemptions));
+}
+
+/* Advance D to the next thing to send; false when the dump is done. */
+static bool stats_next(struct stats_dump *d, const struct hvt_vcpu **v)
+{
+	for (;;) {
+		if (d->phase == 0) {
+			if (d->pos >= HVT_NR_REASONS) {
+				d->phase = 1;
+				d->pos = 0;
+				continue;
+			}
+			if (d->merged &&
+			    (!d->head_sent || d->sent < d->nr_buckets))
+				return true;	/* it, or more of its histogram */
+			if (d->merged) {
+				d->merged = false;
+				d->pos++;
+				continue;
+			}
+			if (reason_merge(d))
+				return true;
+			d->merged = false;
+			d->pos++;
+		} else if (d->phase == 1) {
+			if (d->pos >= hvt_vcpu_slots()) {
+				d->phase = 2;
+				d->pos = 0;
+				d->nr_preemptors =
+					hvt_preemptors_merge(d->preemptors,
+							     ARRAY_SIZE(d->preemptors));
+				continue;
+			}
+			*v = hvt_vcpu_at(d->pos);
+			if (*v && vcpu_shown(*v))
+				return true;
+			d->pos++;
+		} else {
+			return d->pos < d->nr_preemptors;
+		}
+		/* Tables of tens of thousands of slots: let others run. */
+		if (!(d->pos & 1023))
+			cond_resched();
+	}
+}
+
 static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct stats_dump *d = (void *)cb->args[0];
-	struct hvt_reason_stat s;
+	const struct hvt_vcpu *v = NULL;
 	void *hdr;
+	int err;
 
-	for (;;) {
-		const struct hvt_vcpu *v = NULL;
-		bool has_hist = false;
-		int err;
-
-		if (d->phase == 0 && d->pos >= HVT_NR_REASONS) {
-			d->phase = 1;
-			d->pos = 0;
-		}
-		if (d->phase == 1 && d->pos >= hvt_vcpu_slots()) {
-			d->phase = 2;
-			d->pos = 0;
-			d->nr_preemptors =
-				hvt_preemptors_merge(d->preemptors,
-						     ARRAY_SIZE(d->preemptors));
-		}
-		if (d->phase == 2 && d->pos >= d->nr_preemptors)
-			return skb->len;
-
-		if (d->phase == 0) {
-			has_hist = hvt_reason_merge(d->pos, &s, &d->hist);
-			if (!s.count) {
-				d->pos++;
-				continue;
-			}
-		} else if (d->phase == 1) {
-			v = hvt_vcpu_at(d->pos);
-			if (!v || READ_ONCE(v->gen) != READ_ONCE(hvt_gen) ||
-			    (!READ_ONCE(v->stat.exits.count) &&
-			     !READ_ONCE(v->stat.preemptions))) {
-				d->pos++;
-				continue;
-			}
-		}
-
+	while (stats_next(d, &v)) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
 				  HVTRACE_CMD_GET_STATS);
 		if (!hdr)
 			return skb->len;
 		if (d->phase == 0)
-			err = put_reason_stats(skb, d, d->pos, &s, has_hist);
+			err = put_reason_stats(skb, d);
 		else if (d->phase == 1)
 			err = put_vcpu_stats(skb, v);
 		else
@@ -679,8 +1025,10 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			return skb->len ?: err;
 		}
 		genlmsg_end(skb, hdr);
-		d->pos++;
+		if (d->phase != 0)
+			d->pos++;
 	}
+	return skb->len;
 }
 
 /* ---- event drain ----------------------------------------------------- */
@@ -698,6 +1046,8 @@ static int events_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(*d) > sizeof(cb->ctx));
 	d = (void *)cb->ctx;
 	memset(d, 0, sizeof(*d));
+	if (!may_change(cb->skb, cb->extack))
+		return -EPERM;
 	if (!hvt_lease_take(NETLINK_CB(cb->skb).portid)) {
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "another reader owns the buffers (an hvctl record?)");
@@ -709,7 +1059,7 @@ static int events_start(struct netlink_callback *cb)
 		return -EBUSY;
 	}
 	d->reader = true;
-	d->cpu = cpumask_first(cpu_possible_mask);
+	d->cpu = cpumask_first(&hvt_cpus_traced);
 	return 0;
 }
 
@@ -734,6 +1084,10 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		unsigned int room, n;
 		void *hdr;
 
+		if (!r) {	/* no memory for it: its records were lost */
+			d->cpu = cpumask_next(d->cpu, &hvt_cpus_traced);
+			continue;
+		}
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
 				  HVTRACE_CMD_READ_EVENTS);
@@ -764,7 +1118,7 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 		if (n < room || d->taken > r->mask) {
 			WRITE_ONCE(r->notified, false);
-			d->cpu = cpumask_next(d->cpu, cpu_possible_mask);
+			d->cpu = cpumask_next(d->cpu, &hvt_cpus_traced);
 			d->taken = 0;
 		}
 		if (n)
@@ -804,47 +1158,45 @@ void hvt_genl_notify_watermark(void)
 
 /* ---- the family ------------------------------------------------------ */
 
+/* Each handler tests its own privilege: see the top of this file. */
 static const struct genl_ops hvt_ops[] = {
 	{
 		.cmd	= HVTRACE_CMD_GET_STATUS,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_get_status,
+		.start	= observe_start,
+		.dumpit	= status_dump,
 	},
 	{
 		.cmd	= HVTRACE_CMD_GET_CONFIG,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_get_config,
+		.start	= config_start,
+		.dumpit	= config_dump,
+		.done	= config_done,
 	},
 	{
 		.cmd	= HVTRACE_CMD_SET_CONFIG,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_set_config,
 	},
 	{
 		.cmd	= HVTRACE_CMD_START,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_start,
 	},
 	{
 		.cmd	= HVTRACE_CMD_STOP,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_stop,
 	},
 	{
 		.cmd	= HVTRACE_CMD_CLEAR,
-		.flags	= GENL_ADMIN_PERM,
 		.doit	= hvt_cmd_clear,
 	},
 	{
 		.cmd	= HVTRACE_CMD_GET_STATS,
-		.flags	= GENL_ADMIN_PERM,
 		.start	= stats_start,
 		.dumpit	= stats_dump,
 		.done	= stats_done,
 	},
 	{
 		.cmd	= HVTRACE_CMD_READ_EVENTS,
-		.flags	= GENL_ADMIN_PERM,
 		.start	= events_start,
 		.dumpit	= events_dump,
 		.done	= events_done,
@@ -857,6 +1209,7 @@ static struct genl_family hvt_family __ro_after_init = {
 	.maxattr	= HVTRACE_A_MAX,
 	.policy		= hvt_policy,
 	.netnsok	= false,
+	.parallel_ops	= true,
 	.module		= THIS_MODULE,
 	.ops		= hvt_ops,
 	.n_ops		= ARRAY_SIZE(hvt_ops),

@@ -12,9 +12,16 @@
 #include <linux/moduleparam.h>
 #include <linux/tracepoint.h>
 
+#include "buffers.h"
 #include "config.h"
-#include "hvtrace.h"
+#include "cpus.h"
+#include "exit_info.h"
+#include "genl.h"
+#include "params.h"
+#include "probes.h"
+#include "stats.h"
 #include "threads.h"
+#include "vcpu_table.h"
 
 static ulong threshold_ns;
 module_param(threshold_ns, ulong, 0444);
@@ -34,7 +41,7 @@ MODULE_PARM_DESC(autostart, "Start recording at load");
 
 unsigned int hvt_max_vcpus = 1024;
 module_param_named(max_vcpus, hvt_max_vcpus, uint, 0444);
-MODULE_PARM_DESC(max_vcpus, "vCPUs tracked at once (default 1024, 1..65536)");
+MODULE_PARM_DESC(max_vcpus, "vCPUs alive at once that are traced (default 1024, 1..65536)");
 
 unsigned int hvt_nr_hist = 24;
 module_param_named(hist_reasons, hvt_nr_hist, uint, 0444);
@@ -61,6 +68,7 @@ static int __init check_params(void)
 
 static void teardown(void)
 {
+	hvt_cpus_exit();
 	hvt_buffers_exit();
 	hvt_lease_exit();
 	hvt_exit_info_exit();
@@ -73,6 +81,7 @@ static void teardown(void)
 
 static void probes_unregister(void)
 {
+	hvt_probe_destroy_unregister();
 	hvt_probe_vcpu_run_unregister();
 	hvt_probe_sched_unregister();
 	hvt_probe_kvm_unregister();
@@ -93,8 +102,13 @@ static int probes_register(void)
 	err = hvt_probe_vcpu_run_register();
 	if (err)
 		goto err_sched;
+	err = hvt_probe_destroy_register();
+	if (err)
+		goto err_vcpu_run;
 	return 0;
 
+err_vcpu_run:
+	hvt_probe_vcpu_run_unregister();
 err_sched:
 	hvt_probe_sched_unregister();
 err_kvm:
@@ -112,7 +126,7 @@ static int __init hvt_init(void)
 		return err;
 	err = hvt_stats_init();
 	if (!err)
-		err = hvt_vcpus_init();
+		err = hvt_vcpus_init(hvt_max_vcpus);
 	if (!err)
 		err = hvt_threads_init();
 	if (!err)
@@ -125,6 +139,9 @@ static int __init hvt_init(void)
 		err = hvt_buffers_init(buffer_kb, overwrite ?
 				       HVTRACE_MODE_OVERWRITE :
 				       HVTRACE_MODE_DISCARD);
+	/* Last: a CPU that comes up now finds everything it needs. */
+	if (!err)
+		err = hvt_cpus_init();
 	if (err)
 		goto err_teardown;
 

@@ -3,9 +3,11 @@
  * The exit path: probes on kvm_exit, kvm_entry and kvm_page_fault.
  *
  * kvm_exit notes the exit in the vCPU's slot; the next kvm_entry of that
- * vCPU (on whatever CPU) closes it: aggregates always, then, while
- * recording, filters, threshold and the ring. Linking the exported
- * __tracepoint_kvm_* symbols makes modprobe load kvm first and pins it.
+ * vCPU (on whatever CPU) ends it: aggregates always, then, while
+ * recording, filters, threshold and the ring. An exit whose vCPU KVM
+ * destroys before it enters again ends there (probe_destroy.c), so every
+ * exit is counted. Linking the exported __tracepoint_kvm_* symbols makes
+ * modprobe load kvm first and pins it.
  *
  * Entries without an exit are normal (fastpath re-entries on AMD before
  * 6.5, where kvm_exit fires late, in svm_handle_exit) and are ignored.
@@ -17,8 +19,9 @@
 
 #include "config.h"
 #include "exit_info.h"
-#include "hvtrace.h"
 #include "kvm_tracepoints.h"
+#include "probes.h"
+#include "record.h"
 #include "threads.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
@@ -28,6 +31,10 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_vcpu *v;
 
+	if (unlikely(!c)) {
+		hvt_stats_untraced();
+		return;
+	}
 	c->exits++;
 	v = hvt_vcpu_get(vcpu);
 	if (unlikely(!v)) {
@@ -39,7 +46,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		c->acct.unpaired++;	/* the previous exit never re-entered */
 		hvt_time_reset(v);
 	}
-	if (unlikely(v->task != current))
+	if (unlikely(READ_ONCE(v->task) != current))
 		hvt_thread_add(v);	/* a new vCPU thread */
 
 	v->isa = isa;
@@ -96,12 +103,13 @@ static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
 
 /*
  * The end of an exit something happened to (preempted, halted, in the
- * VMM): its parts, then the same as for any exit, then a clean slate.
- * Out of line: most exits are handled in the kernel without a switch.
+ * VMM, or its vCPU destroyed): its parts, then the same as for any exit,
+ * then a clean slate. Out of line: most exits are handled in the kernel
+ * without a switch.
  */
-static noinline void close_split(struct hvt_cpu *c, struct hvt_vcpu_stat *vs,
-				 struct hvt_vcpu *v, unsigned int ridx,
-				 u64 now, u64 d)
+static noinline void end_split(struct hvt_cpu *c, struct hvt_vcpu_stat *vs,
+			       struct hvt_vcpu *v, unsigned int ridx,
+			       u64 now, u64 d)
 {
 	int i;
 
@@ -115,19 +123,14 @@ static noinline void close_split(struct hvt_cpu *c, struct hvt_vcpu_stat *vs,
 	hvt_time_reset(v);
 }
 
-static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
+/* V's exit in flight ends NOW, on this CPU, whose state is C. */
+static __always_inline void exit_end(struct hvt_cpu *c, struct hvt_vcpu *v,
+				     u64 now)
 {
-	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_vcpu_stat *vs;
-	struct hvt_vcpu *v;
 	unsigned int ridx;
-	u64 now, d;
+	u64 d;
 
-	c->entries++;
-	v = hvt_vcpu_find(vcpu);
-	if (!v || !v->in_exit)
-		return;
-	now = local_clock();
 	v->in_exit = false;
 	/*
 	 * local_clock() may step back a little across CPUs: then the exit
@@ -141,8 +144,6 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	v->guest_ns = hvt_since(v->exit_ts, v->entry_ts);
 	v->entry_ts = now;
 
-	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
-		hvt_cpu_reset(c);
 	ridx = hvt_reason_index(v->isa, v->reason);
 	stat_add(&c->reason[ridx], d);
 	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
@@ -151,9 +152,43 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	vs->guest_ns += v->guest_ns;
 
 	if (unlikely(v->split))
-		close_split(c, vs, v, ridx, now, d);
+		end_split(c, vs, v, ridx, now, d);
 	else if (READ_ONCE(hvt_recording))
 		consider(c, v, ridx, d);
+}
+
+static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
+{
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	struct hvt_vcpu *v;
+
+	if (unlikely(!c))
+		return;	/* its exit was counted as untraced */
+	c->entries++;
+	v = hvt_vcpu_find(vcpu);
+	if (!v || !v->in_exit)
+		return;
+	exit_end(c, v, local_clock());
+}
+
+/*
+ * Preemption is off (a kprobe on KVM's destruction), the vCPU's thread
+ * let go (hvt_split_own): nothing else writes V. The exit counts under
+ * its reason, flagged, with its time up to now.
+ */
+void hvt_exit_end_destroyed(struct hvt_vcpu *v)
+{
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	unsigned int ridx = hvt_reason_index(v->isa, v->reason);
+
+	if (!c || !v->in_exit)
+		return;
+	v->flags |= HVTRACE_EVF_NO_ENTRY;
+	/* The split state may be all but empty: settle it anyway. */
+	v->split = true;
+	exit_end(c, v, local_clock());
+	c->reason[ridx].no_entry++;
+	c->acct.no_entry++;
 }
 
 int hvt_probe_kvm_register(void)

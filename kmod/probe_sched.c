@@ -17,7 +17,8 @@
 #include <trace/events/sched.h>
 
 #include "config.h"
-#include "hvtrace.h"
+#include "probes.h"
+#include "record.h"
 #include "threads.h"
 #include "vcpu_time.h"
 
@@ -46,8 +47,10 @@ static void switched_in(struct hvt_vcpu *v, const struct task_struct *prev,
 	u64 off = hvt_since(now, v->off_ts);
 	u64 r = hvt_time_switch_in(v, prev, prev_vcpu, now);
 
-	if (unlikely(c->gen != READ_ONCE(hvt_gen)))
-		hvt_cpu_reset(c);
+	if (unlikely(!c)) {
+		v->preempted = false;
+		return;
+	}
 	if (r && v->off_pid)
 		hvt_preemptor_add(c, v->off_pid, v->off_comm, v->off_vcpu, r);
 	/* Switched out runnable inside KVM (a wake-up never sets this). */
@@ -78,12 +81,16 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 	 * Runnable: preempted, or yielding. prev_state is the state before
 	 * a pending signal kept the task runnable: __state tells that.
 	 */
-	if (out && READ_ONCE(out->in_exit))
+	if (out && READ_ONCE(out->in_exit) && hvt_split_enter(out, prev)) {
 		hvt_time_switch_out(out, preempt ||
 				    READ_ONCE(prev->__state) == TASK_RUNNING,
 				    next, in, now, cpu);
-	if (in && READ_ONCE(in->in_exit))
+		hvt_split_leave(out);
+	}
+	if (in && READ_ONCE(in->in_exit) && hvt_split_enter(in, next)) {
 		switched_in(in, prev, out, now, cpu);
+		hvt_split_leave(in);
+	}
 }
 
 static void hvt_on_wakeup(void *data, struct task_struct *p)
@@ -92,8 +99,10 @@ static void hvt_on_wakeup(void *data, struct task_struct *p)
 
 	/* Woken before it got off CPU: nothing happened to its time. */
 	if (unlikely(v) && READ_ONCE(v->in_exit) &&
-	    READ_ONCE(v->where) == HVT_OFF_BLOCKED)
+	    READ_ONCE(v->where) == HVT_OFF_BLOCKED && hvt_split_enter(v, p)) {
 		hvt_time_wakeup(v, local_clock());
+		hvt_split_leave(v);
+	}
 }
 
 /* A task_struct is freed: if it was a vCPU thread, forget it. */

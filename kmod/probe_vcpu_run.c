@@ -10,7 +10,8 @@
  * link its exported symbols), but GOING is handled all the same.
  *
  * Without the kprobe (a kernel without kprobes on it), the VMM's time
- * runs on to the entry and so takes in KVM's completion of the exit.
+ * runs on to the entry and so takes in KVM's completion of the exit, and
+ * a vCPU that changes threads is followed only at its next exit.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,7 +22,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kvm.h>
 
-#include "hvtrace.h"
+#include "probes.h"
 #include "threads.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
@@ -57,12 +58,20 @@ static_assert(sizeof(register_trace_kvm_userspace_exit(hvt_on_userspace_exit,
 static_assert(sizeof(register_trace_kvm_vcpu_wakeup(hvt_on_vcpu_wakeup,
 						    NULL)));
 
+/*
+ * KVM_RUN, perhaps from another thread than the last one (legal, and
+ * some VMMs do it): that thread drives the vCPU's split from now on.
+ */
 static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct hvt_vcpu *v;
 
 	v = hvt_vcpu_find((struct kvm_vcpu *)regs_get_kernel_argument(regs, 0));
-	if (v && v->in_exit && v->in_user)
+	if (!v)
+		return 0;
+	if (unlikely(READ_ONCE(v->task) != current))
+		hvt_thread_add(v);
+	if (v->in_exit && v->in_user)
 		hvt_time_from_user(v, local_clock());
 	return 0;
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing one record to this CPU's ring: an exit when its vCPU re-enters,
- * or a preemption when its vCPU thread is switched back in. Out of line,
+ * Writing one record to this CPU's ring: an exit when its vCPU re-enters
+ * (or is destroyed), or a preemption when its vCPU thread is switched
+ * back in. Out of line,
  * so the aggregate-only paths stay short.
  */
 #include <linux/irq_work.h>
 #include <linux/string.h>
 
-#include "hvtrace.h"
+#include "buffers.h"
+#include "record.h"
 
 static void fill_vcpu(struct hvtrace_event *ev, const struct hvt_vcpu *v)
 {
@@ -32,8 +34,8 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 	struct hvtrace_event *ev;
 	u64 seq;
 
-	ev = hvt_ring_reserve(r, &seq);
-	if (!ev) {
+	ev = r ? hvt_ring_reserve(r, &seq) : NULL;
+	if (!ev) {	/* full, or this CPU got no ring */
 		if (type == HVTRACE_EV_EXIT)
 			c->acct.lost++;
 		else

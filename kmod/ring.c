@@ -14,7 +14,6 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/topology.h>
-#include <linux/vmalloc.h>
 
 #include "ring.h"
 
@@ -29,22 +28,23 @@ int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
 		  u8 mode, void (*wake)(struct irq_work *))
 {
 	memset(r, 0, sizeof(*r));
-	r->slots = vzalloc_node(array_size(nr_slots, sizeof(*r->slots)),
-				cpu_to_node(cpu));
-	if (!r->slots)
+	if (hvt_vmem_alloc(&r->mem, array_size(nr_slots, sizeof(*r->slots)),
+			   cpu_to_node(cpu)))
 		return -ENOMEM;
 	r->mask = nr_slots - 1;
 	r->mode = mode;
 	r->cpu = cpu;
 	local_set(&r->head, 0);
 	init_irq_work(&r->wake, wake);
+	/* Last: a reader that sees the slots sees a whole ring. */
+	smp_store_release(&r->slots, (struct hvtrace_event *)r->mem.addr);
 	return 0;
 }
 
 void hvt_ring_free(struct hvt_ring *r)
 {
 	irq_work_sync(&r->wake);
-	vfree(r->slots);
+	hvt_vmem_free(&r->mem);
 	r->slots = NULL;
 }
 

@@ -13,6 +13,8 @@
 #include <asm/local.h>
 #include <uapi/linux/hvtrace.h>
 
+#include "mem.h"
+
 struct hvt_ring {
 	/* Writer side. */
 	local_t head;			/* records reserved so far */
@@ -26,12 +28,14 @@ struct hvt_ring {
 	unsigned long mask;		/* nr slots - 1, a power of two */
 	u8 mode;			/* enum hvtrace_mode */
 	int cpu;
-	struct hvtrace_event *slots;
+	struct hvtrace_event *slots;	/* in mem */
+	struct hvt_vmem mem;
 };
 
 /* Slots for KB kilobytes, rounded down to a power of two (at least 2). */
 unsigned long hvt_ring_slots_for_kb(u32 kb);
 
+/* -ENOMEM when the host cannot spare the memory (never an OOM kill). */
 int hvt_ring_init(struct hvt_ring *r, int cpu, unsigned long nr_slots,
 		  u8 mode, void (*wake)(struct irq_work *));
 void hvt_ring_free(struct hvt_ring *r);

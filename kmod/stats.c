@@ -3,50 +3,59 @@
  * Always-on aggregates and accounting, per CPU so the exit path writes
  * only its own cache lines; merged when read.
  *
- * Clearing from another CPU would race with the writer, so clear only
- * bumps a generation: a probe that finds its CPU (or vCPU) stale resets
- * it before counting, and readers treat stale state as zero.
+ * Clearing from another CPU would race with that CPU's writer, and
+ * resetting lazily from a probe would put a memset of the whole state
+ * (hundreds of KB with the histograms) inside a context switch. So clear
+ * runs a work item on each CPU that resets its state in small pieces,
+ * each with preemption off: the probes, which run with preemption off
+ * too, see every piece either before or after its reset.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
-#include "hvtrace.h"
+#include "mem.h"
+#include "stats.h"
 
 unsigned long hvt_gen = 1;
 u64 hvt_stats_since;
 bool hvt_recording;
+struct cpumask hvt_cpus_traced;
 
-static struct hvt_cpu **cpus;
+static struct hvt_vmem *cpu_mem;	/* [nr_cpu_ids] */
 DEFINE_PER_CPU(struct hvt_cpu *, hvt_this_cpu);
+static DEFINE_PER_CPU(struct work_struct, clear_work);
+static atomic64_t untraced;
+
 /* Histogram of each reason: 0 = none yet, U8_MAX = the shared one. */
 u8 hvt_hist_slot[HVT_NR_REASONS];
 static atomic_t hist_next = ATOMIC_INIT(1);
 
-static size_t cpu_size(void)
+size_t hvt_stats_cpu_bytes(void)
 {
-	return sizeof(struct hvt_cpu) + hvt_nr_hist * sizeof(struct hvt_hist);
+	return PAGE_ALIGN(sizeof(struct hvt_cpu) +
+			  hvt_nr_hist * sizeof(struct hvt_hist));
 }
+
+static void clear_fn(struct work_struct *work);
 
 int hvt_stats_init(void)
 {
 	int cpu;
 
 	hvt_stats_since = ktime_get_ns();
-	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
-	if (!cpus)
+	cpumask_clear(&hvt_cpus_traced);
+	cpu_mem = kcalloc(nr_cpu_ids, sizeof(*cpu_mem), GFP_KERNEL);
+	if (!cpu_mem)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		cpus[cpu] = vzalloc_node(cpu_size(), cpu_to_node(cpu));
-		if (!cpus[cpu]) {
-			hvt_stats_exit();
-			return -ENOMEM;
-		}
-		cpus[cpu]->gen = hvt_gen;
-		per_cpu(hvt_this_cpu, cpu) = cpus[cpu];
-	}
+	for_each_possible_cpu(cpu)
+		INIT_WORK(per_cpu_ptr(&clear_work, cpu), clear_fn);
 	return 0;
 }
 
@@ -54,17 +63,49 @@ void hvt_stats_exit(void)
 {
 	int cpu;
 
-	if (!cpus)
+	if (!cpu_mem)
 		return;
-	for_each_possible_cpu(cpu)
-		vfree(cpus[cpu]);
-	kfree(cpus);
-	cpus = NULL;
+	for_each_possible_cpu(cpu) {
+		per_cpu(hvt_this_cpu, cpu) = NULL;
+		hvt_vmem_free(&cpu_mem[cpu]);
+	}
+	cpumask_clear(&hvt_cpus_traced);
+	kfree(cpu_mem);
+	cpu_mem = NULL;
+}
+
+/* The CPU hotplug lock is held for writing (or at load, for reading). */
+int hvt_stats_cpu_prepare(unsigned int cpu)
+{
+	struct hvt_cpu *c;
+	int err;
+
+	if (per_cpu(hvt_this_cpu, cpu))
+		return 0;	/* online before: its state stayed */
+	err = hvt_vmem_alloc(&cpu_mem[cpu], hvt_stats_cpu_bytes(),
+			     cpu_to_node(cpu));
+	if (err)
+		return err;
+	c = cpu_mem[cpu].addr;
+	/* Zeroed state, published before the CPU runs anything. */
+	smp_store_release(per_cpu_ptr(&hvt_this_cpu, cpu), c);
+	cpumask_set_cpu(cpu, &hvt_cpus_traced);
+	return 0;
 }
 
 struct hvt_cpu *hvt_cpu(int cpu)
 {
-	return cpus[cpu];
+	return smp_load_acquire(per_cpu_ptr(&hvt_this_cpu, cpu));
+}
+
+void hvt_stats_untraced(void)
+{
+	atomic64_inc(&untraced);
+}
+
+u64 hvt_exits_untraced(void)
+{
+	return atomic64_read(&untraced);
 }
 
 /* First sight of reason RIDX: assign it a histogram. */
@@ -73,8 +114,8 @@ unsigned int hvt_hist_slot_assign(unsigned int ridx)
 	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
 
 	if (!slot) {
-		/* First sight of this reason: give it a histogram if any
-		 * is left, else the shared one (slot 0 is not a slot).
+		/* Give it a histogram if any is left, else the shared one
+		 * (slot 0 is not a slot).
 		 */
 		slot = atomic_inc_return(&hist_next) - 1;
 		if (slot >= hvt_nr_hist)
@@ -85,41 +126,79 @@ unsigned int hvt_hist_slot_assign(unsigned int ridx)
 	return slot;
 }
 
-void hvt_cpu_reset(struct hvt_cpu *c)
+/*
+ * Reset C in pieces: each reason with its own histogram together, then
+ * every other reason with the shared histogram, the accounting and the
+ * preemptors. A piece is at most a histogram and the reason table, a few
+ * microseconds of memset. ATOMIC: the caller is on C's CPU and each piece
+ * must keep the probes out (preemption off); else C's CPU is offline.
+ */
+static void cpu_reset(struct hvt_cpu *c, bool atomic)
 {
-	u64 exits = c->exits, entries = c->entries;
+	unsigned int r, slot;
 
-	memset(c, 0, cpu_size());
-	c->exits = exits;
-	c->entries = entries;
-	c->gen = READ_ONCE(hvt_gen);
+	for (r = 0; r < HVT_NR_REASONS; r++) {
+		slot = READ_ONCE(hvt_hist_slot[r]);
+		if (!slot || slot == U8_MAX)
+			continue;
+		if (atomic)
+			preempt_disable();
+		memset(&c->reason[r], 0, sizeof(c->reason[r]));
+		memset(&c->hist[slot], 0, sizeof(c->hist[slot]));
+		if (atomic) {
+			preempt_enable();
+			cond_resched();
+		}
+	}
+	if (atomic)
+		preempt_disable();
+	for (r = 0; r < HVT_NR_REASONS; r++) {
+		slot = READ_ONCE(hvt_hist_slot[r]);
+		if (!slot || slot == U8_MAX)
+			memset(&c->reason[r], 0, sizeof(c->reason[r]));
+	}
+	memset(&c->hist[0], 0, sizeof(c->hist[0]));
+	memset(&c->acct, 0, sizeof(c->acct));
+	memset(c->preemptor, 0, sizeof(c->preemptor));
+	if (atomic)
+		preempt_enable();
+}
+
+static void clear_fn(struct work_struct *work)
+{
+	cpu_reset(this_cpu_read(hvt_this_cpu), true);
 }
 
 void hvt_stats_clear(void)
 {
-	/* Serialized by the genl mutex. */
+	int cpu;
+
+	/* No CPU comes or goes meanwhile: an offline one has no writer. */
+	cpus_read_lock();
+	for_each_cpu(cpu, &hvt_cpus_traced) {
+		if (cpu_online(cpu))
+			schedule_work_on(cpu, per_cpu_ptr(&clear_work, cpu));
+		else
+			cpu_reset(hvt_cpu(cpu), false);
+	}
+	for_each_cpu(cpu, &hvt_cpus_traced)
+		flush_work(per_cpu_ptr(&clear_work, cpu));
+	cpus_read_unlock();
 	WRITE_ONCE(hvt_gen, hvt_gen + 1);
 	hvt_stats_since = ktime_get_ns();
 }
 
-static bool cpu_current(const struct hvt_cpu *c)
-{
-	return READ_ONCE(c->gen) == READ_ONCE(hvt_gen);
-}
-
 void hvt_acct_sum(struct hvt_acct *sum, int only_cpu)
 {
-	int cpu;
-
 	u64 *dst = (u64 *)sum;
 	unsigned int i;
+	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct hvt_cpu *c = cpus[cpu];
-		const u64 *src = (const u64 *)&c->acct;
+	for_each_cpu(cpu, &hvt_cpus_traced) {
+		const u64 *src = (const u64 *)&hvt_cpu(cpu)->acct;
 
-		if ((only_cpu >= 0 && cpu != only_cpu) || !cpu_current(c))
+		if (only_cpu >= 0 && cpu != only_cpu)
 			continue;
 		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
 			dst[i] += READ_ONCE(src[i]);
@@ -131,8 +210,8 @@ u64 hvt_exits_seen(void)
 	u64 n = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(cpus[cpu]->exits);
+	for_each_cpu(cpu, &hvt_cpus_traced)
+		n += READ_ONCE(hvt_cpu(cpu)->exits);
 	return n;
 }
 
@@ -141,8 +220,8 @@ u64 hvt_entries_seen(void)
 	u64 n = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(cpus[cpu]->entries);
+	for_each_cpu(cpu, &hvt_cpus_traced)
+		n += READ_ONCE(hvt_cpu(cpu)->entries);
 	return n;
 }
 
@@ -155,18 +234,19 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 	memset(stat, 0, sizeof(*stat));
 	if (hist)
 		memset(hist, 0, sizeof(*hist));
-	for_each_possible_cpu(cpu) {
-		struct hvt_cpu *c = cpus[cpu];
+	for_each_cpu(cpu, &hvt_cpus_traced) {
+		struct hvt_cpu *c = hvt_cpu(cpu);
 		const struct hvt_reason_stat *s = &c->reason[ridx];
 		u64 count = READ_ONCE(s->count);
 
-		if (!cpu_current(c) || !count)
+		if (!count)
 			continue;
 		if (!stat->count || READ_ONCE(s->min_ns) < stat->min_ns)
 			stat->min_ns = READ_ONCE(s->min_ns);
 		stat->max_ns = max(stat->max_ns, READ_ONCE(s->max_ns));
 		stat->count += count;
 		stat->total_ns += READ_ONCE(s->total_ns);
+		stat->no_entry += READ_ONCE(s->no_entry);
 		for (i = 0; i < HVTRACE_NR_PARTS; i++)
 			stat->part_ns[i] += READ_ONCE(s->part_ns[i]);
 		if (hist && slot && slot != U8_MAX)
@@ -218,11 +298,9 @@ unsigned int hvt_preemptors_merge(struct hvt_preemptor *out, unsigned int n)
 	int cpu;
 
 	memset(out, 0, n * sizeof(*out));
-	for_each_possible_cpu(cpu) {
-		const struct hvt_cpu *c = cpus[cpu];
+	for_each_cpu(cpu, &hvt_cpus_traced) {
+		const struct hvt_cpu *c = hvt_cpu(cpu);
 
-		if (!cpu_current(c))
-			continue;
 		for (i = 0; i < HVT_NR_PREEMPTORS; i++) {
 			struct hvt_preemptor src = c->preemptor[i], *p;
 

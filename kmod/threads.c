@@ -1,41 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task to vCPU slot: open addressing keyed by the task_struct pointer,
- * preallocated like the vCPU table. Lookups are lockless; adding (an
- * exit of a new vCPU thread) and removing (its task_struct freed) are
- * rare and take a lock. A removed entry keeps its key with no vCPU: the
- * probe chains behind it stay intact, and any new thread may take it.
- * An entry is also free for others once its vCPU has another thread.
+ * preallocated like the vCPU table, and lock-free: entries change on the
+ * exit path (a vCPU's first exit, or KVM_RUN from another thread) and
+ * when a task_struct is freed, each with one cmpxchg of the key.
+ *
+ * An entry's key is a task, a task with bit 0 set (its task_struct was
+ * freed: the filter count is already dropped), a task with bit 1 set
+ * (being taken: its vCPU is not written yet), or NULL (never used: ends
+ * the probe chain). An entry is free for a new thread when it was never
+ * used, its task is gone, or its vCPU has moved to another thread; taking
+ * it from a live task drops that task's filter count, exactly once,
+ * because only one cmpxchg of the key can win.
  */
 #include <linux/log2.h>
-#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
+#include "mem.h"
 #include "threads.h"
+#include "vcpu_table.h"
+#include "vcpu_time.h"
 
 #define HVT_THREAD_PROBES 32
+#define GONE 1UL
+#define TAKING 2UL
 
 struct hvt_thread {
-	struct task_struct *key;
+	unsigned long key;	/* struct task_struct *, | GONE once freed */
 	struct hvt_vcpu *v;
 };
 
 u8 hvt_thread_filter[1 << HVT_THREAD_FILTER_BITS];
+static struct hvt_vmem threads_mem;
 static struct hvt_thread *threads;
 static unsigned int thread_bits;
-static DEFINE_RAW_SPINLOCK(threads_lock);
 
 int hvt_threads_init(void)
 {
 	thread_bits = ilog2(hvt_vcpu_slots());
-	threads = vzalloc(array_size(1UL << thread_bits, sizeof(*threads)));
+	if (hvt_vmem_alloc(&threads_mem,
+			   array_size(1UL << thread_bits, sizeof(*threads)),
+			   NUMA_NO_NODE))
+		return -ENOMEM;
+	threads = threads_mem.addr;
 	memset(hvt_thread_filter, 0, sizeof(hvt_thread_filter));
-	return threads ? 0 : -ENOMEM;
+	return 0;
 }
 
 void hvt_threads_exit(void)
 {
-	vfree(threads);
+	hvt_vmem_free(&threads_mem);
 	threads = NULL;
 }
 
@@ -52,11 +66,11 @@ static struct hvt_thread *thread_find(const struct task_struct *p)
 
 	for (i = 0; i < HVT_THREAD_PROBES; i++) {
 		struct hvt_thread *t = thread_at(p, i);
-		struct task_struct *key = READ_ONCE(t->key);
+		unsigned long key = READ_ONCE(t->key);
 
 		if (!key)
 			return NULL;
-		if (key == p)
+		if (key == (unsigned long)p)
 			return t;
 	}
 	return NULL;
@@ -70,71 +84,84 @@ struct hvt_vcpu *hvt_thread_vcpu_slow(const struct task_struct *p)
 	return v && READ_ONCE(v->task) == p ? v : NULL;
 }
 
-/* Free for a new thread: never used, removed, or its vCPU moved on. */
-static bool reusable(const struct hvt_thread *t)
+/* Saturated counts stay: a stuck count only costs lookups. */
+static void filter_add(unsigned long key, int delta)
 {
-	const struct hvt_vcpu *v = t->v;
+	u8 *n = &hvt_thread_filter[hash_ptr((void *)key,
+					    HVT_THREAD_FILTER_BITS)];
+	u8 old = READ_ONCE(*n);
 
-	return !t->key || !v || READ_ONCE(v->task) != t->key;
+	while (old != U8_MAX) {
+		u8 seen = cmpxchg(n, old, old + delta);
+
+		if (seen == old)
+			return;
+		old = seen;
+	}
 }
 
-static void filter_add(const struct task_struct *p, int delta)
+/* Free for a new thread: never used, gone, or its vCPU moved on. */
+static bool reusable(unsigned long key, const struct hvt_thread *t)
 {
-	u8 *n = &hvt_thread_filter[hash_ptr(p, HVT_THREAD_FILTER_BITS)];
+	const struct hvt_vcpu *v = READ_ONCE(t->v);
 
-	/* Saturated counts stay: a stuck entry only costs lookups. */
-	if (*n != U8_MAX)
-		WRITE_ONCE(*n, *n + delta);
+	if (key & TAKING)
+		return false;
+	return !key || (key & GONE) || !v ||
+	       READ_ONCE(v->task) != (struct task_struct *)key;
+}
+
+/* Point P's entry at V: its own, or one taken from a thread that left. */
+static bool thread_set(struct task_struct *p, struct hvt_vcpu *v)
+{
+	unsigned long want = (unsigned long)p, key;
+	struct hvt_thread *t;
+	unsigned int i;
+
+	t = thread_find(p);
+	if (t) {
+		/* Readers check v->task: the old vCPU no longer matches. */
+		WRITE_ONCE(t->v, v);
+		return true;
+	}
+	for (i = 0; i < HVT_THREAD_PROBES; i++) {
+		t = thread_at(p, i);
+		key = READ_ONCE(t->key);
+		if (!reusable(key, t) ||
+		    cmpxchg(&t->key, key, want | TAKING) != key)
+			continue;
+		/* A live task that left its vCPU: its count goes. */
+		if (key && !(key & GONE))
+			filter_add(key, -1);
+		filter_add(want, 1);
+		WRITE_ONCE(t->v, v);
+		smp_store_release(&t->key, want);
+		return true;
+	}
+	return false;
 }
 
 void hvt_thread_add(struct hvt_vcpu *v)
 {
 	struct task_struct *p = current;
-	struct hvt_thread *t, *slot = NULL;
-	unsigned long flags;
-	unsigned int i;
 
-	raw_spin_lock_irqsave(&threads_lock, flags);
-	t = thread_find(p);
-	if (t && t->v) {
-		/* P moved from another vCPU to this one. */
-		slot = t;
-	} else {
-		for (i = 0; i < HVT_THREAD_PROBES && !slot; i++) {
-			t = thread_at(p, i);
-			if (t->key == p || reusable(t))
-				slot = t;
-		}
-		if (slot) {
-			/* Taking over a thread that left its vCPU. */
-			if (slot->key && slot->key != p && slot->v)
-				filter_add(slot->key, -1);
-			filter_add(p, 1);
-		}
-	}
+	/* When the table is full, this thread's scheduling goes unseen. */
+	thread_set(p, v);
 	WRITE_ONCE(v->tid, p->pid);
-	WRITE_ONCE(v->task, p);
-	if (slot) {
-		/* Readers check v->task: a half-written entry is a miss. */
-		WRITE_ONCE(slot->key, p);
-		WRITE_ONCE(slot->v, v);
-	}
-	/* Else the table is full: this thread's scheduling goes unseen. */
-	raw_spin_unlock_irqrestore(&threads_lock, flags);
+	hvt_split_own(v, p);
 }
 
 void hvt_thread_gone(const struct task_struct *p)
 {
-	struct hvt_thread *t;
-	unsigned long flags;
+	unsigned long key = (unsigned long)p;
+	struct hvt_thread *t = thread_find(p);
+	struct hvt_vcpu *v;
 
-	raw_spin_lock_irqsave(&threads_lock, flags);
-	t = thread_find(p);
-	if (t && t->v) {
-		if (READ_ONCE(t->v->task) == p)
-			WRITE_ONCE(t->v->task, NULL);
-		WRITE_ONCE(t->v, NULL);
-		filter_add(p, -1);
-	}
-	raw_spin_unlock_irqrestore(&threads_lock, flags);
+	if (!t || cmpxchg(&t->key, key, key | GONE) != key)
+		return;
+	filter_add(key, -1);
+	v = READ_ONCE(t->v);
+	/* Its vCPU has no thread until the next exit or KVM_RUN. */
+	if (v)
+		cmpxchg(&v->task, (struct task_struct *)p, NULL);
 }

@@ -14,7 +14,7 @@
 #include <linux/hash.h>
 #include <linux/sched.h>
 
-#include "hvtrace.h"
+#include "vcpu.h"
 
 #define HVT_THREAD_FILTER_BITS	14
 
@@ -22,7 +22,9 @@
 extern u8 hvt_thread_filter[1 << HVT_THREAD_FILTER_BITS];
 
 struct hvt_vcpu *hvt_thread_vcpu_slow(const struct task_struct *p);
-/* The exit path found CURRENT running V for the first time. */
+/* CURRENT runs V from now on: its first exit, or KVM_RUN from a new
+ * thread. Lock-free; waits out a scheduler probe about the old thread.
+ */
 void hvt_thread_add(struct hvt_vcpu *v);
 /* Task P's task_struct is being freed. */
 void hvt_thread_gone(const struct task_struct *p);

@@ -1,55 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vCPUs hvtrace knows: an open-addressing table keyed by the struct
- * kvm_vcpu pointer, preallocated at load (hvt_max_vcpus), claimed with a
- * cmpxchg on the exit path and never allocated there. Pairing is per
- * vCPU, so it survives migration, trips to the VMM and halts.
+ * The vCPUs and VMs hvtrace knows: open-addressing tables keyed by the
+ * struct kvm_vcpu and struct kvm pointers, preallocated at load (twice
+ * max_vcpus slots, so probe chains stay short), claimed with a cmpxchg on
+ * the exit path and never allocated there. Pairing is per vCPU, so it
+ * survives migration, trips to the VMM and halts.
  *
- * A slot whose vCPU was freed keeps its key; if a new vCPU gets the same
- * address the identity check below notices and starts the slot afresh.
+ * A slot's key is what it holds:
+ *
+ *   NULL ----claim----> vCPU ----KVM destroys it----> RETIRED
+ *                        ^                               |
+ *                        +-----claim------ FREE <--------+
+ *                                               grace period
+ *
+ * NULL ends a probe chain; FREE and RETIRED do not, so chains stay whole
+ * as slots come and go. A RETIRED slot matches nothing and cannot be
+ * claimed until every probe that might still hold it is done (an RCU
+ * grace period: probes run with preemption off). So nothing grows with
+ * the number of vCPUs a host ever created; at most max_vcpus are alive.
  */
-#include <linux/hash.h>
-#include <linux/kvm_host.h>
-#include <linux/log2.h>
-#include <linux/vmalloc.h>
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "hvtrace.h"
+#include <linux/hash.h>
+#include <linux/llist.h>
+#include <linux/log2.h>
+#include <linux/workqueue.h>
+
+#include "mem.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
 
 /* Probe at most this many slots: bounded cost on the exit path. */
 #define HVT_VCPU_PROBES 32
-/* VM numbers: a small table keyed by struct kvm, same scheme. */
-#define HVT_VM_SLOTS 1024
+
+#define SLOT_FREE	((const void *)1)
+#define SLOT_RETIRED	((const void *)2)
+
+static bool is_vcpu(const void *key)
+{
+	return (unsigned long)key > (unsigned long)SLOT_RETIRED;
+}
 
 struct hvt_vm {
-	struct kvm *key;
-	pid_t pid;
-	u32 id;
+	const struct kvm *key;	/* same markers as the vCPU slots */
+	u64 tag;		/* number << 32 | VMM pid; 0: none yet */
 };
 
+static struct hvt_vmem slots_mem, vms_mem;
 static struct hvt_vcpu *slots;
-static unsigned int slot_bits;
 static struct hvt_vm *vms;
-static atomic_t vm_ids = ATOMIC_INIT(0);
+static unsigned int slot_bits;
+static unsigned int max_live;
 
-int hvt_vcpus_init(void)
+static atomic_t vcpus_live = ATOMIC_INIT(0);
+static atomic_t vms_live = ATOMIC_INIT(0);
+static atomic_t vm_ids = ATOMIC_INIT(0);
+static atomic64_t vcpus_created = ATOMIC64_INIT(0);
+static atomic64_t vcpus_reclaimed = ATOMIC64_INIT(0);
+static atomic64_t vcpus_refused = ATOMIC64_INIT(0);
+
+static LLIST_HEAD(retired);
+static void reap_fn(struct work_struct *work);
+static DECLARE_WORK(reap_work, reap_fn);
+static void refused_fn(struct work_struct *work);
+static DECLARE_WORK(refused_work, refused_fn);
+
+DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
+
+int hvt_vcpus_init(unsigned int max_vcpus)
 {
-	/* Twice the vCPUs asked for keeps the probe chains short. */
-	slot_bits = ilog2(roundup_pow_of_two(hvt_max_vcpus * 2));
-	slots = vzalloc(array_size(1UL << slot_bits, sizeof(*slots)));
-	vms = vzalloc(array_size(HVT_VM_SLOTS, sizeof(*vms)));
-	if (!slots || !vms) {
+	unsigned int n;
+
+	max_live = max_vcpus;
+	slot_bits = ilog2(roundup_pow_of_two(max_vcpus * 2));
+	n = 1U << slot_bits;
+	if (hvt_vmem_alloc(&slots_mem, array_size(n, sizeof(*slots)),
+			   NUMA_NO_NODE) ||
+	    hvt_vmem_alloc(&vms_mem, array_size(n, sizeof(*vms)),
+			   NUMA_NO_NODE)) {
 		hvt_vcpus_exit();
 		return -ENOMEM;
 	}
+	slots = slots_mem.addr;
+	vms = vms_mem.addr;
+	atomic_set(&vcpus_live, 0);
+	atomic_set(&vms_live, 0);
+	atomic_set(&vm_ids, 0);
+	atomic64_set(&vcpus_created, 0);
+	atomic64_set(&vcpus_reclaimed, 0);
+	atomic64_set(&vcpus_refused, 0);
 	return 0;
 }
 
 void hvt_vcpus_exit(void)
 {
-	vfree(slots);
-	vfree(vms);
+	/* Probes are gone: what is retired can go at once. */
+	flush_work(&reap_work);
+	cancel_work_sync(&refused_work);
+	llist_del_all(&retired);
+	hvt_vmem_free(&slots_mem);
+	hvt_vmem_free(&vms_mem);
 	slots = NULL;
 	vms = NULL;
 }
@@ -59,99 +109,226 @@ unsigned int hvt_vcpu_slots(void)
 	return 1U << slot_bits;
 }
 
+size_t hvt_vcpu_bytes(void)
+{
+	/* Two slots per vCPU, and one entry in the VM and thread tables. */
+	return 2 * (sizeof(struct hvt_vcpu) + sizeof(struct hvt_vm) +
+		    2 * sizeof(void *));
+}
+
 struct hvt_vcpu *hvt_vcpu_at(unsigned int i)
 {
 	struct hvt_vcpu *v = &slots[i];
 
-	return READ_ONCE(v->key) ? v : NULL;
+	return is_vcpu(READ_ONCE(v->key)) ? v : NULL;
 }
 
-static u32 vm_id_of(struct kvm *kvm)
+void hvt_vcpu_counts(struct hvt_vcpu_counts *n)
 {
-	pid_t pid = kvm->userspace_pid;
-	unsigned int i, h = hash_ptr(kvm, ilog2(HVT_VM_SLOTS));
+	n->live = atomic_read(&vcpus_live);
+	n->max = max_live;
+	n->vms = atomic_read(&vms_live);
+	n->created = atomic64_read(&vcpus_created);
+	n->reclaimed = atomic64_read(&vcpus_reclaimed);
+	n->refused = atomic64_read(&vcpus_refused);
+}
 
-	for (i = 0; i < HVT_VM_SLOTS; i++) {
-		struct hvt_vm *vm = &vms[(h + i) & (HVT_VM_SLOTS - 1)];
-		struct kvm *key = READ_ONCE(vm->key);
+static unsigned int slot_index(const void *key, unsigned int i)
+{
+	return (hash_ptr(key, slot_bits) + i) & ((1U << slot_bits) - 1);
+}
 
-		if (!key) {
-			if (cmpxchg(&vm->key, NULL, kvm)) {
-				i--;	/* lost the race: look at it again */
-				continue;
-			}
-			key = kvm;
-			WRITE_ONCE(vm->id, 0);
+/* The slot of the VM KVM, claimed on first sight; NULL: table full. */
+static struct hvt_vm *vm_slot(const struct kvm *kvm)
+{
+	struct hvt_vm *vm, *free;
+	const struct kvm *key;
+	unsigned int i;
+
+	for (;;) {
+		free = NULL;
+		for (i = 0; i < HVT_VCPU_PROBES; i++) {
+			vm = &vms[slot_index(kvm, i)];
+			key = READ_ONCE(vm->key);
+			if (key == kvm)
+				return vm;
+			if (!free && (!key || key == SLOT_FREE))
+				free = vm;
+			if (!key)
+				break;
 		}
-		if (key != kvm)
-			continue;
-		/* A new VM at a freed VM's address gets a new number. */
-		if (!READ_ONCE(vm->id) || READ_ONCE(vm->pid) != pid) {
-			WRITE_ONCE(vm->pid, pid);
-			WRITE_ONCE(vm->id, atomic_inc_return(&vm_ids));
+		if (!free)
+			return NULL;
+		key = READ_ONCE(free->key);
+		if ((!key || key == SLOT_FREE) &&
+		    cmpxchg(&free->key, key, kvm) == key) {
+			atomic_inc(&vms_live);
+			return free;
 		}
-		return READ_ONCE(vm->id);
+		/* Taken meanwhile, perhaps by another vCPU of this VM. */
 	}
-	return 0;	/* table full: VM number 0 */
 }
 
-static void vcpu_init(struct hvt_vcpu *v, struct kvm_vcpu *vcpu)
+/*
+ * The number of the VM of ID. Two vCPUs of a new VM may exit for the
+ * first time at once: the number and the VMM pid it belongs to are one
+ * word, set once with a cmpxchg, so the VM has one number; a number lost
+ * in that race is skipped, never given twice. Where destruction is not
+ * followed, a VM of another VMM at a freed VM's address gets a new one.
+ */
+static u32 vm_id_of(const struct hvt_vcpu_ident *id)
 {
+	struct hvt_vm *vm = vm_slot(id->kvm);
+	u64 tag, want;
+
+	if (!vm)
+		return 0;	/* table full: VM number 0 */
+	for (;;) {
+		tag = READ_ONCE(vm->tag);
+		if ((tag >> 32) && (u32)tag == id->vm_pid)
+			return tag >> 32;
+		want = (u64)atomic_inc_return(&vm_ids) << 32 | id->vm_pid;
+		if (cmpxchg64(&vm->tag, tag, want) == tag)
+			return want >> 32;
+	}
+}
+
+static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
+{
+	/* A slot taken over by identity only: its old thread lets go. */
+	if (v->task)
+		hvt_split_own(v, NULL);
 	v->in_exit = false;
 	v->entry_ts = U64_MAX;	/* no guest time before the first exit */
 	v->where = HVT_ON_CPU;
 	hvt_time_reset(v);
-	WRITE_ONCE(v->task, NULL);	/* the exit path adds its thread */
-	v->kvm = vcpu->kvm;
-	v->vm_pid = vcpu->kvm->userspace_pid;
-	v->vm_id = vm_id_of(vcpu->kvm);
-	v->vcpu_id = vcpu->vcpu_id;
+	v->kvm = id->kvm;
+	v->vm_pid = id->vm_pid;
+	v->vm_id = vm_id_of(id);
+	v->vcpu_id = id->vcpu_id;
 	/* Called from the vCPU's first exit: this is its thread. */
 	v->tid = current->pid;
 	v->gen = 0;	/* stale: aggregates start at the next entry */
 }
 
-DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
-
-/*
- * The slot of VCPU in the table; with CLAIM (on exit) a free slot becomes
- * its own and a reused address starts afresh. The result is cached for
- * this CPU's next lookup.
- */
-static struct hvt_vcpu *lookup(struct kvm_vcpu *vcpu, bool claim)
+/* Table full or max_vcpus alive: said once, counted always. */
+static void refused_fn(struct work_struct *work)
 {
-	unsigned int i, mask = (1U << slot_bits) - 1;
-	unsigned int h = hash_ptr(vcpu, slot_bits);
+	pr_warn("more than max_vcpus=%u vCPUs alive: exits of the others are counted as unpaired, not timed (reload with a larger max_vcpus)\n",
+		max_live);
+}
+
+static struct hvt_vcpu *refuse(void)
+{
+	if (atomic64_inc_return(&vcpus_refused) == 1)
+		schedule_work(&refused_work);
+	return NULL;
+}
+
+struct hvt_vcpu *hvt_vcpu_lookup(const void *key)
+{
+	unsigned int i;
 
 	for (i = 0; i < HVT_VCPU_PROBES; i++) {
-		struct hvt_vcpu *v = &slots[(h + i) & mask];
-		struct kvm_vcpu *key = READ_ONCE(v->key);
+		struct hvt_vcpu *v = &slots[slot_index(key, i)];
+		const void *k = READ_ONCE(v->key);
 
-		if (!key) {
-			if (!claim)
-				return NULL;
-			if (cmpxchg(&v->key, NULL, vcpu)) {
-				i--;	/* lost the race: look at it again */
-				continue;
-			}
-			vcpu_init(v, vcpu);
-		} else if (key != vcpu) {
-			continue;
-		} else if (claim && unlikely(!hvt_vcpu_same(v, vcpu))) {
-			vcpu_init(v, vcpu);
+		if (k == key) {
+			this_cpu_write(hvt_last_vcpu, v);
+			return v;
 		}
-		this_cpu_write(hvt_last_vcpu, v);
-		return v;
+		if (!k)
+			return NULL;
 	}
 	return NULL;
 }
 
-struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu)
+struct hvt_vcpu *hvt_vcpu_claim(const void *key,
+				const struct hvt_vcpu_ident *id)
 {
-	return lookup(vcpu, false);
+	struct hvt_vcpu *v = hvt_vcpu_lookup(key), *free = NULL;
+	unsigned int i;
+	const void *old;
+
+	if (v) {
+		if (v->kvm != id->kvm || v->vcpu_id != id->vcpu_id ||
+		    v->vm_pid != id->vm_pid)
+			vcpu_init(v, id);
+		return v;
+	}
+	/* A new vCPU: only its own thread claims it, one at a time. */
+	if (!atomic_add_unless(&vcpus_live, 1, max_live))
+		return refuse();
+	for (;;) {
+		for (i = 0; i < HVT_VCPU_PROBES; i++) {
+			v = &slots[slot_index(key, i)];
+			old = READ_ONCE(v->key);
+			if (!old || old == SLOT_FREE) {
+				free = v;
+				break;
+			}
+		}
+		if (!free) {
+			atomic_dec(&vcpus_live);
+			return refuse();
+		}
+		if (cmpxchg(&free->key, old, key) == old)
+			break;
+		free = NULL;	/* another new vCPU took it: look again */
+	}
+	atomic64_inc(&vcpus_created);
+	vcpu_init(free, id);
+	this_cpu_write(hvt_last_vcpu, free);
+	return free;
 }
 
-struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu)
+void hvt_vcpu_retire(struct hvt_vcpu *v)
 {
-	return lookup(vcpu, true);
+	WRITE_ONCE(v->key, SLOT_RETIRED);
+	atomic_dec(&vcpus_live);
+	if (llist_add(&v->retired, &retired))
+		schedule_work(&reap_work);
+}
+
+void hvt_vm_retire(const struct kvm *kvm)
+{
+	unsigned int i;
+
+	for (i = 0; i < HVT_VCPU_PROBES; i++) {
+		struct hvt_vm *vm = &vms[slot_index(kvm, i)];
+		const struct kvm *key = READ_ONCE(vm->key);
+
+		if (key == kvm) {
+			/*
+			 * No vCPU of a VM being destroyed exits again, so no
+			 * probe looks for this slot: free at once.
+			 */
+			WRITE_ONCE(vm->tag, 0);
+			WRITE_ONCE(vm->key, SLOT_FREE);
+			atomic_dec(&vms_live);
+			return;
+		}
+		if (!key)
+			return;
+	}
+}
+
+void hvt_vcpus_reap(void)
+{
+	struct llist_node *list = llist_del_all(&retired);
+	struct hvt_vcpu *v, *t;
+
+	if (!list)
+		return;
+	/* Every probe that found these slots before they retired is done. */
+	synchronize_rcu();
+	llist_for_each_entry_safe(v, t, list, retired) {
+		WRITE_ONCE(v->key, SLOT_FREE);
+		atomic64_inc(&vcpus_reclaimed);
+	}
+}
+
+static void reap_fn(struct work_struct *work)
+{
+	hvt_vcpus_reap();
 }

@@ -1,32 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vCPU lookups on the exit path (the table is in vcpu_table.c): a per-CPU
- * cache of the last vCPU first, since a vCPU's exit and entry are mostly
- * on one CPU, then the hash table.
+ * The vCPUs and VMs hvtrace knows (vcpu_table.c), and the exit path's
+ * lookups: a per-CPU cache of the last vCPU first, since a vCPU's exit
+ * and entry are mostly on one CPU, then the table.
+ *
+ * Only this header knows struct kvm_vcpu; the table itself is keyed by
+ * plain pointers, so KUnit can drive it with made-up ones.
  */
 #ifndef _HVT_VCPU_TABLE_H
 #define _HVT_VCPU_TABLE_H
 
-#include <linux/kvm_host.h>
 #include <linux/percpu.h>
 
-#include "hvtrace.h"
+#include "vcpu.h"
 
-struct hvt_vcpu *hvt_vcpu_get_slow(struct kvm_vcpu *vcpu);
-struct hvt_vcpu *hvt_vcpu_find_slow(struct kvm_vcpu *vcpu);
+/* What tells two vCPUs at the same address apart. */
+struct hvt_vcpu_ident {
+	const struct kvm *kvm;
+	u32 vm_pid;
+	u32 vcpu_id;
+};
+
+int hvt_vcpus_init(unsigned int max_vcpus);
+void hvt_vcpus_exit(void);
+
+/* The slot of KEY, or NULL. */
+struct hvt_vcpu *hvt_vcpu_lookup(const void *key);
+/*
+ * The slot of KEY for an exit: found, or claimed (a vCPU at a reused
+ * address whose identity differs starts afresh). NULL, counted and told
+ * once in the kernel log, when max_vcpus vCPUs are alive already.
+ */
+struct hvt_vcpu *hvt_vcpu_claim(const void *key,
+				const struct hvt_vcpu_ident *id);
+/*
+ * KVM destroys V's vCPU (its exit, if any, is closed): the slot stops
+ * matching at once and is given back after an RCU grace period, when no
+ * probe can still be looking at it. Any context.
+ */
+void hvt_vcpu_retire(struct hvt_vcpu *v);
+/* KVM destroys the VM KVM: a new VM at its address gets a new number. */
+void hvt_vm_retire(const struct kvm *kvm);
+/* Give back the retired slots now (waits for a grace period). */
+void hvt_vcpus_reap(void);
+
+/* Slot I of the table (for dumps), NULL when no vCPU holds it. */
+struct hvt_vcpu *hvt_vcpu_at(unsigned int i);
+unsigned int hvt_vcpu_slots(void);
+
+struct hvt_vcpu_counts {
+	u32 live;
+	u32 max;
+	u32 vms;
+	u64 created;
+	u64 reclaimed;
+	u64 refused;
+};
+
+void hvt_vcpu_counts(struct hvt_vcpu_counts *n);
+/* Bytes per vCPU the table can hold (vCPU and thread tables). */
+size_t hvt_vcpu_bytes(void);
+
 /* The vCPU this CPU saw last: exit and entry are mostly on one CPU. */
 DECLARE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 
-/* Slots are never given back, so a cached slot with our key is ours. */
-static inline struct hvt_vcpu *hvt_vcpu_cached(struct kvm_vcpu *vcpu)
-{
-	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
+#ifndef HVT_KUNIT
+#include <linux/kvm_host.h>
 
-	return v && READ_ONCE(v->key) == vcpu ? v : NULL;
+static inline void hvt_vcpu_ident(struct hvt_vcpu_ident *id,
+				  const struct kvm_vcpu *vcpu)
+{
+	id->kvm = vcpu->kvm;
+	id->vm_pid = vcpu->kvm->userspace_pid;
+	id->vcpu_id = vcpu->vcpu_id;
 }
 
 /*
- * Is V still the vCPU at this address? A new vCPU may get a freed one's
+ * Is V still the vCPU at this address? Where KVM's destruction of vCPUs
+ * cannot be followed (no kprobes), a new vCPU may get a freed one's
  * struct: the first thing it does is enter, and that entry must not
  * close the old vCPU's last exit.
  */
@@ -37,24 +88,35 @@ static inline bool hvt_vcpu_same(const struct hvt_vcpu *v,
 	       v->vm_pid == vcpu->kvm->userspace_pid;
 }
 
+/* A cached slot is VCPU's while its key is: keys change only to retire. */
+static inline struct hvt_vcpu *hvt_vcpu_cached(const struct kvm_vcpu *vcpu)
+{
+	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
+
+	return v && READ_ONCE(v->key) == vcpu ? v : NULL;
+}
+
 /* On entry: the slot, or NULL if the vCPU is unknown or new there. */
-static inline struct hvt_vcpu *hvt_vcpu_find(struct kvm_vcpu *vcpu)
+static inline struct hvt_vcpu *hvt_vcpu_find(const struct kvm_vcpu *vcpu)
 {
 	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
 
 	if (unlikely(!v))
-		v = hvt_vcpu_find_slow(vcpu);
+		v = hvt_vcpu_lookup(vcpu);
 	return v && likely(hvt_vcpu_same(v, vcpu)) ? v : NULL;
 }
 
 /* On exit: also notice a new vCPU at a freed one's address. */
-static inline struct hvt_vcpu *hvt_vcpu_get(struct kvm_vcpu *vcpu)
+static inline struct hvt_vcpu *hvt_vcpu_get(const struct kvm_vcpu *vcpu)
 {
 	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
+	struct hvt_vcpu_ident id;
 
 	if (likely(v && hvt_vcpu_same(v, vcpu)))
 		return v;
-	return hvt_vcpu_get_slow(vcpu);
+	hvt_vcpu_ident(&id, vcpu);
+	return hvt_vcpu_claim(vcpu, &id);
 }
+#endif /* HVT_KUNIT */
 
 #endif /* _HVT_VCPU_TABLE_H */

@@ -19,7 +19,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "hvtrace.h"
+#include "vcpu.h"
 
 enum hvt_where {
 	HVT_ON_CPU,
@@ -32,19 +32,44 @@ static inline u64 hvt_since(u64 now, u64 ts)
 	return now > ts ? now - ts : 0;
 }
 
+/*
+ * Who drives the split. A scheduler probe about task P acts on P's vCPU V
+ * between hvt_split_enter() (false: V is no longer P's, leave it) and
+ * hvt_split_leave(). Making another task V's (a second VMM thread runs
+ * it, or KVM destroys it) waits out such a probe: each side stores, then
+ * looks at the other's store, with a full barrier between, so at least
+ * one sees the other. The probes hold the CPU with interrupts off: the
+ * wait is a few hundred nanoseconds at most, and only on a handover.
+ */
+static inline bool hvt_split_enter(struct hvt_vcpu *v,
+				   const struct task_struct *p)
+{
+	WRITE_ONCE(v->busy, 1);
+	smp_mb();	/* pairs with hvt_split_own() */
+	if (likely(READ_ONCE(v->task) == p))
+		return true;
+	smp_store_release(&v->busy, 0);
+	return false;
+}
+
+static inline void hvt_split_leave(struct hvt_vcpu *v)
+{
+	smp_store_release(&v->busy, 0);
+}
+
+static inline void hvt_split_own(struct hvt_vcpu *v, struct task_struct *p)
+{
+	WRITE_ONCE(v->task, p);
+	smp_mb();	/* pairs with hvt_split_enter() */
+	smp_cond_load_acquire(&v->busy, !VAL);
+}
+
 /* kvm_userspace_exit: KVM_RUN returned, the VMM has the exit. */
 static inline void hvt_time_to_user(struct hvt_vcpu *v, u64 now)
 {
 	v->in_user = true;
 	v->user_ts = now;
 	v->split = true;
-}
-
-/* Back in the kernel with KVM_RUN, or at the entry. */
-static inline void hvt_time_from_user(struct hvt_vcpu *v, u64 now)
-{
-	v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
-	v->in_user = false;
 }
 
 /* Blocked time ends (woken, or switched in without a wake-up seen). */
@@ -56,6 +81,35 @@ static inline void hvt_time_unblock(struct hvt_vcpu *v, u64 now)
 		v->part[HVTRACE_PART_VMM] += d;
 	else
 		v->ksleep += d;
+}
+
+/*
+ * Someone else ends the stretch of a thread that is off CPU: another VMM
+ * thread calls KVM_RUN for the vCPU, or KVM destroys it. The stretch so
+ * far counts as if the thread came back now (no preemptor is credited:
+ * nothing ran instead of it on its CPU that we know of).
+ */
+static inline void hvt_time_settle(struct hvt_vcpu *v, u64 now)
+{
+	if (v->where == HVT_ON_CPU)
+		return;
+	if (v->where == HVT_OFF_BLOCKED)
+		hvt_time_unblock(v, now);
+	else
+		v->part[HVTRACE_PART_RUNNABLE] += hvt_since(now, v->run_ts);
+	v->where = HVT_ON_CPU;
+	v->on_ts = now;
+	v->user_ts = now;
+}
+
+/* Back in the kernel with KVM_RUN (perhaps from another thread), or at
+ * the entry.
+ */
+static inline void hvt_time_from_user(struct hvt_vcpu *v, u64 now)
+{
+	hvt_time_settle(v, now);
+	v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
+	v->in_user = false;
 }
 
 static inline void hvt_note_task(u32 *pid, char *comm, bool *vcpu,
@@ -205,6 +259,7 @@ static inline void hvt_time_close(struct hvt_vcpu *v, u64 now, u64 d)
 	u64 sum = 0;
 	int i;
 
+	hvt_time_settle(v, now);	/* off CPU: destroyed meanwhile */
 	if (v->in_user)
 		hvt_time_from_user(v, now);
 	v->part[HVTRACE_PART_OTHER] += v->ksleep;

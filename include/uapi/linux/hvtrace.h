@@ -3,28 +3,59 @@
  * hvtrace: hypervisor-level tracer for KVM hosts — generic netlink ABI.
  *
  * Family "hvtrace", version HVTRACE_GENL_VERSION, multicast group "events".
- * Every command requires CAP_SYS_ADMIN and is served only in the initial
- * network namespace. Numbers are never reused: retired commands and
- * attributes keep their slot. All attributes live in one space (enum
- * hvtrace_attr) except the nests drawn below.
+ * Served only in the initial network namespace (elsewhere the family does
+ * not exist). Privileges, tested on the requesting socket's opener and on
+ * the caller, both in the initial user namespace:
+ *   observing  GET_STATUS, GET_CONFIG, GET_STATS: CAP_PERFMON or
+ *              CAP_SYS_ADMIN (as perf allows)
+ *   changing   SET_CONFIG, START, STOP, CLEAR, READ_EVENTS (a drain
+ *              consumes the events) and the "events" group: CAP_SYS_ADMIN
+ * A refused request gets -EPERM with an extended-ACK message naming the
+ * capability. Numbers are never reused: retired commands and attributes
+ * keep their slot. All attributes live in one space (enum hvtrace_attr)
+ * except the nests drawn below. No single message is larger than a page:
+ * whatever can grow with the host (CPUs, vCPUs, histograms, per-reason
+ * settings) comes as a dump of small messages.
  *
- * HVTRACE_CMD_GET_STATUS            (doit)
- *   reply: VERSION string, ABI u32, NR_CPUS u32, VENDOR string ("kvm_amd",
- *          "kvm_intel", or "" while exit reasons cannot be read),
- *          RECORDING u8, READER u8 (a reader is draining),
- *          ACCT nest: totals, then ACCT_CPU nests for each CPU:
- *            ACCT_CPU u32 (only inside per-CPU nests), ACCT_SEEN,
- *            ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED, ACCT_LOST,
- *            ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64,
+ * HVTRACE_CMD_GET_STATUS            (doit, and dumpit for the CPUs)
+ *   doit reply: VERSION string, ABI u32, NR_CPUS u32 (possible CPUs),
+ *          CPUS_TRACED u32 (CPUs with hvtrace state: those online since
+ *          load), VENDOR string ("kvm_amd", "kvm_intel", or "" while exit
+ *          reasons cannot be read), RECORDING u8, READER u8 (a reader
+ *          owns the buffers),
+ *          ACCT nest: the totals of every CPU:
+ *            ACCT_SEEN, ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED,
+ *            ACCT_LOST, ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64,
  *            ACCT_PREEMPT_SEEN, _FILTERED, _BELOW, _RECORDED, _LOST u64:
  *            the same for preemption records (seen = filtered + below +
  *            recorded + lost holds for each set; drained and overwritten
- *            count records of both kinds)
+ *            count records of both kinds),
+ *            ACCT_NO_ENTRY u64: exits ended by their vCPU's destruction
+ *            (counted like the others, HVTRACE_EVF_NO_ENTRY),
  *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared),
- *          STATS_AGE_NS u64 (time since load or the last clear)
+ *          EXITS_UNTRACED u64 (on CPUs without hvtrace state: a CPU that
+ *          came online when its state could not be allocated; since load),
+ *          STATS_AGE_NS u64 (time since load or the last clear),
+ *          VCPUS_LIVE u32, VCPUS_MAX u32 (the max_vcpus parameter),
+ *          VMS_LIVE u32, VCPUS_CREATED u64, VCPUS_RECLAIMED u64 (since
+ *          load), VCPUS_REFUSED u64 (new vCPUs not traced because
+ *          max_vcpus were alive; since load, never cleared),
+ *          RECLAIM u8 (1: vCPU and VM destruction is followed, entries
+ *          are reclaimed; 0: it cannot be, entries of vCPUs at a reused
+ *          address are recognised by identity only),
+ *          MEM_BYTES u64 (all memory hvtrace holds), MEM_CPU_BYTES u64
+ *          (of it, per traced CPU: aggregates and ring), MEM_VCPU_BYTES
+ *          u64 (per vCPU the table can hold)
+ *   dumpit: one message per traced CPU: ACCT nest with ACCT_CPU u32 and
+ *          the counters above, for that CPU
  *
- * HVTRACE_CMD_GET_CONFIG            (doit)
- *   reply: CONFIG nest, as for SET_CONFIG, every setting present.
+ * HVTRACE_CMD_GET_CONFIG            (doit, and dumpit)
+ *   doit reply: CONFIG nest, as for SET_CONFIG, every setting present
+ *   (sized from what it holds: with hundreds of per-reason settings it
+ *   can exceed a page). dumpit: the same in several messages of a CONFIG
+ *   nest each: the first holds every single setting and the bitmaps, the
+ *   next ones the REASON_THRESHOLD nests and then the FILTER_REASONS
+ *   entries, in order; a reader concatenates them.
  *
  * HVTRACE_CMD_SET_CONFIG            (doit)
  *   request: CONFIG nest; absent settings keep their value. The whole
@@ -43,35 +74,47 @@
  *     CFG_FILTER_CPUS binary        bitmap of host CPUs (u64 words), empty
  *                                   = any
  *     CFG_FILTERS_CLEAR flag        reset every filter first
- *     CFG_BUFFER_KB u32             ring size per CPU (only while stopped)
- *     CFG_MODE u8                   HVTRACE_MODE_* (only while stopped)
+ *     CFG_BUFFER_KB u32             ring size per CPU (only while stopped
+ *                                   and no reader owns the buffers;
+ *                                   refused when it exceeds half of the
+ *                                   memory available)
+ *     CFG_MODE u8                   HVTRACE_MODE_* (same rule)
  *     CFG_THRESHOLD_ON u8           enum hvtrace_threshold_on: the part of
  *                                   an exit every threshold compares with
  *     CFG_HALT_TRIGGERS u8          1: with THRESHOLD_ON total, halt time
  *                                   counts toward the threshold (default
  *                                   0: idle guests halt long, normally)
  *     CFG_PREEMPT_THRESHOLD_NS u64  preemption records: off-CPU time
+ *   Thresholds and filters can change at any time, also while a reader
+ *   drains.
  *
  * HVTRACE_CMD_START, HVTRACE_CMD_STOP   (doit) recording on / off.
  * HVTRACE_CMD_CLEAR                     (doit) zero aggregates, accounting
- *                                       and buffered events.
+ *   and buffered events. Refused (-EBUSY) while a reader owns the
+ *   buffers: it would discard events the reader has not read.
  *
  * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
- *   seen, then one per vCPU:
+ *   seen, then one per live vCPU, then the preemptors:
  *   REASON nest: RSN_ISA u8, RSN_CODE u32 (absent for the catch-alls
  *          "other VMX", "other SVM", and ISA 0 "reason unknown"),
  *          RSN_COUNT u64, RSN_TOTAL_NS, RSN_MIN_NS, RSN_MAX_NS u64,
  *          RSN_HIST binary: array of struct hvtrace_hist_bucket (non-empty
  *          buckets only; absent when the reason shares the overflow
- *          histogram, see the hist_reasons module parameter),
+ *          histogram, see the hist_reasons module parameter); a histogram
+ *          that does not fit one message goes on in the next ones, REASON
+ *          nests of RSN_ISA, RSN_CODE and RSN_HIST only (no RSN_COUNT),
  *          RSN_VMM_NS, RSN_HALT_NS, RSN_RUNNABLE_NS, RSN_OTHER_NS u64:
- *          the parts of TOTAL_NS (handling = total - their sum)
+ *          the parts of TOTAL_NS (handling = total - their sum),
+ *          RSN_NO_ENTRY u64: of COUNT, exits ended by vCPU destruction
  *   VCPU nest: VCPU_VM_ID u32, VCPU_VM_PID u32, VCPU_ID u32, VCPU_TID u32,
  *          VCPU_COUNT, VCPU_TOTAL_NS, VCPU_MIN_NS, VCPU_MAX_NS u64,
  *          VCPU_VMM_NS, _HALT_NS, _RUNNABLE_NS, _OTHER_NS u64 (parts of
  *          TOTAL_NS), VCPU_GUEST_NS u64 (in the guest: entry to exit),
  *          VCPU_PREEMPTIONS, VCPU_PREEMPTED_NS u64 (switched out runnable
- *          inside KVM, and for how long)
+ *          inside KVM, and for how long); while the vCPU is out of the
+ *          guest now: VCPU_EXIT_ISA u8, VCPU_EXIT_REASON u32 (the exit in
+ *          progress), VCPU_EXIT_NS u64 (out of the guest for so long),
+ *          VCPU_EXIT_STATE u8 (enum hvtrace_vcpu_state)
  *   then one per task that ran while a vCPU thread waited runnable
  *   (the heaviest few per CPU, merged):
  *   PREEMPTOR nest: PRE_PID u32, PRE_COMM string, PRE_VCPU u8 (it is a
@@ -80,8 +123,10 @@
  * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
  *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
  *   EVENTS_LOST / EVENTS_OVERWRITTEN u64 of that CPU so far (since the
- *   last clear; a recorder subtracts what they were when it started). One reader at a
- *   time: a second gets -EBUSY. Ends when every ring was empty once.
+ *   last clear; a recorder subtracts what they were when it started).
+ *   One reader at a time: the first socket that drains owns the buffers
+ *   until it closes; another gets -EBUSY. Ends when every ring was empty
+ *   once.
  *
  * HVTRACE_CMD_WATERMARK             (multicast "events", no attributes) a
  *   ring passed half full: time to drain.
@@ -92,7 +137,7 @@
 #include <linux/types.h>
 
 #define HVTRACE_GENL_NAME	"hvtrace"
-#define HVTRACE_GENL_VERSION	2
+#define HVTRACE_GENL_VERSION	3
 #define HVTRACE_MCGRP_EVENTS	"events"
 
 enum hvtrace_cmd {
@@ -133,17 +178,29 @@ enum hvtrace_attr {
 	HVTRACE_A_EVENTS_LOST,
 	HVTRACE_A_EVENTS_OVERWRITTEN,
 	HVTRACE_A_PREEMPTOR,
+	HVTRACE_A_CPUS_TRACED,
+	HVTRACE_A_EXITS_UNTRACED,
+	HVTRACE_A_VCPUS_LIVE,
+	HVTRACE_A_VCPUS_MAX,
+	HVTRACE_A_VMS_LIVE,
+	HVTRACE_A_VCPUS_CREATED,
+	HVTRACE_A_VCPUS_RECLAIMED,
+	HVTRACE_A_VCPUS_REFUSED,
+	HVTRACE_A_RECLAIM,
+	HVTRACE_A_MEM_BYTES,
+	HVTRACE_A_MEM_CPU_BYTES,
+	HVTRACE_A_MEM_VCPU_BYTES,
 
 	__HVTRACE_A_MAX
 };
 
 #define HVTRACE_A_MAX (__HVTRACE_A_MAX - 1)
 
-/* Inside HVTRACE_A_ACCT (totals, and one HVTRACE_ACCT_CPU_NEST per CPU). */
+/* Inside HVTRACE_A_ACCT. */
 enum hvtrace_acct_attr {
 	HVTRACE_ACCT_UNSPEC,
 	HVTRACE_ACCT_PAD,
-	HVTRACE_ACCT_CPU_NEST,
+	HVTRACE_ACCT_CPU_NEST,		/* retired in ABI 3: per-CPU is a dump */
 	HVTRACE_ACCT_CPU,
 	HVTRACE_ACCT_SEEN,
 	HVTRACE_ACCT_FILTERED,
@@ -158,6 +215,7 @@ enum hvtrace_acct_attr {
 	HVTRACE_ACCT_PREEMPT_BELOW,
 	HVTRACE_ACCT_PREEMPT_RECORDED,
 	HVTRACE_ACCT_PREEMPT_LOST,
+	HVTRACE_ACCT_NO_ENTRY,
 
 	__HVTRACE_ACCT_MAX
 };
@@ -207,6 +265,7 @@ enum hvtrace_rsn_attr {
 	HVTRACE_RSN_HALT_NS,
 	HVTRACE_RSN_RUNNABLE_NS,
 	HVTRACE_RSN_OTHER_NS,
+	HVTRACE_RSN_NO_ENTRY,
 
 	__HVTRACE_RSN_MAX
 };
@@ -232,6 +291,10 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_OTHER_NS,
 	HVTRACE_VCPU_PREEMPTIONS,
 	HVTRACE_VCPU_PREEMPTED_NS,
+	HVTRACE_VCPU_EXIT_ISA,
+	HVTRACE_VCPU_EXIT_REASON,
+	HVTRACE_VCPU_EXIT_NS,
+	HVTRACE_VCPU_EXIT_STATE,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -269,6 +332,18 @@ enum hvtrace_part {
 
 	HVTRACE_NR_PARTS
 };
+
+/* HVTRACE_VCPU_EXIT_STATE: where a vCPU out of the guest is now. */
+enum hvtrace_vcpu_state {
+	HVTRACE_VCPU_IN_KERNEL,		/* on CPU in KVM: handling */
+	HVTRACE_VCPU_IN_VMM,		/* KVM_RUN returned: the VMM has it */
+	HVTRACE_VCPU_RUNNABLE,		/* off CPU, waiting for one */
+	HVTRACE_VCPU_BLOCKED,		/* off CPU in KVM: halted or asleep */
+
+	__HVTRACE_VCPU_STATE_MAX
+};
+
+#define HVTRACE_VCPU_STATE_MAX (__HVTRACE_VCPU_STATE_MAX - 1)
 
 /* HVTRACE_CFG_THRESHOLD_ON: what thresholds compare with. */
 enum hvtrace_threshold_on {
@@ -342,7 +417,11 @@ enum hvtrace_event_type {
 #define HVTRACE_EVF_ADDR_MSR	(1U << 2)	/* addr is an MSR index */
 #define HVTRACE_EVF_REASON_UNKNOWN (1U << 3)	/* vendor module not ready */
 #define HVTRACE_EVF_PREEMPT_VCPU (1U << 4)	/* the preemptor is a vCPU */
-#define __HVTRACE_EVF_ALL	((1U << 5) - 1)
+#define HVTRACE_EVF_NO_ENTRY	(1U << 5)	/* never re-entered: the
+						 * vCPU was destroyed first;
+						 * the duration runs to that
+						 */
+#define __HVTRACE_EVF_ALL	((1U << 6) - 1)
 
 #define HVTRACE_COMM_LEN	16
 
@@ -351,7 +430,8 @@ enum hvtrace_event_type {
  * CPU from 1 upwards: a gap is events lost or overwritten there.
  *
  * HVTRACE_EV_EXIT: ts_ns is the exit, duration_ns runs to the vCPU's next
- * entry (on cpu_entry, the ring's CPU); part_ns splits it (enum
+ * entry (on cpu_entry, the ring's CPU), or with HVTRACE_EVF_NO_ENTRY to
+ * the vCPU's destruction (on cpu_entry); part_ns splits it (enum
  * hvtrace_part); preempt_* name the task that ran instead during the
  * exit's longest runnable stretch (preempt_ns long; pid 0: none).
  *

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU rings as a set: a ring for each CPU that came online since
+ * load (cpus.c), resizing while stopped, the single reader and its
+ * lease, the watermark wake-up. Probes reach the set through an RCU
+ * pointer, so a resize never pulls a ring from under one.
+ */
+#ifndef _HVT_BUFFERS_H
+#define _HVT_BUFFERS_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+
+#include "ring.h"
+
+struct netlink_ext_ack;
+
+int hvt_buffers_init(u32 kb, u8 mode);
+void hvt_buffers_exit(void);
+/* CPU comes online: its ring (process context, hotplug lock held). */
+int hvt_buffers_cpu_prepare(unsigned int cpu);
+/* CPU's ring, or NULL when it has none (probes, or the reader). */
+struct hvt_ring *hvt_ring_of(int cpu);
+/* Control mutex held, recording stopped, no reader. */
+int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack);
+u32 hvt_buffers_kb(void);
+u8 hvt_buffers_mode(void);
+/* Bytes of one CPU's ring at the current size. */
+size_t hvt_buffers_cpu_bytes(void);
+/* Control mutex held and the reader slot taken by the caller. */
+void hvt_buffers_clear(void);
+/* Ring I passed its watermark (probe context). */
+void hvt_buffers_wake(struct irq_work *w);
+
+/*
+ * One reader at a time drains; the first netlink socket that drains
+ * owns the rings until it closes (the lease), so two recorders never
+ * split one event stream between them.
+ */
+bool hvt_reader_get(void);
+void hvt_reader_put(void);
+bool hvt_reader_active(void);
+bool hvt_lease_take(u32 portid);
+bool hvt_lease_held(void);
+int hvt_lease_init(void);
+void hvt_lease_exit(void);
+
+#endif /* _HVT_BUFFERS_H */

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KVM destroys vCPUs and VMs: kprobes on kvm_arch_vcpu_destroy() and
+ * kvm_arch_destroy_vm(), both in kvm.ko (which we pin), both called once
+ * per object on every path that frees it. No tracepoint marks either.
+ *
+ * A destroyed vCPU's exit in flight (its VMM quit, or dropped the VM)
+ * ends there: counted under its reason with its time up to now and
+ * HVTRACE_EVF_NO_ENTRY, recorded like any other exit. Then its slot is
+ * retired (vcpu_table.c gives it back after a grace period), and a VM's
+ * number is never given to the next VM at the same address.
+ *
+ * Without kprobes the tables fall back to telling a new vCPU at a freed
+ * one's address by its identity (VM, vCPU id, VMM pid), and slots of
+ * destroyed vCPUs are never given back: `hvctl status` says so.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/kvm_host.h>
+
+#include "probes.h"
+#include "vcpu_table.h"
+#include "vcpu_time.h"
+
+/* Preemption is off in kprobe handlers: a probe's context. */
+static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct hvt_vcpu *v;
+
+	v = hvt_vcpu_lookup((void *)regs_get_kernel_argument(regs, 0));
+	if (!v)
+		return 0;	/* never ran while we were loaded */
+	/* The thread's scheduling no longer drives the split. */
+	hvt_split_own(v, NULL);
+	hvt_exit_end_destroyed(v);
+	hvt_vcpu_retire(v);
+	return 0;
+}
+
+static int hvt_on_vm_destroy(struct kprobe *kp, struct pt_regs *regs)
+{
+	hvt_vm_retire((void *)regs_get_kernel_argument(regs, 0));
+	return 0;
+}
+
+static struct kprobe destroy_kprobes[] = {
+	{
+		.symbol_name = "kvm_arch_vcpu_destroy",
+		.pre_handler = hvt_on_vcpu_destroy,
+	},
+	{
+		.symbol_name = "kvm_arch_destroy_vm",
+		.pre_handler = hvt_on_vm_destroy,
+	},
+};
+
+static struct kprobe *destroy_kprobe_ptrs[] = {
+	&destroy_kprobes[0], &destroy_kprobes[1],
+};
+
+static bool followed;
+
+int hvt_probe_destroy_register(void)
+{
+	int err;
+
+	err = register_kprobes(destroy_kprobe_ptrs,
+			       ARRAY_SIZE(destroy_kprobe_ptrs));
+	followed = !err;
+	if (err)
+		pr_info("cannot follow KVM's destruction of vCPUs (%d): slots of destroyed vCPUs are not reclaimed\n",
+			err);
+	return 0;
+}
+
+void hvt_probe_destroy_unregister(void)
+{
+	if (followed)
+		unregister_kprobes(destroy_kprobe_ptrs,
+				   ARRAY_SIZE(destroy_kprobe_ptrs));
+	followed = false;
+}
+
+bool hvt_destroy_followed(void)
+{
+	return followed;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Always-on aggregates and the trust accounting, per CPU: the exit path
+ * writes only its own CPU's state, readers merge. State exists for the
+ * CPUs that came online since load (cpus.c allocates it when a CPU comes
+ * up), never for every possible CPU, and stays when a CPU goes offline:
+ * what it counted still counts.
+ */
+#ifndef _HVT_STATS_H
+#define _HVT_STATS_H
+
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "hist.h"
+#include "params.h"
+#include "reason.h"
+
+/*
+ * Per-CPU accounting, exact: seen = filtered + below + recorded + lost,
+ * for exits and for preemption records apart. Only u64 fields: readers
+ * sum them as an array.
+ */
+struct hvt_acct {
+	u64 seen;		/* exits completed while recording */
+	u64 filtered;		/* rejected by a filter */
+	u64 below;		/* shorter than their threshold */
+	u64 recorded;		/* written to the ring */
+	u64 lost;		/* ring full (discard mode) */
+	u64 unpaired;		/* exits that could not be timed */
+	u64 pre_seen;		/* the same for preemption records */
+	u64 pre_filtered;
+	u64 pre_below;
+	u64 pre_recorded;
+	u64 pre_lost;
+	u64 no_entry;		/* exits ended by their vCPU's destruction */
+};
+
+struct hvt_reason_stat {
+	u64 count;
+	u64 total_ns;
+	u64 min_ns;
+	u64 max_ns;
+	u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns, enum hvtrace_part */
+	u64 no_entry;		/* of count: ended by vCPU destruction */
+};
+
+/* A task that ran while a vCPU thread waited runnable, per CPU. */
+#define HVT_NR_PREEMPTORS	16
+
+struct hvt_preemptor {
+	u32 pid;		/* 0: free */
+	bool vcpu;		/* a vCPU thread itself */
+	char comm[TASK_COMM_LEN];
+	u64 count;
+	u64 ns;
+};
+
+/* Everything one CPU writes on the exit path. */
+struct hvt_cpu {
+	struct hvt_acct acct;
+	u64 exits;		/* since load, never cleared */
+	u64 entries;
+	struct hvt_preemptor preemptor[HVT_NR_PREEMPTORS];
+	struct hvt_reason_stat reason[HVT_NR_REASONS];
+	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */
+};
+
+extern bool hvt_recording;
+/* Bumped by clear: per-vCPU aggregates start afresh lazily. */
+extern unsigned long hvt_gen;
+extern u64 hvt_stats_since;	/* ktime_get_ns() at load or clear */
+/* The CPUs that have state (came online since load). */
+extern struct cpumask hvt_cpus_traced;
+
+DECLARE_PER_CPU(struct hvt_cpu *, hvt_this_cpu);
+
+int hvt_stats_init(void);
+void hvt_stats_exit(void);
+/* CPU comes online: give it state (process context, may sleep). */
+int hvt_stats_cpu_prepare(unsigned int cpu);
+struct hvt_cpu *hvt_cpu(int cpu);
+size_t hvt_stats_cpu_bytes(void);
+/* Exits on CPUs that have no state (it could not be allocated). */
+void hvt_stats_untraced(void);
+u64 hvt_exits_untraced(void);
+
+extern u8 hvt_hist_slot[HVT_NR_REASONS];
+unsigned int hvt_hist_slot_assign(unsigned int ridx);
+
+/* The histogram of reason RIDX on this CPU (exit path). */
+static inline struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c,
+					    unsigned int ridx)
+{
+	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
+
+	if (unlikely(!slot))
+		slot = hvt_hist_slot_assign(ridx);
+	return &c->hist[slot == U8_MAX ? 0 : slot];
+}
+
+/*
+ * The clear command: aggregates and accounting start again. Each CPU's
+ * state is reset by a work item on that CPU, one reason at a time with
+ * preemption off, so no probe ever sees half a reset and no probe ever
+ * resets anything. Sleeps; callers serialize.
+ */
+void hvt_stats_clear(void);
+/* Sum over CPUs, or of ONLY_CPU alone when it is not negative. */
+void hvt_acct_sum(struct hvt_acct *sum, int only_cpu);
+u64 hvt_exits_seen(void);
+u64 hvt_entries_seen(void);
+/* A task ran NS while a vCPU thread waited runnable (probe context). */
+void hvt_preemptor_add(struct hvt_cpu *c, u32 pid, const char *comm,
+		       bool vcpu, u64 ns);
+/* Merge every CPU's preemptors into OUT (N entries); returns how many. */
+unsigned int hvt_preemptors_merge(struct hvt_preemptor *out, unsigned int n);
+/*
+ * Merge reason RIDX over CPUs into *STAT and, when HIST, its histogram.
+ * Returns false when its histogram is shared with other reasons.
+ */
+bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
+		      struct hvt_hist *hist);
+
+#endif /* _HVT_STATS_H */
