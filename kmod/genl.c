@@ -763,8 +763,10 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 /* Histogram buckets per message: 2 KiB, well within a page. */
 #define HVT_HIST_BATCH 128
 
+enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
+
 struct stats_dump {
-	unsigned int phase;	/* 0: reasons, 1: vCPUs, 2: preemptors */
+	unsigned int phase;	/* what pos counts: ST_* */
 	unsigned int pos;
 	/* The reason at pos, merged: its buckets go out in batches. */
 	bool merged;
@@ -772,6 +774,7 @@ struct stats_dump {
 	bool has_hist;
 	unsigned int nr_buckets, sent;
 	struct hvt_reason_stat s;
+	struct hvt_vcpu_view view;
 	unsigned int nr_preemptors;
 	struct hvt_preemptor preemptors[HVT_NR_PREEMPTORS * 4];
 	struct hvt_hist hist;
@@ -893,37 +896,35 @@ static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 	       -EMSGSIZE : 0;
 }
 
-static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu *v)
+/* A vCPU's aggregates; V: it is alive (its exit in progress, if any). */
+static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu_view *w,
+			  const struct hvt_vcpu *v)
 {
-	static const struct hvt_vcpu_stat none;
-	const struct hvt_vcpu_stat *st = &v->stat;
+	const struct hvt_vcpu_stat *st = &w->stat;
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
 
-	/* Nothing since the last clear: its aggregates are stale. */
-	if (READ_ONCE(v->gen) != READ_ONCE(hvt_gen))
-		st = &none;
 	if (!nest ||
-	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, READ_ONCE(v->vm_id)) ||
-	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, READ_ONCE(v->vm_pid)) ||
-	    nla_put_u32(skb, HVTRACE_VCPU_ID, READ_ONCE(v->vcpu_id)) ||
-	    nla_put_u32(skb, HVTRACE_VCPU_TID, READ_ONCE(v->tid)) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT,
-			      READ_ONCE(st->exits.count), HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS,
-			      READ_ONCE(st->exits.total_ns), HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS,
-			      READ_ONCE(st->exits.min_ns), HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS,
-			      READ_ONCE(st->exits.max_ns), HVTRACE_VCPU_PAD) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, w->vm_id) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, w->vm_pid) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_ID, w->vcpu_id) ||
+	    nla_put_u32(skb, HVTRACE_VCPU_TID, w->tid) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT, st->exits.count,
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS, st->exits.total_ns,
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS, st->exits.min_ns,
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS, st->exits.max_ns,
+			      HVTRACE_VCPU_PAD) ||
 	    put_parts(skb, HVTRACE_VCPU_VMM_NS, st->exits.part_ns,
 		      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_GUEST_NS,
-			      READ_ONCE(st->guest_ns), HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS,
-			      READ_ONCE(st->preemptions), HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
-			      READ_ONCE(st->preempted_ns), HVTRACE_VCPU_PAD) ||
-	    put_vcpu_exit(skb, v))
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_GUEST_NS, st->guest_ns,
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS, st->preemptions,
+			      HVTRACE_VCPU_PAD) ||
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS, st->preempted_ns,
+			      HVTRACE_VCPU_PAD) ||
+	    (v ? put_vcpu_exit(skb, v) : nla_put_u8(skb, HVTRACE_VCPU_GONE, 1)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -959,44 +960,47 @@ static bool vcpu_shown(const struct hvt_vcpu *v)
 /* Advance D to the next thing to send; false when the dump is done. */
 static bool stats_next(struct stats_dump *d, const struct hvt_vcpu **v)
 {
-	for (;;) {
-		if (d->phase == 0) {
-			if (d->pos >= HVT_NR_REASONS) {
-				d->phase = 1;
-				d->pos = 0;
-				continue;
-			}
-			if (d->merged &&
-			    (!d->head_sent || d->sent < d->nr_buckets))
-				return true;	/* it, or more of its histogram */
-			if (d->merged) {
-				d->merged = false;
-				d->pos++;
-				continue;
-			}
-			if (reason_merge(d))
-				return true;
-			d->merged = false;
-			d->pos++;
-		} else if (d->phase == 1) {
-			if (d->pos >= hvt_vcpu_slots()) {
-				d->phase = 2;
-				d->pos = 0;
-				d->nr_preemptors =
-					hvt_preemptors_merge(d->preemptors,
-							     ARRAY_SIZE(d->preemptors));
-				continue;
-			}
-			*v = hvt_vcpu_at(d->pos);
-			if (*v && vcpu_shown(*v))
-				return true;
-			d->pos++;
-		} else {
-			return d->pos < d->nr_preemptors;
-		}
+	for (;; d->pos++) {
 		/* Tables of tens of thousands of slots: let others run. */
 		if (!(d->pos & 1023))
 			cond_resched();
+		switch (d->phase) {
+		case ST_REASONS:
+			if (d->pos >= HVT_NR_REASONS)
+				break;
+			if (d->merged &&
+			    (!d->head_sent || d->sent < d->nr_buckets))
+				return true;	/* it, or more of its histogram */
+			if (!d->merged && reason_merge(d))
+				return true;
+			d->merged = false;
+			continue;
+		case ST_VCPUS:
+			if (d->pos >= hvt_vcpu_slots())
+				break;
+			*v = hvt_vcpu_at(d->pos);
+			if (*v && vcpu_shown(*v)) {
+				hvt_vcpu_view(*v, &d->view);
+				return true;
+			}
+			continue;
+		case ST_DEPARTED:
+			if (d->pos >= HVTRACE_VCPUS_DEPARTED)
+				break;
+			*v = NULL;
+			if (hvt_vcpu_departed(d->pos, &d->view))
+				return true;
+			continue;
+		case ST_PREEMPTORS:
+			return d->pos < d->nr_preemptors;
+		}
+		/* This phase is done: the next one starts at 0. */
+		d->phase++;
+		d->pos = -1;
+		if (d->phase == ST_PREEMPTORS)
+			d->nr_preemptors =
+				hvt_preemptors_merge(d->preemptors,
+						     ARRAY_SIZE(d->preemptors));
 	}
 }
 
@@ -1013,19 +1017,20 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				  HVTRACE_CMD_GET_STATS);
 		if (!hdr)
 			return skb->len;
-		if (d->phase == 0)
+		if (d->phase == ST_REASONS)
 			err = put_reason_stats(skb, d);
-		else if (d->phase == 1)
-			err = put_vcpu_stats(skb, v);
-		else
+		else if (d->phase == ST_PREEMPTORS)
 			err = put_preemptor(skb, &d->preemptors[d->pos]);
+		else
+			err = put_vcpu_stats(skb, &d->view, v);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			/* Not even one fits in an empty message: give up. */
 			return skb->len ?: err;
 		}
 		genlmsg_end(skb, hdr);
-		if (d->phase != 0)
+		/* A reason stays until its histogram is out. */
+		if (d->phase != ST_REASONS)
 			d->pos++;
 	}
 	return skb->len;

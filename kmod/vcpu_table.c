@@ -67,6 +67,59 @@ static DECLARE_WORK(refused_work, refused_fn);
 
 DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 
+/*
+ * The last departed vCPUs, so a VM that just quit still shows in `hvctl
+ * stat --vcpus`: a fixed ring, written at destruction (any CPU, in turn
+ * by an atomic index), each entry with a sequence count (odd while
+ * written) that readers check around their copy.
+ */
+struct hvt_departed {
+	unsigned long seq;
+	unsigned long gen;
+	struct hvt_vcpu_view view;
+};
+
+static struct hvt_departed departed[HVTRACE_VCPUS_DEPARTED];
+static atomic_t departed_next = ATOMIC_INIT(0);
+
+void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out)
+{
+	out->vm_id = READ_ONCE(v->vm_id);
+	out->vm_pid = READ_ONCE(v->vm_pid);
+	out->vcpu_id = READ_ONCE(v->vcpu_id);
+	out->tid = READ_ONCE(v->tid);
+	if (READ_ONCE(v->gen) == READ_ONCE(hvt_gen))
+		memcpy(&out->stat, &v->stat, sizeof(out->stat));
+	else
+		memset(&out->stat, 0, sizeof(out->stat));
+}
+
+static void depart(const struct hvt_vcpu *v)
+{
+	unsigned int i = (unsigned int)atomic_inc_return(&departed_next);
+	struct hvt_departed *d = &departed[i % HVTRACE_VCPUS_DEPARTED];
+
+	WRITE_ONCE(d->seq, d->seq + 1);
+	smp_wmb();	/* odd before the copy */
+	hvt_vcpu_view(v, &d->view);
+	d->gen = v->gen;
+	smp_wmb();	/* the copy before even */
+	WRITE_ONCE(d->seq, d->seq + 1);
+}
+
+bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out)
+{
+	const struct hvt_departed *d = &departed[i];
+	unsigned long seq = smp_load_acquire(&d->seq);
+	unsigned long gen = READ_ONCE(d->gen);
+
+	if (!seq || (seq & 1) || gen != READ_ONCE(hvt_gen))
+		return false;
+	memcpy(out, &d->view, sizeof(*out));
+	smp_rmb();	/* the copy before the second look */
+	return READ_ONCE(d->seq) == seq && out->stat.exits.count;
+}
+
 int hvt_vcpus_init(unsigned int max_vcpus)
 {
 	unsigned int n;
@@ -89,6 +142,8 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 	atomic64_set(&vcpus_created, 0);
 	atomic64_set(&vcpus_reclaimed, 0);
 	atomic64_set(&vcpus_refused, 0);
+	atomic_set(&departed_next, 0);
+	memset(departed, 0, sizeof(departed));
 	return 0;
 }
 
@@ -284,6 +339,7 @@ struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 
 void hvt_vcpu_retire(struct hvt_vcpu *v)
 {
+	depart(v);
 	WRITE_ONCE(v->key, SLOT_RETIRED);
 	atomic_dec(&vcpus_live);
 	if (llist_add(&v->retired, &retired))

@@ -44,6 +44,23 @@ void hvt_vm_retire(const struct kvm *kvm);
 /* Give back the retired slots now (waits for a grace period). */
 void hvt_vcpus_reap(void);
 
+/* What GET_STATS shows of a vCPU, live or gone. */
+struct hvt_vcpu_view {
+	u32 vm_id;
+	u32 vm_pid;
+	u32 vcpu_id;
+	u32 tid;
+	struct hvt_vcpu_stat stat;	/* zero: nothing since the last clear */
+};
+
+/*
+ * Departed vCPU I (0..HVTRACE_VCPUS_DEPARTED-1) into *OUT: false when
+ * there is none, or it left before the last clear.
+ */
+bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out);
+/* A live vCPU's view (racy copy, zero aggregates when stale). */
+void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out);
+
 /* Slot I of the table (for dumps), NULL when no vCPU holds it. */
 struct hvt_vcpu *hvt_vcpu_at(unsigned int i);
 unsigned int hvt_vcpu_slots(void);

@@ -94,7 +94,9 @@
  *   buffers: it would discard events the reader has not read.
  *
  * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
- *   seen, then one per live vCPU, then the preemptors:
+ *   seen, then one per live vCPU and one per recently destroyed vCPU
+ *   (the last HVTRACE_VCPUS_DEPARTED, if destroyed since the last clear),
+ *   then the preemptors:
  *   REASON nest: RSN_ISA u8, RSN_CODE u32 (absent for the catch-alls
  *          "other VMX", "other SVM", and ISA 0 "reason unknown"),
  *          RSN_COUNT u64, RSN_TOTAL_NS, RSN_MIN_NS, RSN_MAX_NS u64,
@@ -114,7 +116,8 @@
  *          inside KVM, and for how long); while the vCPU is out of the
  *          guest now: VCPU_EXIT_ISA u8, VCPU_EXIT_REASON u32 (the exit in
  *          progress), VCPU_EXIT_NS u64 (out of the guest for so long),
- *          VCPU_EXIT_STATE u8 (enum hvtrace_vcpu_state)
+ *          VCPU_EXIT_STATE u8 (enum hvtrace_vcpu_state); for a destroyed
+ *          vCPU: VCPU_GONE u8 (1), its aggregates as they ended
  *   then one per task that ran while a vCPU thread waited runnable
  *   (the heaviest few per CPU, merged):
  *   PREEMPTOR nest: PRE_PID u32, PRE_COMM string, PRE_VCPU u8 (it is a
@@ -295,6 +298,7 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_EXIT_REASON,
 	HVTRACE_VCPU_EXIT_NS,
 	HVTRACE_VCPU_EXIT_STATE,
+	HVTRACE_VCPU_GONE,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -382,6 +386,9 @@ enum hvtrace_mode {
 #define HVTRACE_BUFFER_KB_MIN		4
 #define HVTRACE_BUFFER_KB_MAX		(256 * 1024)
 #define HVTRACE_BUFFER_KB_DEFAULT	2560	/* 16384 records */
+
+/* Destroyed vCPUs whose aggregates GET_STATS still shows, at most. */
+#define HVTRACE_VCPUS_DEPARTED		64
 
 /* Largest vCPU id the vCPU filter can name (KVM_MAX_VCPU_IDS on x86). */
 #define HVTRACE_MAX_VCPU_ID		4095
