@@ -69,7 +69,10 @@ module:
 check:
 	tests/check
 
-demo: all
+# From nothing: the Debian packages come first (hvctl needs libmnl-dev).
+demo:
+	tests/deps
+	$(MAKE) all
 	tests/demo
 
 check-style:

@@ -369,7 +369,7 @@ void hvt_vm_retire(const struct kvm *kvm)
 	}
 }
 
-void hvt_vcpus_reap(void)
+static void reap(void)
 {
 	struct llist_node *list = llist_del_all(&retired);
 	struct hvt_vcpu *v, *t;
@@ -386,5 +386,11 @@ void hvt_vcpus_reap(void)
 
 static void reap_fn(struct work_struct *work)
 {
-	hvt_vcpus_reap();
+	reap();
+}
+
+void hvt_vcpus_reap(void)
+{
+	reap();
+	flush_work(&reap_work);	/* what it took before us is free too */
 }

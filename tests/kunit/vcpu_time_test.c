@@ -232,6 +232,92 @@ static void vt_vmm_sleeps_test(struct kunit *test)
 }
 
 /*
+ * A second VMM thread calls KVM_RUN while the thread that got the exit
+ * blocks in userspace: the VMM has the exit until that KVM_RUN, and the
+ * blocked thread's stretch ends there (hvt_time_settle()).
+ */
+static void vt_run_from_other_thread_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_vcpu *v = f->v;
+	u64 d;
+
+	vt_exit(v, 1000);
+	vt_to_user(v, 1500);
+	vt_out(v, false, f->idle, false, 2000);		/* VMM 500 on CPU */
+	vt_run(v, 5000);				/* VMM 3000 blocked */
+	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_ON_CPU);
+	d = vt_entry(v, 6000);
+	KUNIT_EXPECT_EQ(test, d, 5000ULL);
+	VT_EXPECT_PARTS(test, v, 3500, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1500ULL);	/* handling */
+	vt_done(v);
+
+	/* The old thread was preempted in userspace: runnable to KVM_RUN. */
+	vt_exit(v, 10000);
+	vt_to_user(v, 10500);
+	vt_out(v, true, f->hog, false, 11000);		/* VMM 500 */
+	vt_run(v, 13000);				/* runnable 2000 */
+	d = vt_entry(v, 13500);
+	VT_EXPECT_PARTS(test, v, 500, 0, 2000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1000ULL);
+}
+
+/* KVM destroys the vCPU of an exit that never re-enters. */
+static u64 vt_destroyed(struct hvt_vcpu *v, u64 now)
+{
+	v->in_exit = false;
+	v->split = true;
+	hvt_time_close(v, now, now - v->exit_ts);
+	return now - v->exit_ts;
+}
+
+/*
+ * The VMM quits with the vCPU's last exit in hand: its time runs to the
+ * destruction, as VMM while the thread is in userspace or blocked there,
+ * runnable while it waits for a CPU, whoever destroys it.
+ */
+static void vt_destroyed_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_vcpu *v = f->v;
+	u64 d;
+
+	/* Blocked in the VMM (or dead) since 2000. */
+	vt_exit(v, 1000);
+	vt_to_user(v, 1500);
+	vt_out(v, false, f->idle, false, 2000);
+	d = vt_destroyed(v, 9000);
+	KUNIT_EXPECT_EQ(test, d, 8000ULL);
+	VT_EXPECT_PARTS(test, v, 7500, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 500ULL);
+	vt_done(v);
+
+	/* Preempted in the VMM. */
+	vt_exit(v, 10000);
+	vt_to_user(v, 10500);
+	vt_out(v, true, f->hog, false, 11000);
+	d = vt_destroyed(v, 14000);
+	VT_EXPECT_PARTS(test, v, 500, 0, 3000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 500ULL);
+	vt_done(v);
+
+	/* On CPU in the VMM: the destroying thread is the vCPU thread. */
+	vt_exit(v, 20000);
+	vt_to_user(v, 20400);
+	d = vt_destroyed(v, 21000);
+	VT_EXPECT_PARTS(test, v, 600, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 400ULL);
+	vt_done(v);
+
+	/* Nothing happened to it: all handling. */
+	vt_exit(v, 30000);
+	d = vt_destroyed(v, 30700);
+	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d, 700ULL);
+}
+
+/*
  * Preempted inside KVM: runnable for the time off CPU, who took the CPU
  * noted at the switch-out, the longest stretch kept.
  */
@@ -1277,6 +1363,8 @@ static struct kunit_case vt_cases[] = {
 	KUNIT_CASE(vt_quiet_test),
 	KUNIT_CASE(vt_vmm_round_trip_test),
 	KUNIT_CASE(vt_vmm_sleeps_test),
+	KUNIT_CASE(vt_run_from_other_thread_test),
+	KUNIT_CASE(vt_destroyed_test),
 	KUNIT_CASE(vt_preempted_test),
 	KUNIT_CASE(vt_wakeup_wait_test),
 	KUNIT_CASE(vt_halt_blocked_test),
