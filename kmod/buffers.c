@@ -110,8 +110,15 @@ static struct hvt_buffers *buffers_alloc(u32 kb, u8 mode)
 
 int hvt_buffers_init(u32 kb, u8 mode)
 {
+	u64 bytes = (u64)ring_bytes(kb) * num_online_cpus();
 	struct hvt_buffers *b;
 
+	if (!affordable(bytes)) {
+		pr_err("buffer_kb=%u: %llu MiB of rings (%u CPUs) exceed half of the %llu MiB available\n",
+		       kb, bytes >> 20, num_online_cpus(),
+		       hvt_mem_available() >> 20);
+		return -ENOMEM;
+	}
 	/* No CPU is traced yet: the rings come with the CPUs (cpus.c). */
 	b = buffers_alloc(kb, mode);
 	if (!b)

@@ -1,18 +1,67 @@
-# Unload and reload hvtrace while a guest exits at full rate: no warning
-# (the harness scans the log), and the module counts exits when loaded.
+# Unload and reload hvtrace 100 times while guests exit at full rate: with
+# and without autostart=1, with a multicast listener joined all along and,
+# every tenth cycle, `hvctl record` draining when the module goes. No
+# warning (the harness scans the log), no hang, and exits counted after.
 . "$(dirname "$0")/lib.sh"
 
 cycles=${HVT_CYCLES:-100}
+MCAST="python3 $(dirname "$0")/nl_mcast.py"
+
 "$HVGUEST" --forever --pio 1000 --cpuid 1000 >/tmp/guest.out 2>&1 &
 gpid=$!
+"$HVGUEST" --forever --vcpus 2 --mmio 200:0xd0000000 >/tmp/guest2.out 2>&1 &
+gpid2=$!
+gid=$($MCAST id) || fail "no events group"
+$MCAST listen "$gid" 3600 >/tmp/listen.out 2>&1 &
+lpid=$!
 sleep 2
+
+# unload: retry while a dump in flight holds the module for a moment.
+unload() {
+	local i
+
+	for i in $(seq 50); do
+		modprobe -r hvtrace 2>/dev/null && return 0
+		sleep 0.1
+	done
+	modprobe -r hvtrace || fail "unload $1 failed"
+}
+
+recorded=0
 for i in $(seq "$cycles"); do
-	modprobe -r hvtrace || fail "unload $i failed"
-	modprobe hvtrace || fail "load $i failed"
+	if [ $((i % 2)) = 1 ]; then
+		modprobe hvtrace autostart=1 buffer_kb=16 || fail "load $i (autostart) failed"
+	else
+		modprobe hvtrace || fail "load $i failed"
+	fi
+	rec=
+	if [ $((i % 10)) = 0 ]; then
+		"$HVCTL" record -q -o "/tmp/cycle.$i" --threshold 0 --duration 60s \
+			>/tmp/cycle.out 2>&1 &
+		rec=$!
+		wait_recording
+		sleep 1
+	fi
+	unload "$i"
+	if [ -n "$rec" ]; then
+		# The module went from under the recorder: it must notice.
+		for _ in $(seq 100); do
+			kill -0 "$rec" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$rec" 2>/dev/null && fail "record hangs after unload $i"
+		wait "$rec"
+		recorded=$((recorded + 1))
+	fi
 done
+modprobe hvtrace || fail "final load failed"
 sleep 1
-seen=$("$HVCTL" -j status | sed -n 's/.*"exits_seen":\([0-9]*\).*/\1/p')
-kill -INT $gpid
+seen=$("$HVCTL" -j status | py 'd["exits_seen"]')
+kill -INT $gpid $gpid2
 wait $gpid || fail "guest failed: $(cat /tmp/guest.out)"
+wait $gpid2 || fail "guest 2 failed: $(cat /tmp/guest2.out)"
+kill $lpid 2>/dev/null
+wait $lpid 2>/dev/null
 [ "${seen:-0}" -gt 0 ] || fail "no exits seen after reload"
-echo "  $cycles load/unload cycles under load; $seen exits seen after the last"
+echo "  $cycles load/unload cycles under load ($recorded with a recorder draining);" \
+	"$seen exits seen after the last"

@@ -1,17 +1,25 @@
-# hvctl stat counts exactly what the guest did, per reason and per vCPU.
-# An exit is counted when its vCPU re-enters: the guest's final exit (to
-# the done port) never does.
+# hvctl stat counts exactly what the guest did, per reason and per vCPU,
+# and exactly what the kernel's own kvm_exit tracepoint saw, reason by
+# reason: every exit, also each vCPU's last one (its OUT to the done port),
+# which never re-enters and ends when hvguest destroys the VM.
 . "$(dirname "$0")/lib.sh"
 
 reset_config
+ftrace_exits_start
 r=$(guest --vcpus 2 --pio 300 --mmio 200 --cpuid 400 --rdmsr 150 \
 	--wrmsr 50 --hlt 30 --slow 3:1000) || exit 1
 echo "  $r"
+kernel=$(ftrace_exits_stop)
 s=$("$HVCTL" -j stat --vcpus) || fail "hvctl stat failed"
+expect_eq "exits per reason (code count), hvtrace = ftrace's kvm_exit" \
+	"$(echo $kernel)" "$(echo $(hvtrace_exits))"
 count() {
 	echo "$s" | py "sum(r['count'] for r in d['reasons'] if r['reason'] == '$1')"
 }
-expect_eq "IOIO count" $((2 * (300 + 3))) "$(count IOIO)"
+expect_eq "IOIO count = KVM's io_exits" "$(field kvm_io_exits "$r")" "$(count IOIO)"
+expect_eq "IOIO count" $((2 * (300 + 3 + 1))) "$(count IOIO)"
+expect_eq "never re-entered: each vCPU's last exit" 2 \
+	"$(echo "$s" | py "sum(r.get('no_entry', 0) for r in d['reasons'])")"
 expect_eq "CPUID count" $((2 * 400)) "$(count CPUID)"
 expect_eq "MSR count" $((2 * (150 + 50))) "$(count MSR)"
 expect_eq "HLT count" $((2 * 30)) "$(count HLT)"

@@ -102,3 +102,27 @@ parts_add_up() {
 	[ "$bad" = "[]" ] || fail "parts do not add up: $bad"
 	echo "  parts add up to the duration, for every exit"
 }
+
+# The kernel's own count of exits, per exit reason code: a hist trigger on
+# kvm:kvm_exit. ftrace_exits_start, run the workload, then
+# ftrace_exits_stop prints "CODE COUNT" lines, sorted by code.
+TRACEFS=/sys/kernel/tracing
+ftrace_exits_start() {
+	mountpoint -q "$TRACEFS" || mount -t tracefs nodev "$TRACEFS" ||
+		fail "cannot mount tracefs"
+	echo 'hist:keys=exit_reason:vals=hitcount:size=2048' \
+		> "$TRACEFS/events/kvm/kvm_exit/trigger" ||
+		fail "cannot set a hist trigger on kvm_exit"
+}
+
+ftrace_exits_stop() {
+	sed -n 's/^{ exit_reason: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1 \2/p' \
+		"$TRACEFS/events/kvm/kvm_exit/hist" | sort -n
+	echo '!hist:keys=exit_reason:vals=hitcount:size=2048' \
+		> "$TRACEFS/events/kvm/kvm_exit/trigger"
+}
+
+# hvtrace's count of exits per reason code, "CODE COUNT" sorted by code.
+hvtrace_exits() {
+	"$HVCTL" -j stat | py "'\n'.join('%d %d' % (r['code'], r['count']) for r in sorted(d['reasons'], key=lambda r: r.get('code', -1)) if 'code' in r)"
+}
