@@ -4,13 +4,19 @@
 # warning (the harness scans the log), no hang, and exits counted after.
 . "$(dirname "$0")/lib.sh"
 
-cycles=${HVT_CYCLES:-100}
+# 100 cycles on the newest kernel, fewer on the other (each takes seconds
+# under emulation).
+case "$(uname -r)" in
+6.1.*) cycles=${HVT_CYCLES:-30} ;;
+*) cycles=${HVT_CYCLES:-100} ;;
+esac
 MCAST="python3 $(dirname "$0")/nl_mcast.py"
 
-"$HVGUEST" --forever --pio 1000 --cpuid 1000 >/tmp/guest.out 2>&1 &
+# One vCPU at full rate on CPU 1 (MMIO to the VMM, PIO, CPUID), so that
+# CPU 0 is left for modprobe and the tools.
+"$HVGUEST" --forever --cpu 1 --pio 1000 --cpuid 1000 --mmio 200 \
+	>/tmp/guest.out 2>&1 &
 gpid=$!
-"$HVGUEST" --forever --vcpus 2 --mmio 200:0xd0000000 >/tmp/guest2.out 2>&1 &
-gpid2=$!
 gid=$($MCAST id) || fail "no events group"
 $MCAST listen "$gid" 3600 >/tmp/listen.out 2>&1 &
 lpid=$!
@@ -42,7 +48,9 @@ for i in $(seq "$cycles"); do
 		wait_recording
 		sleep 1
 	fi
+	t0=$(date +%s.%N)
 	unload "$i"
+	t1=$(date +%s.%N)
 	if [ -n "$rec" ]; then
 		# The module went from under the recorder: it must notice.
 		for _ in $(seq 100); do
@@ -52,14 +60,14 @@ for i in $(seq "$cycles"); do
 		kill -0 "$rec" 2>/dev/null && fail "record hangs after unload $i"
 		wait "$rec"
 		recorded=$((recorded + 1))
+		echo "  cycle $i: unload $(echo "$t1 - $t0" | bc)s, recorder gone $(echo "$(date +%s.%N) - $t1" | bc)s later"
 	fi
 done
 modprobe hvtrace || fail "final load failed"
 sleep 1
 seen=$("$HVCTL" -j status | py 'd["exits_seen"]')
-kill -INT $gpid $gpid2
+kill -INT $gpid
 wait $gpid || fail "guest failed: $(cat /tmp/guest.out)"
-wait $gpid2 || fail "guest 2 failed: $(cat /tmp/guest2.out)"
 kill $lpid 2>/dev/null
 wait $lpid 2>/dev/null
 [ "${seen:-0}" -gt 0 ] || fail "no exits seen after reload"
