@@ -191,7 +191,8 @@ int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 	bytes = (u64)ring_bytes(kb) * n;
 	if (!affordable(bytes)) {
 		cpus_read_unlock();
-		HVT_ERR_MSG_FMT(extack, "%llu MiB of rings (%u CPUs) exceed half of the %llu MiB available",
+		HVT_ERR_MSG_FMT(extack,
+				"%llu MiB of rings (%u CPUs) exceed half of the %llu MiB available",
 				bytes >> 20, n, hvt_mem_available() >> 20);
 		return -ENOMEM;
 	}

@@ -95,6 +95,7 @@ int hvt_stats_cpu_prepare(unsigned int cpu)
 
 struct hvt_cpu *hvt_cpu(int cpu)
 {
+	/* Pairs with the release in hvt_stats_cpu_prepare(): zeroed state. */
 	return smp_load_acquire(per_cpu_ptr(&hvt_this_cpu, cpu));
 }
 

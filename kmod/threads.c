@@ -135,6 +135,7 @@ static bool thread_set(struct task_struct *p, struct hvt_vcpu *v)
 			filter_add(key, -1);
 		filter_add(want, 1);
 		WRITE_ONCE(t->v, v);
+		/* The vCPU is in place before the entry matches P. */
 		smp_store_release(&t->key, want);
 		return true;
 	}

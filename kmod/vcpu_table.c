@@ -110,6 +110,7 @@ static void depart(const struct hvt_vcpu *v)
 bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out)
 {
 	const struct hvt_departed *d = &departed[i];
+	/* Pairs with depart()'s second write barrier: the copy is whole. */
 	unsigned long seq = smp_load_acquire(&d->seq);
 	unsigned long gen = READ_ONCE(d->gen);
 

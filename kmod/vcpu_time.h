@@ -48,12 +48,14 @@ static inline bool hvt_split_enter(struct hvt_vcpu *v,
 	smp_mb();	/* pairs with hvt_split_own() */
 	if (likely(READ_ONCE(v->task) == p))
 		return true;
+	/* Our stores to V are done before a waiting owner goes on. */
 	smp_store_release(&v->busy, 0);
 	return false;
 }
 
 static inline void hvt_split_leave(struct hvt_vcpu *v)
 {
+	/* Pairs with hvt_split_own()'s acquire: our stores come first. */
 	smp_store_release(&v->busy, 0);
 }
 
