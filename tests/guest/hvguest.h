@@ -173,6 +173,8 @@ struct result {
 	bool run_delay_ok;
 	uint64_t spares, shrinks, destroy_checked;
 	uint64_t vmm_ns[MAX_VCPUS], vmm_exits[MAX_VCPUS], hops[MAX_VCPUS];
+	uint64_t last_exit_ns[MAX_VCPUS];	/* last exit to destroy_vm() */
+	uint64_t destroy_ns;		/* destroy_vm() */
 	pid_t tids[2][MAX_VCPUS], last_tids[MAX_VCPUS];
 };
 

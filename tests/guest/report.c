@@ -28,6 +28,11 @@
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
  *   last_exit_tids   (--hop) the thread that got each vCPU's last exit
+ *   last_exit_ns, vcpu_last_exit_ns=A,B..   the time from right after each
+ *                    last exit's KVM_RUN returned to destroy_vm(), summed
+ *   destroy_ns       the time destroy_vm() took (its closes, KVM's
+ *                    destruction of the VM), summed over the rounds: KVM
+ *                    frees each vCPU within it
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -99,7 +104,9 @@ void result_add(struct result *sum, const struct result *r)
 		sum->vmm_ns[i] += r->vmm_ns[i];
 		sum->vmm_exits[i] += r->vmm_exits[i];
 		sum->hops[i] += r->hops[i];
+		sum->last_exit_ns[i] += r->last_exit_ns[i];
 	}
+	sum->destroy_ns += r->destroy_ns;
 	memcpy(sum->tids, r->tids, sizeof(sum->tids));
 	memcpy(sum->last_tids, r->last_tids, sizeof(sum->last_tids));
 }
@@ -190,7 +197,7 @@ static void report_vmm(const struct result *r)
 /* One round's line (round >= 0) or the final one (round < 0). */
 void report(const struct result *r, int round)
 {
-	uint64_t n = r->iterations, tot = n * cfg.vcpus;
+	uint64_t n = r->iterations, tot = n * cfg.vcpus, sum;
 
 	print_head("HVGUEST", round, r->tids[0], r->tids[1]);
 	printf(" iterations=%" PRIu64 " pio=%" PRIu64 " pio_port=0x%" PRIx64
@@ -231,6 +238,8 @@ void report(const struct result *r, int round)
 	printf(" last_exit=done last_exit_kvm=IO last_exit_port=0x%x"
 	       " last_exit_rip=0x%x last_exits=%" PRIu64,
 	       DONE_PORT, rip[K_DONE], r->rounds * cfg.vcpus);
+	print_list("vcpu_last_exit_ns", r->last_exit_ns, &sum);
+	printf(" last_exit_ns=%" PRIu64 " destroy_ns=%" PRIu64, sum, r->destroy_ns);
 	if (cfg.hop)
 		print_tids("last_exit_tids", r->last_tids);
 	printf("\n");

@@ -6,10 +6,11 @@
  *
  * One round:
  *   [--shrink: shrink the kvm_vcpu cache]   (not before the first round)
- *   create the VM; its spare vCPUs; its vCPUs; find its debugfs directory
+ *   create the VM, the spare vCPUs (in the spare VM), the VM's vCPUs;
+ *     find the VM's debugfs directory
  *   run the program on every vCPU (run.c)
  *   collect the round's counts; check them against KVM's stats
- *   close the spares; destroy_vm(); the debugfs directory must be gone
+ *   destroy_vm(); the debugfs directory must be gone
  *   print 'HVGUEST round=I ...'
  * and the next round's VM is created only after that.
  */
@@ -125,6 +126,7 @@ void run_rounds(void)
 	struct result total = { 0 }, r;
 	sigset_t set = stop_signals();
 	char path[64];
+	uint64_t closing;
 	bool checked, signalled, shrunk;
 	int errors;
 
@@ -148,7 +150,11 @@ void run_rounds(void)
 		errors = 0;
 		for (unsigned int v = 0; v < cfg.vcpus; v++)
 			errors += check_vcpu(&vcpus[v]);
+		closing = now_ns();
 		destroy_vm();
+		r.destroy_ns = now_ns() - closing;
+		for (unsigned int v = 0; v < cfg.vcpus; v++)
+			r.last_exit_ns[v] = closing - vcpus[v].ret_ns;
 		if (checked)
 			check_destroyed(path, i);
 		if (errors)
