@@ -41,6 +41,85 @@
  * time the vCPU threads waited runnable (the scheduler's run_delay from
  * /proc/self/task/TID/schedstat) while running the guest.
  *
+ * The last exit.  Each vCPU's last exit of a run (of a round, with
+ * --rounds) is the IOIO exit of the OUT to DONE_PORT (0x3f0) at rip_done
+ * that ends its last iteration: SVM exit code 0x7b (IOIO), VMX basic
+ * reason 30 (IO_INSTRUCTION), which KVM hands to userspace as KVM_EXIT_IO.
+ * After it the VMM never calls KVM_RUN on that vCPU again, so no VM entry
+ * follows it; every earlier exit was followed by one.  The vCPU is then
+ * destroyed with its VM, which hvguest closes right after the run, once
+ * it has the counts (before it prints them), with or without --rounds.
+ * It is one of the 'done' exits: done counts every iteration's OUT, the
+ * last included, so a tracer that counts only exits whose vCPU re-entered
+ * sees one IOIO exit per vCPU and round fewer than pio + slow + done
+ * (+ halt arms and io_kernel with --halt).  The HVGUEST lines say so:
+ * last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
+ * last_exits=N (one per vCPU and round), and with --hop last_exit_tids=,
+ * the thread that got each vCPU's.  How long they last: vcpu_last_exit_ns=
+ * (and last_exit_ns=, the sum) is the time from right after each one's
+ * KVM_RUN returned until hvguest starts to close the VM, destroy_ns= the
+ * time that takes (KVM frees the vCPUs in its last close()).  Under TCG
+ * they were 6..45 ms (a few past 100 ms) and 20..85 ms on 6.12, 6..120
+ * ms and 30..250 ms on 6.1: a last exit that a tracer closes when KVM
+ * frees its vCPU is long.  Spare vCPUs never run: they have no exits.
+ *
+ * --rounds N runs all of the above N times in one process, one VM after
+ * the other (rounds.c): create the VM and its vCPUs, run the program (once,
+ * or for --seconds), then destroy the VM completely (unmap every kvm_run,
+ * close every stats fd, every vCPU fd and the VM fd, unmap guest memory),
+ * check the round and print its 'HVGUEST round=I' line (I from 0), and
+ * only then create the next round's VM.  KVM frees a VM and every vCPU in
+ * it in the close() that drops its last reference, before that close()
+ * returns; hvguest checks it: the VM's debugfs directory kvm/PID-FD is gone
+ * afterwards (destroy_checked counts the rounds so checked; a round cannot
+ * be checked without debugfs and root).  The final 'HVGUEST' line has
+ * every round's totals, with rounds=N.  A SIGINT or SIGTERM under
+ * --seconds ends the current round early and the run after it.  Every
+ * round has the same pid, the same vCPU ids 0..N-1, the same program at the
+ * same RIPs, and new vCPU threads.  KVM allocates each struct kvm_vcpu
+ * (inside vcpu_svm or vcpu_vmx) from the slab cache "kvm_vcpu": its own
+ * cache, never merged with another, since it has a usercopy region and
+ * Debian's kernels have HARDENED_USERCOPY (on 6.1 and 6.12 with kvm_amd:
+ * 7248-byte objects, 4 per order-3 slab).  SLUB hands out the objects
+ * freed last first, so a new round's vCPUs mostly land where earlier
+ * rounds' were.  Measured under TCG, 20 rounds: one vCPU had its
+ * predecessor's address in 11 to 17 of 19 rounds on 6.12, 7 on 6.1; of
+ * two vCPUs' 38, 20 to 22 had the other vCPU's previous address on 6.12,
+ * and on 6.1 8 their own, 24 an older round's.  struct kvm is vmalloc()ed
+ * and lazily freed: it had a new address in every round.
+ *
+ * --spare-vcpus K moves the real vCPUs elsewhere: before each round's real
+ * vCPUs, K vCPUs are created in a spare VM that is never run and lives
+ * until the end of the run (a VM frees its vCPUs only when it goes), so
+ * they keep the objects they take, typically those the previous round
+ * freed.  With K = 2 x vcpus, none of the 38 (2 vCPUs) or 152 (8 vCPUs)
+ * real vCPUs of rounds 1..19 landed where an earlier round's real vCPU
+ * had been on 6.12, and 0 and 2 did on 6.1; with K = vcpus 2 to 11 of
+ * 38 and 26 to 48 of 152 still did.  --shrink writes 1 to
+ * /sys/kernel/slab/kvm_vcpu/shrink before every round but the first:
+ * SLUB flushes its per-CPU slabs and frees empty ones.  It seldom helps,
+ * since other vCPUs in the system (e.g. tests/vm's held VMs) keep their
+ * slabs alive; on 6.12 two vCPUs then traded addresses in 36 of 38.
+ * Nothing can guarantee fresh addresses (or the same ones): the allocator
+ * is free to hand out any free object, and every other VM and vCPU in the
+ * system allocates and frees too.
+ *
+ * --hop runs every vCPU from two threads in turn (run.c): after each
+ * return from KVM_RUN the thread that got it handles the exit and hands
+ * the vCPU to the other thread, which makes the next KVM_RUN call.  KVM
+ * allows that (one KVM_RUN at a time, under vcpu->mutex), but each
+ * KVM_RUN from a thread other than the last one pays a synchronize_rcu()
+ * before it enters the guest (vcpu->pid changes): milliseconds under
+ * TCG, in the kernel, between the VMM's next KVM_RUN call and the VM
+ * entry.  --vmm-work USEC[:spin] makes the VMM's handling of every exit
+ * that reaches it take USEC more: a clock_nanosleep(), or a busy loop on
+ * CLOCK_MONOTONIC with :spin (after --slow's own sleep).  With either
+ * option the HVGUEST line gives the VMM's own account of its time,
+ * vmm_ns: the sum, over every return of KVM_RUN but each vCPU's last, of
+ * the time from right after the ioctl returned to right before the next
+ * KVM_RUN call (CLOCK_MONOTONIC), vmm_exits their number, hops the
+ * handovers, per vCPU too.  Every other check holds with --hop.
+ *
  * The VMM checks every exit that reaches userspace against the exact
  * sequence the program must produce and cross-checks KVM's own per-vCPU
  * binary statistics afterwards.  It is the ground truth for tracer tests,
@@ -83,11 +162,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,28 +169,18 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/kvm.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define __noreturn	__attribute__((noreturn))
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-
-#define EXIT_MISMATCH	1
-#define EXIT_USAGE	2
-#define EXIT_SKIP	4
+#include "hvguest.h"
 
 #define MEM_SIZE	(2UL << 20)
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000
 #define CODE_MAX	0x1000
-#define DONE_PORT	0x3f0
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
-#define ARM_PORT	0x3f2	/* --halt: "start my timer" */
 #define SPIN_GPA	0x700	/* --spin: 64-bit TSC ticks per spin */
 #define EOI_COUNT_GPA	0x708	/* --halt: 32-bit count of handler runs */
 #define NR_EXCEPTIONS	32
-#define MAX_VCPUS	8
 
 /*
  * --halt: IRQ 5 of the master 8259, remapped to vector 0x25.  No KVM device
@@ -124,9 +188,7 @@
  * same GSI stays masked as reset left it.
  */
 #define PIC_VECTOR_BASE	0x20
-#define HALT_IRQ	5
 #define HALT_VECTOR	(PIC_VECTOR_BASE + HALT_IRQ)
-#define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
 #define MIN_HALT_USEC	1000	/* arm exit to HLT: 0.2-0.5 ms under TCG */
 
 /*
@@ -147,16 +209,7 @@
 #define WRMSR_HI	0x48564700u
 #define RDMSR_VALUE	0x1122334455667788ull
 
-/*
- * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
- * OUT of a --halt; it comes last so that the older kinds' output stays put.
- */
-enum kind {
-	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
-	NR_KINDS, K_DONE = NR_KINDS,
-};
-
-static const char *const kind_name[NR_KINDS + 1] = {
+const char *const kind_name[NR_KINDS + 1] = {
 	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "done",
 };
 
@@ -171,31 +224,7 @@ static bool kind_reaches_vmm(int k)
 	return k != K_CPUID;
 }
 
-struct config {
-	uint64_t count[NR_KINDS];	/* per vCPU and program iteration */
-	uint64_t pio_port, slow_port, slow_usec, mmio_gpa, msr, vcpus;
-	uint64_t halt_usec;		/* non-zero: --halt given */
-	uint64_t spin_ms;		/* non-zero: --spin given */
-	int cpus[MAX_VCPUS];
-	int ncpus;
-	double seconds;
-	bool forever;
-	bool hold;
-};
-
-enum stat_id {
-	ST_EXITS, ST_IO, ST_MMIO, ST_HALT,	/* checked, must exist */
-	ST_IRQ, ST_SIGNAL, ST_HALT_WAKEUP, ST_INSN_EMUL,
-	/* reported with --halt only */
-	ST_HALT_WAIT_NS, ST_POLL_SUCCESS_NS, ST_POLL_FAIL_NS,
-	ST_POLL_SUCCESS, ST_POLL_ATTEMPT, ST_POLL_INVALID,
-	ST_BLOCKING,				/* instant, not a counter */
-	NR_STATS,
-};
-#define NR_CHECKED_STATS	(ST_HALT + 1)
-#define NR_PLAIN_STATS		(ST_INSN_EMUL + 1)
-
-static const char *const stat_name[NR_STATS] = {
+const char *const stat_name[NR_STATS] = {
 	"exits", "io_exits", "mmio_exits", "halt_exits",
 	"irq_exits", "signal_exits", "halt_wakeup", "insn_emulation",
 	"halt_wait_ns", "halt_poll_success_ns", "halt_poll_fail_ns",
@@ -203,84 +232,42 @@ static const char *const stat_name[NR_STATS] = {
 	"blocking",
 };
 
-struct vcpu {
-	int id;
-	int fd;
-	struct kvm_run *run;
-	pthread_t thread;
-	pid_t tid;
-	int stats_fd;
-	long stat_off[NR_STATS];	/* file offset, -1 if KVM lacks it */
-	uint64_t before[NR_STATS];
-	uint64_t after[NR_STATS];
-	uint64_t seen[NR_KINDS + 1];	/* userspace exits by kind */
-	uint64_t iters;
-	uint64_t halts;			/* --halt count per iteration */
-	uint64_t run_delay[2];		/* schedstat run_delay, start/end */
-	bool run_delay_ok;
-	uint64_t run_ns;	/* the thread's time running the guest */
-	/* position in the expected exit sequence of the current iteration */
-	int pos;
-	uint32_t left;
-};
-
-static struct config cfg = {
+struct config cfg = {
 	.pio_port = 0x80,
 	.slow_port = 0x81,
 	.mmio_gpa = 0xd0000000u,
 	.vcpus = 1,
 };
 
-static int kvm_fd, vm_fd;
-static size_t run_size;
-static uint8_t *guest_mem;
-static uint32_t rip[NR_KINDS + 1];
-static uint32_t rip_halt, rip_eoi, entry_rip;
-static uint64_t spin_tsc_khz;
-static struct vcpu vcpus[MAX_VCPUS];
+
+int kvm_fd, vm_fd;
+size_t run_size;
+uint8_t *guest_mem;
+uint32_t rip[NR_KINDS + 1];
+uint32_t rip_halt, rip_eoi;
+static uint32_t entry_rip;
+uint64_t spin_tsc_khz;
+struct vcpu vcpus[MAX_VCPUS];
 
 /*
  * --halt timer: vCPU 0 posts 'armed' at each ARM_PORT exit; the thread
  * raises HALT_IRQ at 'due' and posts 'idle' once the line is low again.
  */
-static struct {
-	sem_t armed, idle;
-	struct timespec armed_at, due;
-	uint64_t late;			/* vCPU 0 not blocked at the deadline */
-	uint64_t armed_ns;		/* sum of arm exit -> IRQ raised */
-} halt_timer;
+struct halt_timer halt_timer;
 
-/* Stop protocol: see finish_iteration(). */
-static atomic_int stop_requested;
-static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t target_iters;
-static pthread_barrier_t stop_barrier, ready_barrier, go_barrier;
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---------------------------------------------------------------- errors */
 
-static const char usage_line[] =
+const char prog_name[] = "hvguest";
+const char usage_line[] =
 	"usage: hvguest [--vcpus N] [--cpu LIST] [--seconds S | --forever] "
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
-	"[--spin MS] [--hold]\n";
+	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
+	"[--vmm-work USEC[:spin]]\n";
 
-static void __noreturn __printf(1, 2)
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hvguest: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fputs(usage_line, stderr);
-	exit(EXIT_USAGE);
-}
-
-static void __noreturn __printf(2, 3)
-die(int code, const char *fmt, ...)
+void __noreturn die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -316,48 +303,32 @@ static void __noreturn usage(void)
 	       "  --spin MS              every vCPU busy-loops on RDTSC for MS ms of\n"
 	       "                         wall-clock time (no exits of its own)\n"
 	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
-	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling)\n"
+	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling),\n"
+	       "                         its --hop thread to the (N+i)-th\n"
 	       "  --seconds S            repeat the program until S seconds have passed\n"
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
 	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
 	       "                         with --halt, those of in-kernel LAPICs too)\n"
-	       "Prints 'HVGUEST-START ...' once the threads exist and 'HVGUEST ...' on\n"
-	       "success.  Exit: 0 ok, 1 mismatch/failure, 2 bad arguments, 4 no KVM.\n",
+	       "  --rounds N             N rounds in one process, each: create the VM,\n"
+	       "                         run the program, destroy the VM (checked)\n"
+	       "  --spare-vcpus K        before each round's vCPUs create K (1..%d) that\n"
+	       "                         never run and live to the end, in a VM of their\n"
+	       "                         own, to move the real ones elsewhere\n"
+	       "  --shrink               shrink the kvm_vcpu slab cache between rounds\n"
+	       "  --hop                  run each vCPU from two threads in turn, handing\n"
+	       "                         it over after every exit\n"
+	       "  --vmm-work USEC[:spin] the VMM handles each exit for USEC more, asleep\n"
+	       "                         (or busy, with :spin)\n"
+	       "Prints 'HVGUEST-START ...' once the threads exist, with --rounds\n"
+	       "'HVGUEST round=I ...' after each round, and 'HVGUEST ...' on success.\n"
+	       "Exit: 0 ok, 1 mismatch/failure, 2 bad arguments, 4 no KVM.\n",
 	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ,
-	       MIN_HALT_USEC, MAX_VCPUS);
+	       MIN_HALT_USEC, MAX_VCPUS, MAX_SPARES);
 	exit(0);
 }
 
 /* ------------------------------------------------------------ arguments */
-
-/*
- * Parses a decimal or 0x-hex number at *sp that ends at '\0', ':' or ',',
- * and advances *sp past it.  Leading zeros do not mean octal: "010" is ten.
- */
-static uint64_t parse_num(const char **sp, const char *opt, const char *what,
-			  uint64_t min, uint64_t max)
-{
-	const char *s = *sp;
-	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	unsigned long long v;
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]) || (hex && !isxdigit((unsigned char)s[2])))
-		usage_error("--%s: %s '%s' is not a number", opt, what, s);
-	errno = 0;
-	v = strtoull(s, &end, hex ? 16 : 10);
-	if (errno || (*end && *end != ':' && *end != ','))
-		usage_error("--%s: %s '%s' is not a number", opt, what, s);
-	if ((v < min || v > max) && hex)
-		usage_error("--%s: %s 0x%llx out of range 0x%" PRIx64 "..0x%" PRIx64,
-			    opt, what, v, min, max);
-	if (v < min || v > max)
-		usage_error("--%s: %s %llu out of range %" PRIu64 "..%" PRIu64,
-			    opt, what, v, min, max);
-	*sp = end;
-	return v;
-}
 
 /* One numeric field of an option argument such as "N:USEC:PORT". */
 struct field {
@@ -391,6 +362,8 @@ static const struct field_opt {
 			   { "USEC", MIN_HALT_USEC, 10000000, &cfg.halt_usec } } },
 	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
 	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
+	{ "rounds", 1, 1, { { "count", 1, 1000000, &cfg.rounds } } },
+	{ "spare-vcpus", 1, 1, { { "count", 1, MAX_SPARES, &cfg.spares } } },
 };
 #define NR_FIELD_OPTS	((int)ARRAY_SIZE(field_opts))
 
@@ -439,6 +412,16 @@ static void parse_seconds(const char *s)
 		usage_error("--seconds: %s out of range", s);
 }
 
+/* "USEC", "USEC:sleep" or "USEC:spin" */
+static void parse_vmm_work(const char *s)
+{
+	cfg.vmm_work_usec = parse_num(&s, "vmm-work", "USEC", 1, 10000000);
+	if (!strcmp(s, ":spin"))
+		cfg.vmm_work_spin = true;
+	else if (*s && strcmp(s, ":sleep"))
+		usage_error("--vmm-work: '%s' is neither ':spin' nor ':sleep'", s);
+}
+
 /* I/O ports the in-kernel irqchip handles: both 8259s and their ELCRs. */
 static bool kernel_port(uint64_t port)
 {
@@ -470,6 +453,17 @@ static void check_config(void)
 
 	if (cfg.seconds > 0 && cfg.forever)
 		usage_error("--seconds and --forever are exclusive");
+	if (cfg.rounds && cfg.forever)
+		usage_error("--rounds and --forever are exclusive: a round must end");
+	if (cfg.shrink && !cfg.rounds)
+		usage_error("--shrink works between rounds: it needs --rounds");
+	if (cfg.spares * (cfg.rounds ? cfg.rounds : 1) > MAX_SPARES_TOTAL)
+		usage_error("--spare-vcpus: %" PRIu64 " a round for %" PRIu64
+			    " rounds is more than %d spare vCPUs", cfg.spares,
+			    cfg.rounds, MAX_SPARES_TOTAL);
+	if (cfg.hold && (cfg.rounds || cfg.spares || cfg.hop || cfg.vmm_work_usec))
+		usage_error("--hold runs nothing: it takes no --rounds, "
+			    "--spare-vcpus, --hop or --vmm-work");
 	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT)
 		usage_error("--pio: port 0x%" PRIx64 " is reserved", cfg.pio_port);
 	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT)
@@ -495,11 +489,14 @@ static void check_config(void)
 
 static void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 6] = {
+	static struct option opts[NR_FIELD_OPTS + 9] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
 		{ "hold",	no_argument,	   NULL, 'H' },
+		{ "shrink",	no_argument,	   NULL, 'K' },
+		{ "hop",	no_argument,	   NULL, 'P' },
+		{ "vmm-work",	required_argument, NULL, 'W' },
 		{ "help",	no_argument,	   NULL, 'h' },
 	};
 	int c;
@@ -525,6 +522,15 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'H':
 			cfg.hold = true;
+			break;
+		case 'K':
+			cfg.shrink = true;
+			break;
+		case 'P':
+			cfg.hop = true;
+			break;
+		case 'W':
+			parse_vmm_work(optarg);
 			break;
 		case 'h':
 			usage();
@@ -840,7 +846,7 @@ static void check_cap(int cap, const char *name)
 		die(EXIT_SKIP, "KVM lacks %s", name);
 }
 
-static void open_kvm(void)
+void open_kvm(void)
 {
 	kvm_fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (kvm_fd < 0)
@@ -903,7 +909,7 @@ static void write_gdt(uint8_t *mem)
 	memcpy(mem + GDT_GPA, gdt, sizeof(gdt));
 }
 
-static void create_vm(void)
+void create_vm(void)
 {
 	struct kvm_userspace_memory_region region = {
 		.slot = 0,
@@ -1067,18 +1073,18 @@ static uint64_t stat_read(const struct vcpu *v, int s)
 	return val;
 }
 
-static void stats_read(struct vcpu *v, uint64_t *val)
+void stats_read(struct vcpu *v, uint64_t *val)
 {
 	for (int s = 0; s < NR_STATS; s++)
 		val[s] = stat_read(v, s);
 }
 
-static uint64_t stat_delta(const struct vcpu *v, int s)
+uint64_t stat_delta(const struct vcpu *v, int s)
 {
 	return v->after[s] - v->before[s];
 }
 
-/* ---------------------------------------------------------- vCPU thread */
+/* ---------------------------------------------------------------- exits */
 
 static const char *exit_reason_name(uint32_t r)
 {
@@ -1162,8 +1168,7 @@ static void dump_regs(const struct vcpu *v)
 		rip[K_HALT], rip_halt, rip_eoi);
 }
 
-static void __noreturn __printf(2, 3)
-vcpu_fail(const struct vcpu *v, const char *fmt, ...)
+void __noreturn vcpu_fail(const struct vcpu *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1179,14 +1184,14 @@ vcpu_fail(const struct vcpu *v, const char *fmt, ...)
 }
 
 /* Starts the expected exit sequence of a new program iteration. */
-static void reset_sequence(struct vcpu *v)
+void reset_sequence(struct vcpu *v)
 {
 	v->pos = -1;
 	v->left = 0;
 }
 
 /* Exits of kind k per iteration on this vCPU: only vCPU 0 halts. */
-static uint64_t vcpu_count(const struct vcpu *v, int k)
+uint64_t vcpu_count(const struct vcpu *v, int k)
 {
 	return k == K_HALT ? v->halts : cfg.count[k];
 }
@@ -1225,7 +1230,7 @@ static void __noreturn guest_exception(const struct vcpu *v)
 }
 
 /* Checks one userspace exit against the program; returns its kind. */
-static int classify_exit(struct vcpu *v)
+int classify_exit(struct vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	int want = expected_kind(v);
@@ -1277,7 +1282,7 @@ static int classify_exit(struct vcpu *v)
 	return want;
 }
 
-static void sleep_usec(uint32_t usec)
+void sleep_usec(uint32_t usec)
 {
 	struct timespec ts = {
 		.tv_sec = usec / 1000000,
@@ -1291,6 +1296,14 @@ static void sleep_usec(uint32_t usec)
 static uint64_t ts_ns(const struct timespec *ts)
 {
 	return ts->tv_sec * 1000000000ull + ts->tv_nsec;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts_ns(&ts);
 }
 
 /*
@@ -1345,6 +1358,8 @@ static void *halt_timer_thread(void *arg)
 	for (;;) {
 		while (sem_wait(&halt_timer.armed) && errno == EINTR)
 			;
+		if (halt_timer.quit)
+			return NULL;
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
 				       &halt_timer.due, NULL) == EINTR)
 			;
@@ -1358,125 +1373,57 @@ static void *halt_timer_thread(void *arg)
 		irq_line(0);
 		sem_post(&halt_timer.idle);
 	}
-	return NULL;
 }
 
-static void start_halt_timer(void)
+/* A fresh timer for the round's VM. */
+void halt_timer_start(void)
 {
-	pthread_t thread;
 	int err;
 
+	memset(&halt_timer, 0, sizeof(halt_timer));
 	sem_init(&halt_timer.armed, 0, 0);
 	sem_init(&halt_timer.idle, 0, 1);
-	err = pthread_create(&thread, NULL, halt_timer_thread, NULL);
+	err = pthread_create(&halt_timer.thread, NULL, halt_timer_thread, NULL);
 	if (err)
 		die(EXIT_MISMATCH, "pthread_create: %s", strerror(err));
-	pthread_detach(thread);
 }
 
 /*
- * Called at the done port; returns true when this vCPU should stop.  Once a
- * stop is requested each vCPU finishes its current iteration and publishes
- * its count; after all have done so (barrier) every vCPU runs on up to the
- * highest count, so all of them complete the same number of iterations.
+ * Once the vCPU threads are gone: waits for the last interrupt's
+ * bookkeeping, then ends the thread, which uses the VM fd.
  */
-static bool finish_iteration(struct vcpu *v, bool *target_known)
+void halt_timer_stop(void)
 {
-	v->iters++;
-	reset_sequence(v);
-	if (*target_known)
-		return v->iters >= target_iters;
-	if (!atomic_load(&stop_requested))
-		return false;
-	pthread_mutex_lock(&target_lock);
-	if (v->iters > target_iters)
-		target_iters = v->iters;
-	pthread_mutex_unlock(&target_lock);
-	pthread_barrier_wait(&stop_barrier);
-	*target_known = true;
-	return v->iters >= target_iters;
+	while (sem_wait(&halt_timer.idle) && errno == EINTR)
+		;
+	halt_timer.quit = true;
+	sem_post(&halt_timer.armed);
+	pthread_join(halt_timer.thread, NULL);
+	sem_destroy(&halt_timer.armed);
+	sem_destroy(&halt_timer.idle);
 }
 
-static void run_vcpu(struct vcpu *v)
+/* What the VMM does for an exit of kind k before the next KVM_RUN. */
+void handle_exit(struct vcpu *v, int kind)
 {
-	bool target_known = false;
-	int kind;
-
-	reset_sequence(v);
-	for (;;) {
-		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
-			/* A signal (e.g. SIGSTOP from a test driver); retry. */
-			if (errno == EINTR)
-				continue;
-			vcpu_fail(v, "KVM_RUN: %s", strerror(errno));
-		}
-		kind = classify_exit(v);
-		switch (kind) {
-		case K_RDMSR:
-			v->run->msr.data = RDMSR_VALUE;
-			v->run->msr.error = 0;
-			break;
-		case K_WRMSR:
-			v->run->msr.error = 0;
-			break;
-		case K_SLOW:
-			sleep_usec(cfg.slow_usec);
-			break;
-		case K_HALT:
-			halt_timer_arm();
-			break;
-		case K_DONE:
-			if (finish_iteration(v, &target_known))
-				return;
-			break;
-		}
+	switch (kind) {
+	case K_RDMSR:
+		v->run->msr.data = RDMSR_VALUE;
+		v->run->msr.error = 0;
+		break;
+	case K_WRMSR:
+		v->run->msr.error = 0;
+		break;
+	case K_SLOW:
+		sleep_usec(cfg.slow_usec);
+		break;
+	case K_HALT:
+		halt_timer_arm();
+		break;
 	}
 }
 
-/* The second field of schedstat: ns spent runnable, waiting for a CPU. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static bool read_run_delay(const struct vcpu *v, uint64_t *ns)
-{
-	char path[64];
-	unsigned long long run, delay;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", v->tid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fscanf(f, "%llu %llu", &run, &delay);
-	fclose(f);
-	*ns = delay;
-	return n == 2;
-}
-
-static void *vcpu_thread(void *arg)
-{
-	struct vcpu *v = arg;
-
-	v->tid = gettid();
-	stats_read(v, v->before);
-	pthread_barrier_wait(&ready_barrier);	/* tid is published */
-	pthread_barrier_wait(&go_barrier);	/* HVGUEST-START is out */
-	v->run_delay_ok = read_run_delay(v, &v->run_delay[0]);
-	v->run_ns = now_ns();
-	run_vcpu(v);
-	v->run_ns = now_ns() - v->run_ns;
-	v->run_delay_ok &= read_run_delay(v, &v->run_delay[1]);
-	stats_read(v, v->after);
-	return NULL;
-}
-
-static void create_vcpu(struct vcpu *v, int id)
+void create_vcpu(struct vcpu *v, int id)
 {
 	v->id = id;
 	v->fd = ioctl(vm_fd, KVM_CREATE_VCPU, id);
@@ -1496,78 +1443,26 @@ static void create_vcpu(struct vcpu *v, int id)
 	stats_open(v);
 }
 
-static void start_vcpu(struct vcpu *v)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int err;
-
-	pthread_attr_init(&attr);
-	if (cfg.ncpus) {
-		CPU_ZERO(&set);
-		CPU_SET(cfg.cpus[v->id % cfg.ncpus], &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
-	err = pthread_create(&v->thread, &attr, vcpu_thread, v);
-	if (err == EINVAL && cfg.ncpus)
-		usage_error("--cpu: cannot run on CPU %d",
-			    cfg.cpus[v->id % cfg.ncpus]);
-	if (err)
-		die(EXIT_MISMATCH, "pthread_create: %s", strerror(err));
-	pthread_attr_destroy(&attr);
-}
-
-/* -------------------------------------------------------------- control */
-
 /*
- * With --seconds/--forever, SIGINT and SIGTERM are blocked in every thread
- * (the vCPU threads inherit the mask, so KVM_RUN is never interrupted by
- * them) and collected here instead.
+ * Drops every reference to the VM that the vCPUs and the VM fd hold: the
+ * kvm_run mappings, the stats fds and fds of the vCPUs, then the VM fd
+ * (rounds.c closes the spare vCPUs first), and unmaps guest memory.  KVM
+ * destroys the VM and every vCPU in it in the last of these close()s,
+ * before it returns to us (rounds.c checks that).
  */
-static sigset_t stop_signals(void)
+void destroy_vm(void)
 {
-	sigset_t set;
+	for (unsigned int i = 0; i < cfg.vcpus; i++) {
+		struct vcpu *v = &vcpus[i];
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	return set;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void wait_for_stop(void)
-{
-	sigset_t set = stop_signals();
-	double left, deadline = now() + cfg.seconds;
-	struct timespec ts;
-	int sig;
-
-	if (cfg.forever) {
-		sigwait(&set, &sig);
-	} else if (cfg.seconds > 0) {
-		while ((left = deadline - now()) > 0) {
-			ts.tv_sec = left;
-			ts.tv_nsec = (left - ts.tv_sec) * 1e9;
-			if (sigtimedwait(&set, NULL, &ts) > 0)
-				break;
-		}
+		if (close(v->stats_fd) || munmap(v->run, run_size) || close(v->fd))
+			die(EXIT_MISMATCH, "vcpu %d: closing: %s", v->id,
+			    strerror(errno));
 	}
-	atomic_store(&stop_requested, 1);
-}
-
-/* "TAG pid=P vcpus=N tids=T0,T1,..." (tids in vCPU order) */
-static void print_head(const char *tag)
-{
-	printf("%s pid=%d vcpus=%" PRIu64 " tids=", tag, getpid(), cfg.vcpus);
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		printf("%s%d", i ? "," : "", vcpus[i].tid);
+	if (close(vm_fd) || munmap(guest_mem, MEM_SIZE))
+		die(EXIT_MISMATCH, "closing the VM: %s", strerror(errno));
+	vm_fd = -1;
+	guest_mem = NULL;
 }
 
 /* One KVM statistic against its expected delta (or lower bound). */
@@ -1583,7 +1478,7 @@ static int check_stat(const struct vcpu *v, int s, uint64_t want, bool exact)
 }
 
 /* Runs of the --halt interrupt handler, as counted by the guest. */
-static uint64_t eoi_count(void)
+uint64_t eoi_count(void)
 {
 	uint32_t n;
 
@@ -1592,7 +1487,7 @@ static uint64_t eoi_count(void)
 }
 
 /* Compares KVM's view and ours for one vCPU; returns the number of errors. */
-static int check_vcpu(const struct vcpu *v)
+int check_vcpu(const struct vcpu *v)
 {
 	const uint64_t *c = cfg.count;
 	uint64_t n = v->iters, want, all = 1;	/* 1: the done OUT */
@@ -1633,153 +1528,12 @@ static int check_vcpu(const struct vcpu *v)
 	return errors;
 }
 
-/*
- * halt: HLTs (and ARM_PORT exits); halt_eoi: interrupt handler runs, one
- * per halt unless an interrupt came twice (see emit_irq_handler());
- * io_kernel: the IN/OUT exits KVM handled itself (PIC setup and EOIs);
- * halt_armed_ns: the sum of the times from each ARM_PORT exit to its
- * interrupt; halt_late: halts not yet blocked at their deadline (see
- * halt_timer_thread()).
- */
-static void report_halt(const uint64_t *total)
-{
-	uint64_t h = vcpus[0].halts * vcpus[0].iters;
-
-	printf(" halt=%" PRIu64 " halt_usec=%" PRIu64 " halt_port=0x%x"
-	       " halt_irq=%d halt_armed_ns=%" PRIu64 " halt_late=%" PRIu64
-	       " halt_eoi=%" PRIu64 " io_kernel=%" PRIu64 " rip_halt=0x%x"
-	       " rip_halt_arm=0x%x rip_halt_eoi=0x%x",
-	       h, cfg.halt_usec, ARM_PORT, HALT_IRQ, halt_timer.armed_ns,
-	       halt_timer.late, eoi_count(), PIC_INIT_OUTS + eoi_count(),
-	       rip_halt, rip[K_HALT], rip_eoi);
-	for (int s = NR_PLAIN_STATS; s < NR_STATS; s++)
-		if (vcpus[0].stat_off[s] >= 0 && s != ST_BLOCKING)
-			printf(" kvm_%s=%" PRIu64, stat_name[s], total[s]);
-}
-
-/* Summed over the vCPU threads; left out if schedstat is unreadable. */
-/*
- * run_ns: the longest vCPU thread's time in run_vcpu(), CLOCK_MONOTONIC
- * (benchmarks under -icount: instructions), start-up left out.
- */
-static void report_run_delay(void)
-{
-	uint64_t sum = 0, run = 0;
-
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		if (vcpus[i].run_ns > run)
-			run = vcpus[i].run_ns;
-	printf(" run_ns=%" PRIu64, run);
-
-	for (unsigned int i = 0; i < cfg.vcpus; i++) {
-		if (!vcpus[i].run_delay_ok) {
-			fprintf(stderr, "hvguest: no run_delay_ns: cannot read "
-				"/proc/self/task/%d/schedstat\n", vcpus[i].tid);
-			return;
-		}
-		sum += vcpus[i].run_delay[1] - vcpus[i].run_delay[0];
-	}
-	printf(" run_delay_ns=%" PRIu64, sum);
-}
-
-static void report(void)
-{
-	uint64_t n = vcpus[0].iters, total[NR_STATS] = { 0 };
-	uint64_t tot = n * cfg.vcpus;
-
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		for (int s = 0; s < NR_STATS; s++)
-			total[s] += stat_delta(&vcpus[i], s);
-	print_head("HVGUEST");
-	printf(" iterations=%" PRIu64 " pio=%" PRIu64 " pio_port=0x%" PRIx64
-	       " mmio=%" PRIu64 " mmio_gpa=0x%" PRIx64 " cpuid=%" PRIu64
-	       " rdmsr=%" PRIu64 " wrmsr=%" PRIu64 " msr=0x%" PRIx64
-	       " hlt=%" PRIu64 " slow=%" PRIu64 " slow_usec=%" PRIu64
-	       " slow_port=0x%" PRIx64 " done=%" PRIu64 " done_port=0x%x",
-	       n, cfg.count[K_PIO] * tot, cfg.pio_port,
-	       cfg.count[K_MMIO] * tot, cfg.mmio_gpa, cfg.count[K_CPUID] * tot,
-	       cfg.count[K_RDMSR] * tot, cfg.count[K_WRMSR] * tot, cfg.msr,
-	       cfg.count[K_HLT] * tot, cfg.count[K_SLOW] * tot, cfg.slow_usec,
-	       cfg.slow_port, tot, DONE_PORT);
-	for (int k = 0; k <= NR_KINDS; k++)
-		if (k != K_HALT)
-			printf(" rip_%s=0x%x", kind_name[k], rip[k]);
-	for (int s = 0; s < NR_PLAIN_STATS; s++)
-		if (vcpus[0].stat_off[s] >= 0)
-			printf(" kvm_%s=%" PRIu64, stat_name[s], total[s]);
-	/* newer fields only with their options, so the old line stays put */
-	if (cfg.halt_usec)
-		report_halt(total);
-	if (cfg.spin_ms)
-		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64,
-		       cfg.spin_ms, spin_tsc_khz);
-	report_run_delay();
-	printf("\n");
-	fflush(stdout);
-}
-
-/*
- * --hold: keep the VM and its vCPUs, never run them, until SIGINT/SIGTERM.
- * KVM flips static keys (code patching) when the first VM and the first
- * vCPU without an in-kernel APIC appear and when the last go away; under
- * QEMU's multi-threaded emulation a patch racing with execution can
- * crash the test VM's kernel. One held VM keeps those keys steady.
- */
-static void hold(void)
-{
-	sigset_t set = stop_signals();
-	int sig;
-
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	printf("HVGUEST-HOLD pid=%d\n", getpid());
-	fflush(stdout);
-	sigwait(&set, &sig);
-	exit(0);
-}
-
 int main(int argc, char **argv)
 {
-	sigset_t set = stop_signals();
-	int errors = 0;
-
 	parse_args(argc, argv);
 	open_kvm();
-	create_vm();
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		create_vcpu(&vcpus[i], i);
 	if (cfg.hold)
 		hold();
-
-	/* Without --seconds/--forever the program runs once. */
-	if (cfg.seconds > 0 || cfg.forever)
-		pthread_sigmask(SIG_BLOCK, &set, NULL);
-	else
-		atomic_store(&stop_requested, 1);
-	pthread_barrier_init(&ready_barrier, NULL, cfg.vcpus + 1);
-	pthread_barrier_init(&go_barrier, NULL, cfg.vcpus + 1);
-	pthread_barrier_init(&stop_barrier, NULL, cfg.vcpus);
-	if (cfg.halt_usec)
-		start_halt_timer();
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		start_vcpu(&vcpus[i]);
-
-	pthread_barrier_wait(&ready_barrier);
-	print_head("HVGUEST-START");
-	printf("\n");
-	fflush(stdout);
-	pthread_barrier_wait(&go_barrier);
-
-	wait_for_stop();
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		pthread_join(vcpus[i].thread, NULL);
-	/* the last interrupt's bookkeeping may still be under way */
-	if (cfg.halt_usec)
-		while (sem_wait(&halt_timer.idle) && errno == EINTR)
-			;
-	for (unsigned int i = 0; i < cfg.vcpus; i++)
-		errors += check_vcpu(&vcpus[i]);
-	if (errors)
-		return EXIT_MISMATCH;
-	report();
+	run_rounds();
 	return 0;
 }

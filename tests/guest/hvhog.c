@@ -20,13 +20,10 @@
  * Exit codes: 0 done, 2 bad arguments or a setting the kernel refused.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,43 +32,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXIT_USAGE	2
+#include "args.h"
+
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1: longer names get cut */
 
-#define __noreturn	__attribute__((noreturn))
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-
-static const char usage_line[] =
+const char prog_name[] = "hvhog";
+const char usage_line[] =
 	"usage: hvhog --cpu C --ms M [--fifo PRIO] [--comm NAME] "
 	"[--start-delay MS] [--bursts N [--gap MS]]\n";
 
-/* "hvhog: MESSAGE", with the usage line when USAGE; exit 2. */
-static void __noreturn vfail(bool usage, const char *fmt, va_list ap)
-{
-	fputs("hvhog: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	if (usage)
-		fputs(usage_line, stderr);
-	exit(EXIT_USAGE);
-}
-
+/* A setting the kernel refused: "hvhog: MESSAGE", exit 2. */
 static void __noreturn __printf(1, 2)
 fail(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(false, fmt, ap);
-}
-
-static void __noreturn __printf(1, 2)
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(true, fmt, ap);
+	args_vfail(false, fmt, ap);
 }
 
 static void __noreturn usage(void)
@@ -92,21 +69,6 @@ static void __noreturn usage(void)
 	      "at the end.  Exit: 0 done, 2 bad arguments or refused setting.\n",
 	      stdout);
 	exit(0);
-}
-
-/* A decimal number in min..max, the whole of s. */
-static long parse_num(const char *s, const char *opt, long min, long max)
-{
-	long v;
-	char *end;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!isdigit((unsigned char)s[0]) || *end || errno)
-		usage_error("--%s: '%s' is not a number", opt, s);
-	if (v < min || v > max)
-		usage_error("--%s: %ld out of range %ld..%ld", opt, v, min, max);
-	return v;
 }
 
 static uint64_t clock_ns(clockid_t clk)
@@ -149,13 +111,14 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			cpu = parse_num(optarg, "cpu", 0, CPU_SETSIZE - 1);
+			cpu = parse_arg(optarg, "cpu", "CPU", 0, CPU_SETSIZE - 1);
 			break;
 		case 'm':
-			ms = parse_num(optarg, "ms", 1, 3600000);
+			ms = parse_arg(optarg, "ms", "MS", 1, 3600000);
 			break;
 		case 'f':
-			fifo = parse_num(optarg, "fifo", sched_get_priority_min(SCHED_FIFO),
+			fifo = parse_arg(optarg, "fifo", "PRIO",
+					 sched_get_priority_min(SCHED_FIFO),
 					 sched_get_priority_max(SCHED_FIFO));
 			break;
 		case 'n':
@@ -168,13 +131,13 @@ int main(int argc, char **argv)
 					    "(space or '=')", comm);
 			break;
 		case 'd':
-			delay = parse_num(optarg, "start-delay", 0, 3600000);
+			delay = parse_arg(optarg, "start-delay", "MS", 0, 3600000);
 			break;
 		case 'b':
-			bursts = parse_num(optarg, "bursts", 1, 100000);
+			bursts = parse_arg(optarg, "bursts", "N", 1, 100000);
 			break;
 		case 'g':
-			gap = parse_num(optarg, "gap", 0, 3600000);
+			gap = parse_arg(optarg, "gap", "MS", 0, 3600000);
 			break;
 		case 'h':
 			usage();

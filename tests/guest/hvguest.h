@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hvguest's parts; hvguest.c's header says what the program does and what
+ * it guarantees.
+ *   hvguest.c  options, the guest program, one VM's setup, the exit checks
+ *   run.c      the threads that run a VM's vCPUs (one each, or --hop's two)
+ *   rounds.c   VMs one after another (--rounds), their teardown, --shrink
+ *   report.c   the HVGUEST lines: one round's or all rounds' counts
+ */
+#ifndef _HVT_HVGUEST_H
+#define _HVT_HVGUEST_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/kvm.h>
+
+#include "args.h"
+
+#define EXIT_MISMATCH	1
+#define EXIT_SKIP	4
+
+#define MAX_VCPUS	8
+#define MAX_SPARES	64	/* --spare-vcpus, per round */
+#define MAX_SPARES_TOTAL 4096	/* ... and all rounds together */
+#define DONE_PORT	0x3f0	/* the end of a program iteration */
+#define ARM_PORT	0x3f2	/* --halt: "start my timer" */
+#define HALT_IRQ	5
+#define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
+
+/*
+ * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
+ * OUT of a --halt; it comes last so that the older kinds' output stays put.
+ */
+enum kind {
+	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
+	NR_KINDS, K_DONE = NR_KINDS,
+};
+
+extern const char *const kind_name[NR_KINDS + 1];
+
+enum stat_id {
+	ST_EXITS, ST_IO, ST_MMIO, ST_HALT,	/* checked, must exist */
+	ST_IRQ, ST_SIGNAL, ST_HALT_WAKEUP, ST_INSN_EMUL,
+	/* reported with --halt only */
+	ST_HALT_WAIT_NS, ST_POLL_SUCCESS_NS, ST_POLL_FAIL_NS,
+	ST_POLL_SUCCESS, ST_POLL_ATTEMPT, ST_POLL_INVALID,
+	ST_BLOCKING,				/* instant, not a counter */
+	NR_STATS,
+};
+#define NR_CHECKED_STATS	(ST_HALT + 1)
+#define NR_PLAIN_STATS		(ST_INSN_EMUL + 1)
+
+extern const char *const stat_name[NR_STATS];
+
+struct config {
+	uint64_t count[NR_KINDS];	/* per vCPU and program iteration */
+	uint64_t pio_port, slow_port, slow_usec, mmio_gpa, msr, vcpus;
+	uint64_t halt_usec;		/* non-zero: --halt given */
+	uint64_t spin_ms;		/* non-zero: --spin given */
+	uint64_t rounds;		/* non-zero: --rounds given */
+	uint64_t spares;		/* --spare-vcpus K */
+	uint64_t vmm_work_usec;		/* --vmm-work USEC */
+	bool vmm_work_spin;		/* ... :spin */
+	bool shrink;
+	bool hop;
+	int cpus[MAX_VCPUS];
+	int ncpus;
+	double seconds;
+	bool forever;
+	bool hold;
+};
+
+/*
+ * A thread that runs a vCPU: th[0], and th[1] too with --hop.  'go' is
+ * its turn (--hop only).
+ */
+struct vcpu_thread {
+	struct vcpu *v;
+	int idx;
+	pthread_t thread;
+	pid_t tid;
+	sem_t go;
+	uint64_t run_delay[2];		/* schedstat run_delay, start/end */
+	bool run_delay_ok;
+};
+
+struct vcpu {
+	int id;
+	int fd;
+	struct kvm_run *run;
+	struct vcpu_thread th[2];
+	int stats_fd;
+	long stat_off[NR_STATS];	/* file offset, -1 if KVM lacks it */
+	uint64_t before[NR_STATS];
+	uint64_t after[NR_STATS];
+	uint64_t seen[NR_KINDS + 1];	/* userspace exits by kind */
+	uint64_t iters;
+	uint64_t halts;			/* --halt count per iteration */
+	uint64_t run_ns;	/* first KVM_RUN to the last exit */
+	/* position in the expected exit sequence of the current iteration */
+	int pos;
+	uint32_t left;
+	bool target_known;		/* the stop protocol's, see run.c */
+	/* VMM time: from each KVM_RUN's return to the next KVM_RUN call */
+	uint64_t ret_ns;		/* CLOCK_MONOTONIC at the last return */
+	uint64_t vmm_ns, vmm_exits;	/* their sum and number */
+	uint64_t hops;			/* --hop: handovers to the other thread */
+	pid_t last_tid;			/* the thread that got the last exit */
+	bool done;			/* the last exit is in: --hop's other thread quits */
+};
+
+/* --halt's timer thread (hvguest.c); per round, reset by halt_timer_start() */
+struct halt_timer {
+	sem_t armed, idle;
+	struct timespec armed_at, due;
+	uint64_t late;			/* vCPU 0 not blocked at the deadline */
+	uint64_t armed_ns;		/* sum of arm exit -> IRQ raised */
+	pthread_t thread;
+	bool quit;
+};
+
+extern struct config cfg;
+extern struct vcpu vcpus[MAX_VCPUS];
+extern int kvm_fd, vm_fd;
+extern size_t run_size;
+extern uint8_t *guest_mem;
+extern uint32_t rip[NR_KINDS + 1];
+extern uint32_t rip_halt, rip_eoi;
+extern uint64_t spin_tsc_khz;
+extern struct halt_timer halt_timer;
+
+void __noreturn __printf(2, 3) die(int code, const char *fmt, ...);
+void __noreturn __printf(2, 3) vcpu_fail(const struct vcpu *v, const char *fmt, ...);
+
+/* hvguest.c: one VM and its vCPUs */
+void open_kvm(void);
+void create_vm(void);
+void create_vcpu(struct vcpu *v, int id);
+void destroy_vm(void);
+void halt_timer_start(void);
+void halt_timer_stop(void);
+void reset_sequence(struct vcpu *v);
+int classify_exit(struct vcpu *v);
+void handle_exit(struct vcpu *v, int kind);
+void stats_read(struct vcpu *v, uint64_t *val);
+uint64_t stat_delta(const struct vcpu *v, int s);
+uint64_t vcpu_count(const struct vcpu *v, int k);
+uint64_t eoi_count(void);
+int check_vcpu(const struct vcpu *v);
+void sleep_usec(uint32_t usec);
+uint64_t now_ns(void);
+
+/* run.c: one round's vCPU threads */
+sigset_t stop_signals(void);
+bool run_vcpus(int round);
+
+/* rounds.c */
+void __noreturn hold(void);
+void run_rounds(void);
+
+/* report.c: what one round did, or all rounds together */
+struct result {
+	uint64_t rounds, iterations;	/* iterations: per vCPU */
+	uint64_t kvm[NR_STATS];		/* deltas, summed over the vCPUs */
+	bool kvm_have[NR_STATS];	/* KVM has this stat */
+	uint64_t halt_armed_ns, halt_late, halt_eoi, io_kernel;
+	uint64_t run_ns;
+	uint64_t run_delay_ns;
+	bool run_delay_ok;
+	uint64_t spares, shrinks, destroy_checked;
+	uint64_t vmm_ns[MAX_VCPUS], vmm_exits[MAX_VCPUS], hops[MAX_VCPUS];
+	uint64_t last_exit_ns[MAX_VCPUS];	/* last exit to destroy_vm() */
+	uint64_t destroy_ns;		/* destroy_vm() */
+	pid_t tids[2][MAX_VCPUS], last_tids[MAX_VCPUS];
+};
+
+void result_of_round(struct result *r);
+void result_add(struct result *sum, const struct result *r);
+void report_start(int round);
+void report(const struct result *r, int round);
+
+#endif /* _HVT_HVGUEST_H */

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The HVGUEST lines: the counts of one round (result_of_round()), summed
+ * over the rounds (result_add()), then printed (report()).  One round's
+ * line and the final line have the same keys; the final line has all
+ * rounds' totals:
+ *
+ *   HVGUEST-START [round=I] pid= vcpus= tids= [hop_tids=]
+ *   HVGUEST round=I pid= vcpus= tids= ... spares= [shrinks=] destroy_checked=
+ *   HVGUEST pid= vcpus= tids= ... [rounds=N spares= [shrinks=] destroy_checked=]
+ *
+ * Counts of exits are totals over the vCPUs (and rounds); iterations is
+ * per vCPU, so pio = --pio count * iterations * vcpus.  tids (and hop_tids,
+ * last_exit_tids) are the last round's, in vCPU order.
+ *   kvm_*            KVM's vCPU stats, deltas summed over the vCPUs
+ *   run_ns           per round the longest vCPU's time from its first
+ *                    KVM_RUN to its last exit; summed over the rounds
+ *   run_delay_ns     the vCPU threads' run_delay (schedstat), summed
+ *   spares           spare vCPUs created (--spare-vcpus)
+ *   shrinks          kvm_vcpu cache shrinks before the round(s) (--shrink)
+ *   destroy_checked  rounds whose VM's destruction was seen in debugfs
+ *   vmm_ns, vmm_exits, vcpu_vmm_ns=A,B.., vcpu_vmm_exits=A,B..  (--hop or
+ *                    --vmm-work) the VMM's own time between each return of
+ *                    KVM_RUN and the next call, see run.c
+ *   hops, vcpu_hops=A,B..   (--hop) handovers to the other thread
+ *   vmm_work_usec, vmm_work=sleep|spin   (--vmm-work)
+ *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
+ *   last_exits=N     the exit of each vCPU after which the VMM never calls
+ *                    KVM_RUN again, one per vCPU and round (hvguest.c)
+ *   last_exit_tids   (--hop) the thread that got each vCPU's last exit
+ *   last_exit_ns, vcpu_last_exit_ns=A,B..   the time from right after each
+ *                    last exit's KVM_RUN returned to destroy_vm(), summed
+ *   destroy_ns       the time destroy_vm() took (its closes, KVM's
+ *                    destruction of the VM), summed over the rounds: KVM
+ *                    frees each vCPU within it
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hvguest.h"
+
+/* What this round did; vcpus[] and halt_timer still hold it. */
+void result_of_round(struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->rounds = 1;
+	r->iterations = vcpus[0].iters;
+	r->run_delay_ok = true;
+	for (int s = 0; s < NR_STATS; s++)
+		r->kvm_have[s] = vcpus[0].stat_off[s] >= 0;
+	for (unsigned int i = 0; i < cfg.vcpus; i++) {
+		const struct vcpu *v = &vcpus[i];
+
+		for (int s = 0; s < NR_STATS; s++)
+			r->kvm[s] += stat_delta(v, s);
+		if (v->run_ns > r->run_ns)
+			r->run_ns = v->run_ns;
+		for (int j = 0; j < (cfg.hop ? 2 : 1); j++) {
+			const struct vcpu_thread *t = &v->th[j];
+
+			if (!t->run_delay_ok && r->run_delay_ok)
+				fprintf(stderr, "hvguest: no run_delay_ns: cannot read "
+					"/proc/self/task/%d/schedstat\n", t->tid);
+			r->run_delay_ok &= t->run_delay_ok;
+			r->run_delay_ns += t->run_delay[1] - t->run_delay[0];
+			r->tids[j][i] = t->tid;
+		}
+		r->vmm_ns[i] = v->vmm_ns;
+		r->vmm_exits[i] = v->vmm_exits;
+		r->hops[i] = v->hops;
+		r->last_tids[i] = v->last_tid;
+	}
+	if (cfg.halt_usec) {
+		r->halt_armed_ns = halt_timer.armed_ns;
+		r->halt_late = halt_timer.late;
+		r->halt_eoi = eoi_count();
+		r->io_kernel = PIC_INIT_OUTS + r->halt_eoi;
+	}
+}
+
+/* Adds round r to the totals in sum; tids become r's. */
+void result_add(struct result *sum, const struct result *r)
+{
+	sum->run_delay_ok = (!sum->rounds || sum->run_delay_ok) && r->run_delay_ok;
+	sum->rounds += r->rounds;
+	sum->iterations += r->iterations;
+	for (int s = 0; s < NR_STATS; s++) {
+		sum->kvm[s] += r->kvm[s];
+		sum->kvm_have[s] = r->kvm_have[s];
+	}
+	sum->halt_armed_ns += r->halt_armed_ns;
+	sum->halt_late += r->halt_late;
+	sum->halt_eoi += r->halt_eoi;
+	sum->io_kernel += r->io_kernel;
+	sum->run_ns += r->run_ns;
+	sum->run_delay_ns += r->run_delay_ns;
+	sum->spares += r->spares;
+	sum->shrinks += r->shrinks;
+	sum->destroy_checked += r->destroy_checked;
+	for (unsigned int i = 0; i < cfg.vcpus; i++) {
+		sum->vmm_ns[i] += r->vmm_ns[i];
+		sum->vmm_exits[i] += r->vmm_exits[i];
+		sum->hops[i] += r->hops[i];
+		sum->last_exit_ns[i] += r->last_exit_ns[i];
+	}
+	sum->destroy_ns += r->destroy_ns;
+	memcpy(sum->tids, r->tids, sizeof(sum->tids));
+	memcpy(sum->last_tids, r->last_tids, sizeof(sum->last_tids));
+}
+
+/* " KEY=A,B,..." over the vCPUs */
+static void print_tids(const char *key, const pid_t *tids)
+{
+	printf(" %s=", key);
+	for (unsigned int i = 0; i < cfg.vcpus; i++)
+		printf("%s%d", i ? "," : "", tids[i]);
+}
+
+static void print_list(const char *key, const uint64_t *val, uint64_t *sum)
+{
+	*sum = 0;
+	printf(" %s=", key);
+	for (unsigned int i = 0; i < cfg.vcpus; i++) {
+		printf("%s%" PRIu64, i ? "," : "", val[i]);
+		*sum += val[i];
+	}
+}
+
+/* "TAG[ round=I] pid=P vcpus=N tids=T0,T1,..." (tids in vCPU order) */
+static void print_head(const char *tag, int round, const pid_t *tids,
+		       const pid_t *hop_tids)
+{
+	printf("%s", tag);
+	if (round >= 0)
+		printf(" round=%d", round);
+	printf(" pid=%d vcpus=%" PRIu64, getpid(), cfg.vcpus);
+	print_tids("tids", tids);
+	if (cfg.hop)
+		print_tids("hop_tids", hop_tids);
+}
+
+/* Once the round's threads exist, before they run. */
+void report_start(int round)
+{
+	pid_t tids[2][MAX_VCPUS];
+
+	for (unsigned int i = 0; i < cfg.vcpus; i++)
+		for (int j = 0; j < 2; j++)
+			tids[j][i] = vcpus[i].th[j].tid;
+	print_head("HVGUEST-START", cfg.rounds ? round : -1, tids[0], tids[1]);
+	printf("\n");
+	fflush(stdout);
+}
+
+/*
+ * halt: HLTs (and ARM_PORT exits); halt_eoi: interrupt handler runs, one
+ * per halt unless an interrupt came twice (see emit_irq_handler());
+ * io_kernel: the IN/OUT exits KVM handled itself (PIC setup and EOIs);
+ * halt_armed_ns: the sum of the times from each ARM_PORT exit to its
+ * interrupt; halt_late: halts not yet blocked at their deadline (see
+ * halt_timer_thread()).
+ */
+static void report_halt(const struct result *r)
+{
+	printf(" halt=%" PRIu64 " halt_usec=%" PRIu64 " halt_port=0x%x"
+	       " halt_irq=%d halt_armed_ns=%" PRIu64 " halt_late=%" PRIu64
+	       " halt_eoi=%" PRIu64 " io_kernel=%" PRIu64 " rip_halt=0x%x"
+	       " rip_halt_arm=0x%x rip_halt_eoi=0x%x",
+	       cfg.count[K_HALT] * r->iterations, cfg.halt_usec, ARM_PORT,
+	       HALT_IRQ, r->halt_armed_ns, r->halt_late, r->halt_eoi,
+	       r->io_kernel, rip_halt, rip[K_HALT], rip_eoi);
+	for (int s = NR_PLAIN_STATS; s < NR_STATS; s++)
+		if (r->kvm_have[s] && s != ST_BLOCKING)
+			printf(" kvm_%s=%" PRIu64, stat_name[s], r->kvm[s]);
+}
+
+static void report_vmm(const struct result *r)
+{
+	uint64_t sum;
+
+	print_list("vcpu_vmm_ns", r->vmm_ns, &sum);
+	printf(" vmm_ns=%" PRIu64, sum);
+	print_list("vcpu_vmm_exits", r->vmm_exits, &sum);
+	printf(" vmm_exits=%" PRIu64, sum);
+	if (cfg.hop) {
+		print_list("vcpu_hops", r->hops, &sum);
+		printf(" hops=%" PRIu64, sum);
+	}
+	if (cfg.vmm_work_usec)
+		printf(" vmm_work_usec=%" PRIu64 " vmm_work=%s", cfg.vmm_work_usec,
+		       cfg.vmm_work_spin ? "spin" : "sleep");
+}
+
+/* One round's line (round >= 0) or the final one (round < 0). */
+void report(const struct result *r, int round)
+{
+	uint64_t n = r->iterations, tot = n * cfg.vcpus, sum;
+
+	print_head("HVGUEST", round, r->tids[0], r->tids[1]);
+	printf(" iterations=%" PRIu64 " pio=%" PRIu64 " pio_port=0x%" PRIx64
+	       " mmio=%" PRIu64 " mmio_gpa=0x%" PRIx64 " cpuid=%" PRIu64
+	       " rdmsr=%" PRIu64 " wrmsr=%" PRIu64 " msr=0x%" PRIx64
+	       " hlt=%" PRIu64 " slow=%" PRIu64 " slow_usec=%" PRIu64
+	       " slow_port=0x%" PRIx64 " done=%" PRIu64 " done_port=0x%x",
+	       n, cfg.count[K_PIO] * tot, cfg.pio_port,
+	       cfg.count[K_MMIO] * tot, cfg.mmio_gpa, cfg.count[K_CPUID] * tot,
+	       cfg.count[K_RDMSR] * tot, cfg.count[K_WRMSR] * tot, cfg.msr,
+	       cfg.count[K_HLT] * tot, cfg.count[K_SLOW] * tot, cfg.slow_usec,
+	       cfg.slow_port, tot, DONE_PORT);
+	for (int k = 0; k <= NR_KINDS; k++)
+		if (k != K_HALT)
+			printf(" rip_%s=0x%x", kind_name[k], rip[k]);
+	for (int s = 0; s < NR_PLAIN_STATS; s++)
+		if (r->kvm_have[s])
+			printf(" kvm_%s=%" PRIu64, stat_name[s], r->kvm[s]);
+	/* newer fields only with their options, so the old line stays put */
+	if (cfg.halt_usec)
+		report_halt(r);
+	if (cfg.spin_ms)
+		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64,
+		       cfg.spin_ms, spin_tsc_khz);
+	printf(" run_ns=%" PRIu64, r->run_ns);
+	if (r->run_delay_ok)
+		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);
+	if (cfg.rounds) {
+		if (round < 0)
+			printf(" rounds=%" PRIu64, r->rounds);
+		printf(" spares=%" PRIu64, r->spares);
+		if (cfg.shrink)
+			printf(" shrinks=%" PRIu64, r->shrinks);
+		printf(" destroy_checked=%" PRIu64, r->destroy_checked);
+	}
+	if (cfg.hop || cfg.vmm_work_usec)
+		report_vmm(r);
+	printf(" last_exit=done last_exit_kvm=IO last_exit_port=0x%x"
+	       " last_exit_rip=0x%x last_exits=%" PRIu64,
+	       DONE_PORT, rip[K_DONE], r->rounds * cfg.vcpus);
+	print_list("vcpu_last_exit_ns", r->last_exit_ns, &sum);
+	printf(" last_exit_ns=%" PRIu64 " destroy_ns=%" PRIu64, sum, r->destroy_ns);
+	if (cfg.hop)
+		print_tids("last_exit_tids", r->last_tids);
+	printf("\n");
+	fflush(stdout);
+}
