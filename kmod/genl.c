@@ -310,6 +310,7 @@ static int put_config_overrides(struct sk_buff *msg,
 static int put_config_reasons(struct sk_buff *msg, const struct hvt_config *c,
 			      unsigned int *pos, unsigned int max)
 {
+	unsigned int n = 0;
 	struct nlattr *list, *r;
 
 	if (!(c->filters & HVT_F_REASON)) {
@@ -319,16 +320,22 @@ static int put_config_reasons(struct sk_buff *msg, const struct hvt_config *c,
 	list = nla_nest_start(msg, HVTRACE_CFG_FILTER_REASONS);
 	if (!list)
 		return -EMSGSIZE;
-	for (; *pos < HVT_NR_REASONS && max; ++*pos) {
+	for (; *pos < HVT_NR_REASONS && n < max; ++*pos) {
 		if (!test_bit(*pos, c->reasons))
 			continue;
 		r = nla_nest_start(msg, HVTRACE_A_REASON);
 		if (!r || put_reason(msg, *pos))
 			return -EMSGSIZE;
 		nla_nest_end(msg, r);
-		max--;
+		n++;
 	}
-	nla_nest_end(msg, list);
+	/* A batch that found no entry (the last one ended the list) says
+	 * nothing: an empty list would read as "any reason".
+	 */
+	if (n)
+		nla_nest_end(msg, list);
+	else
+		nla_nest_cancel(msg, list);
 	return 0;
 }
 

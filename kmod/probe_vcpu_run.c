@@ -2,7 +2,7 @@
 /*
  * The VMM's side of an exit, and halts:
  *   kvm_userspace_exit    KVM_RUN returns: the VMM has the exit
- *   kvm_arch_vcpu_ioctl_run (kprobe)   KVM_RUN again: the VMM is done
+ *   kvm_vcpu_ioctl (kprobe, KVM_RUN)   KVM_RUN again: the VMM is done
  *   kvm_vcpu_wakeup       a halt ended (how long, and if it blocked)
  * KVM does not export the two tracepoints: they are found in kvm.ko's
  * tracepoint table through the tracepoint module notifier, which also
@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fs.h>
 #include <linux/kprobes.h>
 #include <linux/kvm_host.h>
 #include <linux/module.h>
@@ -60,13 +61,19 @@ static_assert(sizeof(register_trace_kvm_vcpu_wakeup(hvt_on_vcpu_wakeup,
 
 /*
  * KVM_RUN, perhaps from another thread than the last one (legal, and
- * some VMMs do it): that thread drives the vCPU's split from now on.
+ * some VMMs do it): that thread drives the vCPU's split from now on. At
+ * the ioctl's entry, so the VMM's part ends where the VMM's own clock
+ * would say, and what KVM does before it runs the vCPU (for a new
+ * thread: synchronize_rcu() after vcpu->pid changes) is the kernel's.
  */
 static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 {
+	const struct file *filp = (void *)regs_get_kernel_argument(regs, 0);
 	struct hvt_vcpu *v;
 
-	v = hvt_vcpu_find((struct kvm_vcpu *)regs_get_kernel_argument(regs, 0));
+	if (regs_get_kernel_argument(regs, 1) != KVM_RUN)
+		return 0;
+	v = hvt_vcpu_find(filp->private_data);
 	if (!v)
 		return 0;
 	if (unlikely(READ_ONCE(v->task) != current))
@@ -77,7 +84,7 @@ static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 }
 
 static struct kprobe run_kprobe = {
-	.symbol_name = "kvm_arch_vcpu_ioctl_run",
+	.symbol_name = "kvm_vcpu_ioctl",
 	.pre_handler = hvt_on_run,
 };
 

@@ -94,7 +94,8 @@
  *   buffers: it would discard events the reader has not read.
  *
  * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
- *   seen, then one per live vCPU and one per recently destroyed vCPU
+ *   seen, then one per live vCPU with exits or preemptions since the last
+ *   clear or in an exit now, and one per recently destroyed vCPU
  *   (the last HVTRACE_VCPUS_DEPARTED, if destroyed since the last clear),
  *   then the preemptors:
  *   REASON nest: RSN_ISA u8, RSN_CODE u32 (absent for the catch-alls
