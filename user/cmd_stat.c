@@ -391,8 +391,10 @@ static int live(const struct stat_opts *o)
 		nanosleep(&ts, NULL);
 		if (stop)
 			break;
-		if (stats_fetch(&cur))
+		if (stats_fetch(&cur)) {
+			stats_free(&prev);
 			return 1;
+		}
 		if (!hvctl_json && isatty(STDOUT_FILENO))
 			printf("\033[H\033[2J");
 		print_stats(&cur, &prev, o->interval_ns, o);

@@ -43,28 +43,18 @@ static void parse_bitmap(const struct nlattr *a, struct cfg_bitmap *b)
 	b->nbits = len / 8 * 64;
 }
 
-/* The single settings: present in the first part only. */
+/* The single settings and the bitmaps: the first part holds them all. */
 static void parse_settings(struct config *c, const struct nlattr *const *t)
 {
-	if (t[HVTRACE_CFG_THRESHOLD_NS])
-		c->threshold_ns = hvnl_u64(t[HVTRACE_CFG_THRESHOLD_NS]);
-	if (t[HVTRACE_CFG_PREEMPT_THRESHOLD_NS])
-		c->preempt_threshold_ns =
-			hvnl_u64(t[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
-	if (t[HVTRACE_CFG_THRESHOLD_ON])
-		c->threshold_on = hvnl_u8(t[HVTRACE_CFG_THRESHOLD_ON]);
-	if (t[HVTRACE_CFG_HALT_TRIGGERS])
-		c->halt_triggers = hvnl_u8(t[HVTRACE_CFG_HALT_TRIGGERS]);
-	if (t[HVTRACE_CFG_FILTER_PID])
-		c->pid = hvnl_u32(t[HVTRACE_CFG_FILTER_PID]);
-	if (t[HVTRACE_CFG_FILTER_RIP_MIN])
-		c->rip_min = hvnl_u64(t[HVTRACE_CFG_FILTER_RIP_MIN]);
-	if (t[HVTRACE_CFG_FILTER_RIP_MAX])
-		c->rip_max = hvnl_u64(t[HVTRACE_CFG_FILTER_RIP_MAX]);
-	if (t[HVTRACE_CFG_BUFFER_KB])
-		c->buffer_kb = hvnl_u32(t[HVTRACE_CFG_BUFFER_KB]);
-	if (t[HVTRACE_CFG_MODE])
-		c->mode = hvnl_u8(t[HVTRACE_CFG_MODE]);
+	c->threshold_ns = hvnl_u64(t[HVTRACE_CFG_THRESHOLD_NS]);
+	c->preempt_threshold_ns = hvnl_u64(t[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
+	c->threshold_on = hvnl_u8(t[HVTRACE_CFG_THRESHOLD_ON]);
+	c->halt_triggers = hvnl_u8(t[HVTRACE_CFG_HALT_TRIGGERS]);
+	c->pid = hvnl_u32(t[HVTRACE_CFG_FILTER_PID]);
+	c->rip_min = hvnl_u64(t[HVTRACE_CFG_FILTER_RIP_MIN]);
+	c->rip_max = hvnl_u64(t[HVTRACE_CFG_FILTER_RIP_MAX]);
+	c->buffer_kb = hvnl_u32(t[HVTRACE_CFG_BUFFER_KB]);
+	c->mode = hvnl_u8(t[HVTRACE_CFG_MODE]);
 	if (t[HVTRACE_CFG_FILTER_VCPUS])
 		parse_bitmap(t[HVTRACE_CFG_FILTER_VCPUS], &c->vcpus);
 	if (t[HVTRACE_CFG_FILTER_CPUS])
@@ -83,7 +73,9 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	if (!tb[HVTRACE_A_CONFIG])
 		return MNL_CB_OK;
 	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], t, HVTRACE_CFG_MAX);
-	parse_settings(c, t);
+	/* The global threshold is always there, and only in that part. */
+	if (t[HVTRACE_CFG_THRESHOLD_NS])
+		parse_settings(c, t);
 	/* The repeated ones, in order: every part may hold some. */
 	mnl_attr_for_each_nested(a, tb[HVTRACE_A_CONFIG]) {
 		switch (mnl_attr_get_type(a)) {
