@@ -10,6 +10,7 @@
 
 #include <linux/hvtrace.h>
 
+#include "config_fetch.h"
 #include "config_req.h"
 #include "duration.h"
 #include "hvctl.h"
@@ -17,53 +18,44 @@
 #include "time_parts.h"
 
 /* A u64 of nanoseconds: the number in JSON, a duration in text. */
-static void print_duration(const char *key, const char *fmt,
-			   const struct nlattr *a)
+static void print_duration(const char *key, const char *fmt, uint64_t ns)
 {
 	char d[16];
 
-	duration_format(d, sizeof(d), hvnl_u64(a));
-	out_u64(key, NULL, hvnl_u64(a));
+	duration_format(d, sizeof(d), ns);
+	out_u64(key, NULL, ns);
 	if (!hvctl_json)
 		printf(fmt, d);
 }
 
-static void print_reason_nest(const struct nlattr *nest, bool with_thr)
+static void print_reason(const struct cfg_reason *r, bool with_thr)
 {
-	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
-	unsigned int isa;
-	const char *name;
+	const char *name = exit_reason_name(r->isa, r->code);
+	const char *isa = r->isa == HV_ISA_VMX ? "vmx" : "svm";
 
-	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
-	isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
-	name = exit_reason_name(isa, hvnl_u32(tb[HVTRACE_RSN_CODE]));
 	out_open_object(NULL);
-	out_str("isa", NULL, isa == HV_ISA_VMX ? "vmx" : "svm");
-	out_u64("code", NULL, hvnl_u32(tb[HVTRACE_RSN_CODE]));
+	out_str("isa", NULL, isa);
+	out_u64("code", NULL, r->code);
 	out_str("reason", NULL, name ? name : "?");
 	if (!hvctl_json)
-		printf("    %s %s (0x%x)", isa == HV_ISA_VMX ? "vmx" : "svm",
-		       name ? name : "?", hvnl_u32(tb[HVTRACE_RSN_CODE]));
+		printf("    %s %s (0x%x)", isa, name ? name : "?", r->code);
 	if (with_thr)
-		print_duration("threshold_ns", ": %s",
-			       tb[HVTRACE_RSN_THRESHOLD_NS]);
+		print_duration("threshold_ns", ": %s", r->threshold_ns);
 	if (!hvctl_json)
 		putchar('\n');
 	out_close_object();
 }
 
 static void print_bitmap(const char *key, const char *label,
-			 const struct nlattr *a)
+			 const struct cfg_bitmap *b)
 {
-	const uint64_t *w = a ? mnl_attr_get_payload(a) : NULL;
-	unsigned int n = a ? mnl_attr_get_payload_len(a) * 8 : 0;
 	bool first = true;
 
 	if (!hvctl_json)
 		printf("  %-17s", label);
 	out_open_array(key);
-	for (unsigned int i = 0; i < n; i++) {
-		if (!(w[i / 64] >> (i % 64) & 1))
+	for (unsigned int i = 0; i < b->nbits; i++) {
+		if (!(b->w[i / 64] >> (i % 64) & 1))
 			continue;
 		out_u64(NULL, first ? "%" PRIu64 : ",%" PRIu64, i);
 		first = false;
@@ -73,93 +65,88 @@ static void print_bitmap(const char *key, const char *label,
 		printf("%s\n", first ? "any" : "");
 }
 
-static int config_cb(const struct nlmsghdr *nlh, void *data)
+static void print_filters(const struct config *c)
 {
-	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	const struct nlattr *c[HVTRACE_CFG_MAX + 1];
-	const struct nlattr *a;
-	uint64_t rmin, rmax;
-
-	(void)data;
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0 || !tb[HVTRACE_A_CONFIG])
-		return MNL_CB_ERROR;
-	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX);
-
-	out_open_object(NULL);
-	print_duration("threshold_ns", "threshold:         %s\n",
-		       c[HVTRACE_CFG_THRESHOLD_NS]);
-	out_str("threshold_on", "threshold on:      %s\n",
-		threshold_on_name(hvnl_u8(c[HVTRACE_CFG_THRESHOLD_ON])));
-	out_bool("halt_triggers", "halt triggers:     %s\n",
-		 hvnl_u8(c[HVTRACE_CFG_HALT_TRIGGERS]));
-	print_duration("preempt_threshold_ns", "preempt threshold: %s\n",
-		       c[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
-	if (!hvctl_json)
-		printf("reason thresholds:\n");
-	out_open_array("reason_thresholds");
-	mnl_attr_for_each_nested(a, tb[HVTRACE_A_CONFIG])
-		if (mnl_attr_get_type(a) == HVTRACE_CFG_REASON_THRESHOLD)
-			print_reason_nest(a, true);
-	out_close_array();
-
 	if (!hvctl_json)
 		printf("filters:\n");
 	out_open_object("filters");
-	if (hvnl_u32(c[HVTRACE_CFG_FILTER_PID]))
-		out_u64("pid", "  pid              %" PRIu64 "\n",
-			hvnl_u32(c[HVTRACE_CFG_FILTER_PID]));
+	if (c->pid)
+		out_u64("pid", "  pid              %" PRIu64 "\n", c->pid);
 	else
 		out_str("pid", "  pid              %s\n", "any");
-	print_bitmap("vcpus", "vcpu", c[HVTRACE_CFG_FILTER_VCPUS]);
-	print_bitmap("cpus", "cpu", c[HVTRACE_CFG_FILTER_CPUS]);
-	rmin = hvnl_u64(c[HVTRACE_CFG_FILTER_RIP_MIN]);
-	rmax = hvnl_u64(c[HVTRACE_CFG_FILTER_RIP_MAX]);
-	out_u64("rip_min", NULL, rmin);
-	out_u64("rip_max", NULL, rmax);
+	print_bitmap("vcpus", "vcpu", &c->vcpus);
+	print_bitmap("cpus", "cpu", &c->cpus);
+	out_u64("rip_min", NULL, c->rip_min);
+	out_u64("rip_max", NULL, c->rip_max);
 	if (!hvctl_json) {
-		if (!rmin && rmax == UINT64_MAX)
+		if (!c->rip_min && c->rip_max == UINT64_MAX)
 			printf("  rip              any\n");
 		else
 			printf("  rip              0x%" PRIx64 "-0x%" PRIx64 "\n",
-			       rmin, rmax);
-		printf("  reason           %s\n",
-		       c[HVTRACE_CFG_FILTER_REASONS] ? "" : "any");
+			       c->rip_min, c->rip_max);
+		printf("  reason           %s\n", c->reason_filter ? "" : "any");
 	}
 	out_open_array("reasons");
-	if (c[HVTRACE_CFG_FILTER_REASONS])
-		mnl_attr_for_each_nested(a, c[HVTRACE_CFG_FILTER_REASONS])
-			print_reason_nest(a, false);
+	for (unsigned int i = 0; i < c->nr_reasons; i++)
+		print_reason(&c->reasons[i], false);
 	out_close_array();
 	out_close_object();
+}
 
+static void print_config(const struct config *c)
+{
+	out_open_object(NULL);
+	print_duration("threshold_ns", "threshold:         %s\n",
+		       c->threshold_ns);
+	out_str("threshold_on", "threshold on:      %s\n",
+		threshold_on_name(c->threshold_on));
+	out_bool("halt_triggers", "halt triggers:     %s\n", c->halt_triggers);
+	print_duration("preempt_threshold_ns", "preempt threshold: %s\n",
+		       c->preempt_threshold_ns);
+	if (!hvctl_json)
+		printf("reason thresholds:\n");
+	out_open_array("reason_thresholds");
+	for (unsigned int i = 0; i < c->nr_thresholds; i++)
+		print_reason(&c->thresholds[i], true);
+	out_close_array();
+	print_filters(c);
 	out_u64("buffer_kb", "buffer:            %" PRIu64 " KiB per CPU",
-		hvnl_u32(c[HVTRACE_CFG_BUFFER_KB]));
-	out_str("mode", ", %s mode\n",
-		hvnl_u8(c[HVTRACE_CFG_MODE]) == HVTRACE_MODE_OVERWRITE ?
+		c->buffer_kb);
+	out_str("mode", ", %s mode\n", c->mode == HVTRACE_MODE_OVERWRITE ?
 		"overwrite" : "discard");
 	out_close_object();
-	return MNL_CB_OK;
+}
+
+/* Fetch the configuration and print it to F (text or JSON as set). */
+static int show_config(FILE *f)
+{
+	struct config c = { 0 };
+	struct hvnl *nl;
+	int ret;
+
+	nl = hvnl_open();
+	if (!nl)
+		return -1;
+	ret = config_fetch(nl, &c);
+	hvnl_close(nl);
+	if (!ret) {
+		out_set_file(f);
+		print_config(&c);
+		out_end();
+		out_set_file(stdout);
+	}
+	config_free(&c);
+	return ret;
 }
 
 static int config_run(int argc, char **argv)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hvnl *nl;
-	int ret;
-
 	if (hvctl_want_help(&hvctl_cmd_config, argc, argv))
 		return 0;
 	if (argc > 1)
 		return hvctl_usage_err(&hvctl_cmd_config,
 				       "unexpected argument '%s'", argv[1]);
-	nl = hvnl_open();
-	if (!nl)
-		return 1;
-	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_CONFIG, 0),
-			config_cb, NULL);
-	hvnl_close(nl);
-	out_end();
-	return ret ? 1 : 0;
+	return show_config(stdout) ? 1 : 0;
 }
 
 /* "2048" (KiB), "512K", "4M", "1G" to KiB; 0 on error. */
@@ -269,21 +256,11 @@ const struct hvctl_cmd hvctl_cmd_reasons = {
 
 int hvctl_write_config_json(FILE *f)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	bool json = hvctl_json;
-	struct hvnl *nl;
 	int ret;
 
-	nl = hvnl_open();
-	if (!nl)
-		return -1;
 	hvctl_json = true;
-	out_set_file(f);
-	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_CONFIG, 0),
-			config_cb, NULL);
-	out_end();
-	out_set_file(stdout);
+	ret = show_config(f);
 	hvctl_json = json;
-	hvnl_close(nl);
 	return ret;
 }

@@ -50,5 +50,6 @@ const struct hvctl_cmd hvctl_cmd_clear = {
 	.name = "clear",
 	.run = clear_run,
 	.usage = "",
-	.summary = "zero aggregates and accounting, drop buffered events",
+	.summary = "zero aggregates and accounting, drop buffered events\n"
+		   "(refused while a reader, e.g. hvctl record, drains)",
 };

@@ -2,7 +2,8 @@
 /*
  * hvctl drain: read what the rings hold now, once, and print one event a
  * line (text, or JSON objects with -j): exits, with where their time went
- * and who ran instead, and preemptions of vCPU threads. The quick look;
+ * and who ran instead (no_entry: the exit never re-entered, its vCPU was
+ * destroyed first), and preemptions of vCPU threads. The quick look;
  * `record` is for keeping traces.
  */
 #include <inttypes.h>
@@ -82,6 +83,9 @@ static void print_text(const struct hvtrace_event *e, const char *name,
 	if (e->flags & HVTRACE_EVF_RIP_VALID)
 		printf(" rip 0x%" PRIx64, (uint64_t)e->rip);
 	printf(" %s", d);
+	/* The duration ran to the vCPU's destruction, not to an entry. */
+	if (e->flags & HVTRACE_EVF_NO_ENTRY)
+		printf(" no_entry");
 	if (!preempt) {
 		print_split(e, comm);
 	} else if (e->preempt_pid) {
@@ -133,6 +137,8 @@ static void print_event(const struct hvtrace_event *e)
 	out_u64("cpu", NULL, e->cpu_entry);
 	out_time_parts(e->duration_ns, e->part_ns);
 	out_u64("guest_ns", NULL, e->guest_ns);
+	if (e->flags & HVTRACE_EVF_NO_ENTRY)
+		out_bool("no_entry", NULL, true);
 	if (e->preempt_pid) {
 		out_u64("preempt_pid", NULL, e->preempt_pid);
 		out_str("preempt_comm", NULL, comm);

@@ -23,6 +23,7 @@
 #include "duration.h"
 #include "hvctl.h"
 #include "nl.h"
+#include "status_fetch.h"
 #include "trace_format.h"
 #include "trace_write.h"
 
@@ -131,39 +132,42 @@ static int drain(struct hvnl *nl, struct rec_state *st)
 	return st->failed ? -1 : 0;
 }
 
-/* Status: CPUs, version, a reader already draining, lost so far. */
-static int status_cb(const struct nlmsghdr *nlh, void *data)
+/*
+ * Status: CPUs, version, a reader already draining; and per CPU (the
+ * status dump) what was lost so far, which the trace does not count.
+ */
+static int take_status(struct hvnl *nl, struct rec_state *st)
 {
-	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	const struct nlattr *c[HVTRACE_ACCT_MAX + 1];
-	struct rec_state *st = data;
-	const struct nlattr *a;
+	struct status s = { 0 };
+	unsigned int n;
+	int ret = -1;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	if (hvnl_u8(tb[HVTRACE_A_READER])) {
+	if (status_fetch(nl, &s, true))
+		goto out;
+	if (s.reader) {
 		hvctl_err("another reader is draining the buffers (is an hvctl record running?)");
-		return MNL_CB_ERROR;
+		goto out;
 	}
-	snprintf(st->version, sizeof(st->version), "%s",
-		 hvnl_str(tb[HVTRACE_A_VERSION]));
-	st->nr_cpus = hvnl_u32(tb[HVTRACE_A_NR_CPUS]);
-	st->base_lost = calloc(st->nr_cpus ? st->nr_cpus : 1, sizeof(uint64_t));
-	st->lost = calloc(st->nr_cpus ? st->nr_cpus : 1, sizeof(uint64_t));
-	if (!st->base_lost || !st->lost || !tb[HVTRACE_A_ACCT])
-		return MNL_CB_ERROR;
-	mnl_attr_for_each_nested(a, tb[HVTRACE_A_ACCT]) {
-		unsigned int cpu;
+	snprintf(st->version, sizeof(st->version), "%s", s.version);
+	st->nr_cpus = s.nr_cpus;
+	n = st->nr_cpus ? st->nr_cpus : 1;
+	st->base_lost = calloc(n, sizeof(uint64_t));
+	st->lost = calloc(n, sizeof(uint64_t));
+	if (!st->base_lost || !st->lost) {
+		hvctl_err("out of memory");
+		goto out;
+	}
+	for (unsigned int i = 0; i < s.nr_cpu_rows; i++) {
+		const struct acct_row *r = &s.cpus[i];
 
-		if (mnl_attr_get_type(a) != HVTRACE_ACCT_CPU_NEST)
-			continue;
-		hvnl_parse_nested(a, c, HVTRACE_ACCT_MAX);
-		cpu = hvnl_u32(c[HVTRACE_ACCT_CPU]);
-		if (cpu < st->nr_cpus)
-			st->base_lost[cpu] = hvnl_u64(c[HVTRACE_ACCT_LOST]) +
-					     hvnl_u64(c[HVTRACE_ACCT_OVERWRITTEN]);
+		if (r->cpu < st->nr_cpus)
+			st->base_lost[r->cpu] = r->n[HVTRACE_ACCT_LOST] +
+						r->n[HVTRACE_ACCT_OVERWRITTEN];
 	}
-	return MNL_CB_OK;
+	ret = 0;
+out:
+	status_free(&s);
+	return ret;
 }
 
 static void cpu_vendor(char *buf, size_t len)
@@ -409,8 +413,7 @@ static int record_run(int argc, char **argv)
 	events = hvnl_open();
 	if (!events || hvnl_subscribe_events(events))
 		goto out;
-	if (hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS, 0),
-		      status_cb, &st))
+	if (take_status(nl, &st))
 		goto out;
 	if (ncfg && apply_config(ncfg, cfg))
 		goto out;

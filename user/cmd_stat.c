@@ -5,8 +5,9 @@
  * in-kernel histograms, exact to the bucket: within 1.6%), and where the
  * time went (handling, VMM, halt, preempted, other). --vcpus adds the
  * per-vCPU view, with each vCPU's time split between the guest and its
- * exits, and the tasks that preempted vCPU threads; --live refreshes like
- * `perf kvm stat live`.
+ * exits, and the tasks that preempted vCPU threads (destroyed vCPUs too,
+ * flagged gone); --live refreshes like `perf kvm stat live`. First of
+ * all, the vCPUs out of the guest right now, longest first.
  */
 #include <inttypes.h>
 #include <signal.h>
@@ -24,6 +25,8 @@
 
 /* Rows of the text table of preemptors; JSON has them all. */
 #define TOP_PREEMPTORS 10
+/* Out of the guest this long: marked as stuck in text. */
+#define STUCK_NS 1000000000ULL
 
 struct stat_opts {
 	bool vcpus;
@@ -71,6 +74,7 @@ static void print_reason(const struct reason_row *r, uint64_t all_ns,
 	if (r->has_code)
 		out_u64("code", NULL, r->code);
 	out_u64("count", NULL, r->count);
+	out_u64("no_entry", NULL, r->no_entry);
 	out_u64("rate_per_s", NULL, (uint64_t)(rate + 0.5));
 	out_u64("total_ns", NULL, r->total_ns);
 	out_u64("min_ns", NULL, r->min_ns);
@@ -162,6 +166,7 @@ static void print_vcpu(const struct vcpu_row *v)
 	out_time_parts(v->total_ns, v->part_ns);
 	out_u64("preemptions", NULL, v->preemptions);
 	out_u64("preempted_ns", NULL, v->preempted_ns);
+	out_bool("gone", NULL, v->gone);
 	out_close_object();
 	if (hvctl_json)
 		return;
@@ -171,9 +176,9 @@ static void print_vcpu(const struct vcpu_row *v)
 	dur(avg, v->count ? v->total_ns / v->count : 0);
 	dur(pt, v->preempted_ns);
 	printf("vm %-4u pid %-8u vcpu %-4u tid %-8u %12" PRIu64
-	       " %10s %9s %9s %9s %12" PRIu64 " %12s\n", v->vm_id, v->vm_pid,
+	       " %10s %9s %9s %9s %12" PRIu64 " %12s%s\n", v->vm_id, v->vm_pid,
 	       v->vcpu_id, v->tid, v->count, t, mn, avg, mx, v->preemptions,
-	       pt);
+	       pt, v->gone ? "  gone" : "");
 }
 
 /* Text: each vCPU's time, in the guest and in exits' parts. */
@@ -186,8 +191,8 @@ static void print_vcpu_splits(const struct stats *s)
 		const struct vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
 
-		snprintf(label, sizeof(label), "vm %u vcpu %u", v->vm_id,
-			 v->vcpu_id);
+		snprintf(label, sizeof(label), "vm %u vcpu %u%s", v->vm_id,
+			 v->vcpu_id, v->gone ? " (gone)" : "");
 		printf("%-24s", label);
 		print_share(v->guest_ns, all);
 		print_split(v->total_ns, v->part_ns, all);
@@ -223,6 +228,89 @@ static void print_preemptors(const struct stats *s)
 	out_close_array();
 }
 
+static int by_time_out(const void *a, const void *b)
+{
+	const struct vcpu_row *x = *(const struct vcpu_row *const *)a;
+	const struct vcpu_row *y = *(const struct vcpu_row *const *)b;
+
+	return x->exit_ns < y->exit_ns ? 1 : x->exit_ns > y->exit_ns ? -1 : 0;
+}
+
+static void print_out_of_guest_row(const struct vcpu_row *v)
+{
+	char name[32], t[16];
+
+	exit_label(v->exit_isa, v->exit_reason, true, name, sizeof(name));
+	out_open_object(NULL);
+	out_u64("vm_id", NULL, v->vm_id);
+	out_u64("vm_pid", NULL, v->vm_pid);
+	out_u64("vcpu", NULL, v->vcpu_id);
+	out_u64("tid", NULL, v->tid);
+	out_str("reason", NULL, name);
+	out_u64("isa", NULL, v->exit_isa);
+	out_u64("code", NULL, v->exit_reason);
+	out_u64("exit_ns", NULL, v->exit_ns);
+	out_str("state", NULL, vcpu_state_name(v->exit_state, true));
+	out_close_object();
+	if (hvctl_json)
+		return;
+	dur(t, v->exit_ns);
+	printf("%s vm %-4u pid %-8u vcpu %-4u tid %-8u %-20s %10s %-10s%s\n",
+	       v->exit_ns >= STUCK_NS ? "!!" : "  ", v->vm_id, v->vm_pid,
+	       v->vcpu_id, v->tid, name, t,
+	       vcpu_state_name(v->exit_state, false),
+	       v->exit_ns >= STUCK_NS ? "  <-- STUCK out of the guest" : "");
+}
+
+/*
+ * The vCPUs in an exit right now, longest first: a vCPU held in its VMM
+ * for minutes is the first line, marked. Text: only when there is one.
+ */
+static void print_out_of_guest(const struct stats *s)
+{
+	const struct vcpu_row **out;
+	unsigned int n = 0;
+
+	out = calloc(s->nr_vcpus + 1, sizeof(*out));
+	if (!out) {
+		hvctl_err("out of memory");
+		exit(1);
+	}
+	for (unsigned int i = 0; i < s->nr_vcpus; i++)
+		if (s->vcpus[i].in_exit && !s->vcpus[i].gone)
+			out[n++] = &s->vcpus[i];
+	qsort(out, n, sizeof(*out), by_time_out);
+	if (!hvctl_json && n)
+		printf("out of the guest now (longest first):\n");
+	out_open_array("out_of_guest");
+	for (unsigned int i = 0; i < n; i++)
+		print_out_of_guest_row(out[i]);
+	out_close_array();
+	if (!hvctl_json && n)
+		putchar('\n');
+	free(out);
+}
+
+/* Text: the exits that never re-entered, when there were any. */
+static void print_no_entry(const struct stats *s)
+{
+	const char *sep = "\nnever re-entered (their vCPU was destroyed "
+			  "during the exit; counted above): ";
+	char name[32];
+
+	for (unsigned int i = 0; i < s->nr_reasons; i++) {
+		const struct reason_row *r = &s->reasons[i];
+
+		if (!r->no_entry)
+			continue;
+		printf("%s%s %" PRIu64, sep,
+		       reason_row_name(r, name, sizeof(name)), r->no_entry);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		putchar('\n');
+}
+
 /* PREV: the previous snapshot (live mode) for rates, or NULL. */
 static void print_stats(struct stats *s, const struct stats *prev,
 			uint64_t interval_ns, const struct stat_opts *o)
@@ -230,7 +318,8 @@ static void print_stats(struct stats *s, const struct stats *prev,
 	uint64_t all_ns = 0, all = 0;
 	double secs;
 
-	qsort(s->reasons, s->nr_reasons, sizeof(*s->reasons), by_count);
+	if (s->nr_reasons)
+		qsort(s->reasons, s->nr_reasons, sizeof(*s->reasons), by_count);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		all_ns += s->reasons[i].total_ns;
 		all += s->reasons[i].count;
@@ -240,10 +329,12 @@ static void print_stats(struct stats *s, const struct stats *prev,
 	out_open_object(NULL);
 	out_u64("window_ns", NULL, prev ? interval_ns : s->age_ns);
 	out_u64("exits", NULL, all);
-	if (!hvctl_json) {
+	if (!hvctl_json)
 		printf("%" PRIu64 " exits over %.1fs%s\n\n", all,
 		       (double)s->age_ns / 1e9,
 		       prev ? " (rate: last interval)" : "");
+	print_out_of_guest(s);
+	if (!hvctl_json) {
 		printf("%-24s %12s %10s %10s %7s %9s %9s %9s %9s %9s\n",
 		       "reason", "count", "rate/s", "time", "share", "min",
 		       "p50", "p99", "p99.9", "max");
@@ -262,8 +353,10 @@ static void print_stats(struct stats *s, const struct stats *prev,
 			     secs > 0 ? (double)(r->count - before) / secs : 0);
 	}
 	out_close_array();
-	if (!hvctl_json)
+	if (!hvctl_json) {
+		print_no_entry(s);
 		print_reason_splits(s);
+	}
 	if (o->vcpus) {
 		if (!hvctl_json)
 			printf("\n%-43s %12s %10s %9s %9s %9s %12s %12s\n",
@@ -298,8 +391,10 @@ static int live(const struct stat_opts *o)
 		nanosleep(&ts, NULL);
 		if (stop)
 			break;
-		if (stats_fetch(&cur))
+		if (stats_fetch(&cur)) {
+			stats_free(&prev);
 			return 1;
+		}
 		if (!hvctl_json && isatty(STDOUT_FILENO))
 			printf("\033[H\033[2J");
 		print_stats(&cur, &prev, o->interval_ns, o);
@@ -358,8 +453,9 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.usage = "[--vcpus] [--live] [--interval DURATION] [--count N]",
 	.summary = "per exit reason counts, rates, time and latency percentiles,\n"
 		   "and where the time went (handling, vmm, halt, preempted,\n"
-		   "other); --vcpus per vCPU, with guest time, and the tasks\n"
-		   "that preempted vCPU threads; --live refreshes every\n"
+		   "other); the vCPUs out of the guest now; --vcpus per vCPU\n"
+		   "(destroyed ones flagged gone), with guest time, and the\n"
+		   "tasks that preempted vCPU threads; --live refreshes every\n"
 		   "--interval (1s)",
 };
 

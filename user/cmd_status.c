@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hvctl status: what the module is, whether it records, and the trust
- * accounting: per CPU, seen = filtered + below threshold + recorded +
- * lost, exactly, for exits and for preemption records apart.
+ * hvctl status: what the module is, whether it records, how many vCPUs
+ * and VMs it follows and the memory it holds, and the trust accounting:
+ * per CPU, seen = filtered + below threshold + recorded + lost, exactly,
+ * for exits and for preemption records apart.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,8 +12,8 @@
 #include <linux/hvtrace.h>
 
 #include "hvctl.h"
-#include "nl.h"
 #include "output.h"
+#include "status_fetch.h"
 
 struct acct_field {
 	unsigned int attr;
@@ -29,6 +30,8 @@ static const struct acct_field exit_fields[] = {
 	{ HVTRACE_ACCT_OVERWRITTEN, "overwritten", "overwritten" },
 	{ HVTRACE_ACCT_DRAINED, "drained", "drained" },
 	{ HVTRACE_ACCT_UNPAIRED, "unpaired", "unpaired" },
+	/* Of seen: ended by their vCPU's destruction, never re-entered. */
+	{ HVTRACE_ACCT_NO_ENTRY, "no_entry", "no_entry" },
 };
 
 /* Preemption records: the same identity, counted apart. */
@@ -61,18 +64,15 @@ static const struct acct_set acct_sets[] = {
  * One CPU's row, or with TOTAL the totals. JSON: every set in one object;
  * text: set ONLY, as each set is a table of its own.
  */
-static void print_acct_row(const struct nlattr *nest, bool total,
+static void print_acct_row(const struct acct_row *row, bool total,
 			   const struct acct_set *only)
 {
-	const struct nlattr *tb[HVTRACE_ACCT_MAX + 1];
 	char label[16] = "total";
 
-	hvnl_parse_nested(nest, tb, HVTRACE_ACCT_MAX);
 	out_open_object(total ? "total" : NULL);
 	if (!total) {
-		out_u64("cpu", NULL, hvnl_u32(tb[HVTRACE_ACCT_CPU]));
-		snprintf(label, sizeof(label), "%u",
-			 hvnl_u32(tb[HVTRACE_ACCT_CPU]));
+		out_u64("cpu", NULL, row->cpu);
+		snprintf(label, sizeof(label), "%u", row->cpu);
 	}
 	if (!hvctl_json)
 		printf("  %-6s", label);
@@ -81,33 +81,28 @@ static void print_acct_row(const struct nlattr *nest, bool total,
 			continue;
 		for (size_t i = 0; i < acct_sets[s].n; i++)
 			out_u64(acct_sets[s].f[i].key, " %12" PRIu64,
-				hvnl_u64(tb[acct_sets[s].f[i].attr]));
+				row->n[acct_sets[s].f[i].attr]);
 	}
 	if (!hvctl_json)
 		putchar('\n');
 	out_close_object();
 }
 
-/* Rows for each CPU, then the total (the nest's own attributes). */
-static void print_acct_rows(const struct nlattr *acct,
+/* Rows for each CPU (the dump), then the totals (the reply). */
+static void print_acct_rows(const struct status *st,
 			    const struct acct_set *only)
 {
-	const struct nlattr *a;
-
 	out_open_array("cpus");
-	mnl_attr_for_each_nested(a, acct)
-		if (mnl_attr_get_type(a) == HVTRACE_ACCT_CPU_NEST)
-			print_acct_row(a, false, only);
+	for (unsigned int i = 0; i < st->nr_cpu_rows; i++)
+		print_acct_row(&st->cpus[i], false, only);
 	out_close_array();
-	print_acct_row(acct, true, only);
+	print_acct_row(&st->total, true, only);
 }
 
-static void print_accounting(const struct nlattr *acct)
+static void print_accounting(const struct status *st)
 {
-	if (!acct)
-		return;
 	if (hvctl_json) {
-		print_acct_rows(acct, NULL);
+		print_acct_rows(st, NULL);
 		return;
 	}
 	for (size_t s = 0; s < N_SETS; s++) {
@@ -116,46 +111,98 @@ static void print_accounting(const struct nlattr *acct)
 		for (size_t i = 0; i < acct_sets[s].n; i++)
 			printf(" %12.12s", acct_sets[s].f[i].label);
 		putchar('\n');
-		print_acct_rows(acct, &acct_sets[s]);
+		print_acct_rows(st, &acct_sets[s]);
 	}
 }
 
-static int status_cb(const struct nlmsghdr *nlh, void *data)
+/* "512 B", "4.0 KiB", "12.3 MiB", "1.5 GiB". */
+static void format_bytes(char *buf, size_t len, uint64_t b)
 {
-	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	const char *vendor;
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = -1;
 
-	(void)data;
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	vendor = hvnl_str(tb[HVTRACE_A_VENDOR]);
+	while (v >= 1024 && u + 1 < (int)(sizeof(units) / sizeof(*units))) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	else
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+}
 
+/* The vCPU and VM tables: how full, what came and went. */
+static void print_vcpus(const struct status *st)
+{
+	out_u64("vcpus_live", "  vcpus:         %" PRIu64 " live",
+		st->vcpus_live);
+	out_u64("vcpus_max", " (max %" PRIu64 ")", st->vcpus_max);
+	out_u64("vcpus_created", "; since load %" PRIu64 " created",
+		st->vcpus_created);
+	out_u64("vcpus_reclaimed", ", %" PRIu64 " reclaimed\n",
+		st->vcpus_reclaimed);
+	out_u64("vms_live", "  vms:           %" PRIu64 " live\n",
+		st->vms_live);
+	/* vCPUs nobody traces: easy to miss, so said loudly. */
+	out_u64("vcpus_refused", st->vcpus_refused ?
+		"  refused:       %" PRIu64 " (more than max_vcpus alive): "
+		"their exits are NOT traced\n" : NULL, st->vcpus_refused);
+	out_bool("reclaim", NULL, st->reclaim);
+	if (!hvctl_json)
+		printf("  reclaim:       %s\n", st->reclaim ?
+		       "yes (vCPU and VM destruction is followed)" :
+		       "no (destruction cannot be followed: a vCPU at a reused "
+		       "address is told apart by identity only)");
+}
+
+static void print_memory(const struct status *st)
+{
+	char all[16], cpu[16], vcpu[16];
+
+	out_u64("mem_bytes", NULL, st->mem_bytes);
+	out_u64("mem_cpu_bytes", NULL, st->mem_cpu_bytes);
+	out_u64("mem_vcpu_bytes", NULL, st->mem_vcpu_bytes);
+	if (hvctl_json)
+		return;
+	format_bytes(all, sizeof(all), st->mem_bytes);
+	format_bytes(cpu, sizeof(cpu), st->mem_cpu_bytes);
+	format_bytes(vcpu, sizeof(vcpu), st->mem_vcpu_bytes);
+	printf("  memory:        %s held (per traced CPU %s, per vCPU %s)\n",
+	       all, cpu, vcpu);
+}
+
+static void print_status(const struct status *st)
+{
 	out_open_object(NULL);
-	out_str("version", "hvtrace %s", hvnl_str(tb[HVTRACE_A_VERSION]));
-	out_u64("abi", " (netlink ABI %" PRIu64 ")\n",
-		hvnl_u32(tb[HVTRACE_A_ABI]));
+	out_str("version", "hvtrace %s", st->version);
+	out_u64("abi", " (netlink ABI %" PRIu64 ")\n", st->abi);
 	out_str("recording", "  recording:     %s\n",
-		hvnl_u8(tb[HVTRACE_A_RECORDING]) ? "on" : "off");
-	out_str("vendor", "  exit reasons:  %s\n",
-		*vendor ? vendor : "unavailable (no kvm_amd/kvm_intel)");
-	out_u64("nr_cpus", "  cpus:          %" PRIu64 "\n",
-		hvnl_u32(tb[HVTRACE_A_NR_CPUS]));
+		st->recording ? "on" : "off");
+	out_str("vendor", "  exit reasons:  %s\n", *st->vendor ? st->vendor :
+		"unavailable (no kvm_amd/kvm_intel)");
+	out_u64("nr_cpus", "  cpus:          %" PRIu64, st->nr_cpus);
+	out_u64("cpus_traced", " (%" PRIu64 " traced)\n", st->cpus_traced);
 	out_str("reader", "  reader:        %s\n",
-		hvnl_u8(tb[HVTRACE_A_READER]) ? "draining" : "none");
+		st->reader ? "draining" : "none");
 	out_u64("exits_seen", "  exits seen:    %" PRIu64 "\n",
-		hvnl_u64(tb[HVTRACE_A_EXITS_SEEN]));
+		st->exits_seen);
 	out_u64("entries_seen", "  entries seen:  %" PRIu64 "\n",
-		hvnl_u64(tb[HVTRACE_A_ENTRIES_SEEN]));
+		st->entries_seen);
+	out_u64("exits_untraced", "  untraced:      %" PRIu64
+		" exits (on CPUs without hvtrace state)\n",
+		st->exits_untraced);
+	print_vcpus(st);
+	print_memory(st);
 	out_open_object("accounting");
-	print_accounting(tb[HVTRACE_A_ACCT]);
+	print_accounting(st);
 	out_close_object();
 	out_close_object();
-	return MNL_CB_OK;
 }
 
 static int status_run(int argc, char **argv)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct status st = { 0 };
 	struct hvnl *nl;
 	int ret;
 
@@ -167,10 +214,13 @@ static int status_run(int argc, char **argv)
 	nl = hvnl_open();
 	if (!nl)
 		return 1;
-	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS, 0),
-			status_cb, NULL);
+	ret = status_fetch(nl, &st, true);
 	hvnl_close(nl);
-	out_end();
+	if (!ret) {
+		print_status(&st);
+		out_end();
+	}
+	status_free(&st);
 	return ret ? 1 : 0;
 }
 
@@ -178,5 +228,6 @@ const struct hvctl_cmd hvctl_cmd_status = {
 	.name = "status",
 	.run = status_run,
 	.usage = "",
-	.summary = "show the module's state and the event accounting (the default)",
+	.summary = "show the module's state and the event accounting (the\n"
+		   "default), with the vCPUs and VMs followed and the memory held",
 };

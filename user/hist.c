@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading latency histograms: bucket bounds and percentiles. */
 #include <math.h>
+#include <string.h>
 
 #include "hist.h"
 
@@ -35,14 +36,16 @@ unsigned int hist_index(uint64_t ns)
 	       (unsigned int)(ns >> (e - HVTRACE_HIST_SUB_BITS)) - SUB;
 }
 
-void hist_add_buckets(struct hist *h, const struct hvtrace_hist_bucket *b,
-		      unsigned int n)
+void hist_add_buckets(struct hist *h, const void *b, unsigned int n)
 {
+	struct hvtrace_hist_bucket one;
+
 	for (unsigned int i = 0; i < n; i++) {
-		if (b[i].index >= HVTRACE_HIST_BUCKETS)
+		memcpy(&one, (const char *)b + i * sizeof(one), sizeof(one));
+		if (one.index >= HVTRACE_HIST_BUCKETS)
 			continue;
-		h->bucket[b[i].index] += b[i].count;
-		h->count += b[i].count;
+		h->bucket[one.index] += one.count;
+		h->count += one.count;
 	}
 }
 

@@ -15,8 +15,11 @@ struct hist {
 uint64_t hist_lower(unsigned int i);
 uint64_t hist_upper(unsigned int i);
 unsigned int hist_index(uint64_t ns);
-void hist_add_buckets(struct hist *h, const struct hvtrace_hist_bucket *b,
-		      unsigned int n);
+/*
+ * Add N struct hvtrace_hist_bucket from B, as a netlink attribute holds
+ * them: only 4-byte aligned.
+ */
+void hist_add_buckets(struct hist *h, const void *b, unsigned int n);
 /*
  * Value of percentile P (0 < P <= 100) as the midpoint of the bucket
  * holding rank ceil(P/100 * count), clamped to [MIN, MAX] (the exact

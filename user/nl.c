@@ -67,8 +67,27 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 			      data);
 }
 
-/* Print the kernel's extended ACK message, iproute2 style. */
-static void print_ack_error(const struct nlmsghdr *nlh, int err)
+/*
+ * What a refused request lacked, when the kernel did not say: observing
+ * needs CAP_PERFMON or CAP_SYS_ADMIN, changing and draining CAP_SYS_ADMIN.
+ */
+static const char *eperm_hint(uint8_t cmd)
+{
+	switch (cmd) {
+	case HVTRACE_CMD_GET_STATUS:
+	case HVTRACE_CMD_GET_CONFIG:
+	case HVTRACE_CMD_GET_STATS:
+		return "observing needs CAP_PERFMON or CAP_SYS_ADMIN";
+	default:
+		return "changing or draining needs CAP_SYS_ADMIN: run hvctl as root";
+	}
+}
+
+/*
+ * Print the kernel's extended ACK message, iproute2 style. A refusal for
+ * want of privilege also says so in errno's words.
+ */
+static void print_ack_error(const struct nlmsghdr *nlh, int err, uint8_t cmd)
 {
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *attr;
@@ -84,13 +103,18 @@ static void print_ack_error(const struct nlmsghdr *nlh, int err)
 				msg = mnl_attr_get_str(attr);
 		}
 	}
-	if (msg && *msg)
-		hvctl_err("%s", msg);
-	else if (err == EPERM)
-		hvctl_err("%s (hvctl needs CAP_SYS_ADMIN: run it as root)",
+	if (err == EPERM)
+		hvctl_err("%s (%s)", msg && *msg ? msg : eperm_hint(cmd),
 			  strerror(err));
+	else if (msg && *msg)
+		hvctl_err("%s", msg);
 	else
 		hvctl_err("%s", strerror(err));
+}
+
+static uint8_t genl_cmd(const struct nlmsghdr *req)
+{
+	return ((const struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
 }
 
 static int talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
@@ -118,7 +142,7 @@ static int talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 			/* Find the error message to show its ACK text. */
 			while (mnl_nlmsg_ok(nlh, n)) {
 				if (nlh->nlmsg_type == NLMSG_ERROR) {
-					print_ack_error(nlh, err);
+					print_ack_error(nlh, err, genl_cmd(req));
 					return -1;
 				}
 				nlh = mnl_nlmsg_next(nlh, (int *)&n);
@@ -303,8 +327,10 @@ int hvnl_subscribe_events(struct hvnl *nl)
 		return hvctl_err("the module offers no events group"), -1;
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->mcast_events, sizeof(nl->mcast_events)))
-		return hvctl_err("joining the events group: %s",
-				 strerror(errno)), -1;
+		return hvctl_err("joining the events group: %s%s",
+				 strerror(errno), errno == EPERM ?
+				 " (it needs CAP_SYS_ADMIN: run hvctl as root)" :
+				 ""), -1;
 	return 0;
 }
 

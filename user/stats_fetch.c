@@ -7,29 +7,51 @@
 #include <linux/hvtrace.h>
 
 #include "exit_reasons.h"
+#include "grow.h"
 #include "hvctl.h"
 #include "nl.h"
 #include "stats_fetch.h"
 
-static void *grow(void *p, unsigned int n, size_t size)
+static void add_hist(struct reason_row *r, const struct nlattr *a)
 {
-	/* Powers of two: amortized O(1) appends. */
-	if (n && (n & (n - 1)))
-		return p;
-	p = realloc(p, (n ? 2 * n : 16) * size);
-	if (!p) {
-		fprintf(stderr, "Error: out of memory.\n");
-		exit(1);
-	}
-	return p;
+	if (!a)
+		return;
+	r->has_hist = true;
+	hist_add_buckets(&r->hist, mnl_attr_get_payload(a),
+			 mnl_attr_get_payload_len(a) /
+			 sizeof(struct hvtrace_hist_bucket));
 }
 
-static void parse_reason(struct stats *s, const struct nlattr *nest)
+/*
+ * A REASON nest without a count goes on with the histogram of the reason
+ * before it, which must be the same reason.
+ */
+static int merge_hist(struct stats *s, const struct nlattr *const *tb)
+{
+	struct reason_row *r = s->nr_reasons ?
+			       &s->reasons[s->nr_reasons - 1] : NULL;
+
+	if (!r || r->isa != hvnl_u8(tb[HVTRACE_RSN_ISA]) ||
+	    r->has_code != !!tb[HVTRACE_RSN_CODE] ||
+	    r->code != hvnl_u32(tb[HVTRACE_RSN_CODE])) {
+		hvctl_err("the module's statistics continue a histogram "
+			  "without its reason (ISA %u code 0x%x)",
+			  hvnl_u8(tb[HVTRACE_RSN_ISA]),
+			  hvnl_u32(tb[HVTRACE_RSN_CODE]));
+		return -1;
+	}
+	add_hist(r, tb[HVTRACE_RSN_HIST]);
+	return 0;
+}
+
+static int parse_reason(struct stats *s, const struct nlattr *nest)
 {
 	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
 	struct reason_row *r;
 
 	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
+	if (!tb[HVTRACE_RSN_COUNT])
+		return merge_hist(s, tb);
 	s->reasons = grow(s->reasons, s->nr_reasons, sizeof(*r));
 	r = &s->reasons[s->nr_reasons++];
 	memset(r, 0, sizeof(*r));
@@ -45,12 +67,9 @@ static void parse_reason(struct stats *s, const struct nlattr *nest)
 	r->part_ns[HVTRACE_PART_RUNNABLE] =
 		hvnl_u64(tb[HVTRACE_RSN_RUNNABLE_NS]);
 	r->part_ns[HVTRACE_PART_OTHER] = hvnl_u64(tb[HVTRACE_RSN_OTHER_NS]);
-	if (tb[HVTRACE_RSN_HIST]) {
-		r->has_hist = true;
-		hist_add_buckets(&r->hist, mnl_attr_get_payload(tb[HVTRACE_RSN_HIST]),
-				 mnl_attr_get_payload_len(tb[HVTRACE_RSN_HIST]) /
-				 sizeof(struct hvtrace_hist_bucket));
-	}
+	r->no_entry = hvnl_u64(tb[HVTRACE_RSN_NO_ENTRY]);
+	add_hist(r, tb[HVTRACE_RSN_HIST]);
+	return 0;
 }
 
 static void parse_vcpu(struct stats *s, const struct nlattr *nest)
@@ -77,6 +96,12 @@ static void parse_vcpu(struct stats *s, const struct nlattr *nest)
 	v->guest_ns = hvnl_u64(tb[HVTRACE_VCPU_GUEST_NS]);
 	v->preemptions = hvnl_u64(tb[HVTRACE_VCPU_PREEMPTIONS]);
 	v->preempted_ns = hvnl_u64(tb[HVTRACE_VCPU_PREEMPTED_NS]);
+	v->gone = hvnl_u8(tb[HVTRACE_VCPU_GONE]);
+	v->in_exit = tb[HVTRACE_VCPU_EXIT_NS];
+	v->exit_isa = hvnl_u8(tb[HVTRACE_VCPU_EXIT_ISA]);
+	v->exit_reason = hvnl_u32(tb[HVTRACE_VCPU_EXIT_REASON]);
+	v->exit_ns = hvnl_u64(tb[HVTRACE_VCPU_EXIT_NS]);
+	v->exit_state = hvnl_u8(tb[HVTRACE_VCPU_EXIT_STATE]);
 }
 
 static void parse_preemptor(struct stats *s, const struct nlattr *nest)
@@ -112,8 +137,8 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
 		return MNL_CB_ERROR;
-	if (tb[HVTRACE_A_REASON])
-		parse_reason(s, tb[HVTRACE_A_REASON]);
+	if (tb[HVTRACE_A_REASON] && parse_reason(s, tb[HVTRACE_A_REASON]))
+		return MNL_CB_ERROR;
 	if (tb[HVTRACE_A_VCPU])
 		parse_vcpu(s, tb[HVTRACE_A_VCPU]);
 	if (tb[HVTRACE_A_PREEMPTOR])
@@ -148,26 +173,46 @@ int stats_fetch(struct stats *s)
 						 NLM_F_DUMP),
 				stats_cb, s);
 	hvnl_close(nl);
-	if (s->nr_preemptors)
+	if (ret)
+		stats_free(s);
+	else if (s->nr_preemptors)
 		qsort(s->preemptors, s->nr_preemptors, sizeof(*s->preemptors),
 		      by_time);
 	return ret;
 }
 
-const char *reason_row_name(const struct reason_row *r, char *buf,
-			    unsigned int len)
+const char *exit_label(unsigned int isa, uint32_t code, bool has_code,
+		       char *buf, unsigned int len)
 {
 	const char *name;
 
-	if (!r->has_code) {
-		snprintf(buf, len, "%s", r->isa == HV_ISA_VMX ? "other VMX" :
-			 r->isa == HV_ISA_SVM ? "other SVM" : "unknown");
+	if (!has_code || isa == HVTRACE_ISA_UNKNOWN) {
+		snprintf(buf, len, "%s", isa == HV_ISA_VMX ? "other VMX" :
+			 isa == HV_ISA_SVM ? "other SVM" : "unknown");
 		return buf;
 	}
-	name = exit_reason_name(r->isa, r->code);
+	name = exit_reason_name(isa, code);
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else
-		snprintf(buf, len, "0x%x", r->code);
+		snprintf(buf, len, "0x%x", code);
 	return buf;
+}
+
+const char *reason_row_name(const struct reason_row *r, char *buf,
+			    unsigned int len)
+{
+	return exit_label(r->isa, r->code, r->has_code, buf, len);
+}
+
+const char *vcpu_state_name(unsigned int state, bool json)
+{
+	static const char *const names[][2] = {
+		[HVTRACE_VCPU_IN_KERNEL] = { "in kernel", "in_kernel" },
+		[HVTRACE_VCPU_IN_VMM] = { "in VMM", "in_vmm" },
+		[HVTRACE_VCPU_RUNNABLE] = { "runnable", "runnable" },
+		[HVTRACE_VCPU_BLOCKED] = { "blocked", "blocked" },
+	};
+
+	return state <= HVTRACE_VCPU_STATE_MAX ? names[state][json] : "?";
 }

@@ -17,7 +17,8 @@ struct reason_row {
 	bool has_hist;
 	uint64_t count, total_ns, min_ns, max_ns;
 	__u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns */
-	struct hist hist;
+	uint64_t no_entry;	/* of count: ended by vCPU destruction */
+	struct hist hist;	/* merged from every message of the reason */
 };
 
 struct vcpu_row {
@@ -26,6 +27,12 @@ struct vcpu_row {
 	__u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns (exits) */
 	uint64_t guest_ns;			/* entry to exit */
 	uint64_t preemptions, preempted_ns;
+	bool gone;		/* destroyed: its aggregates as they ended */
+	bool in_exit;		/* out of the guest now: */
+	unsigned int exit_isa;
+	uint32_t exit_reason;
+	uint64_t exit_ns;	/* for so long */
+	unsigned int exit_state;	/* enum hvtrace_vcpu_state */
 };
 
 /* A task that ran while a vCPU thread waited runnable. */
@@ -46,11 +53,24 @@ struct stats {
 	uint64_t age_ns;	/* since load or clear */
 };
 
-/* Fill S (freeing what it held). 0 on success; errors are printed. */
+/*
+ * Fill S (freeing what it held; on failure it holds nothing). 0 on
+ * success; errors are printed. A
+ * reason's histogram that goes on in further messages is merged into it.
+ */
 int stats_fetch(struct stats *s);
 void stats_free(struct stats *s);
+/*
+ * Display name of an exit: "NPF", "0x1234"; without a code (a catch-all
+ * row) "other VMX" or "other SVM"; of ISA unknown "unknown".
+ */
+const char *exit_label(unsigned int isa, uint32_t code, bool has_code,
+		       char *buf, unsigned int len);
 /* Display name of a reason row: "NPF", "other VMX", "unknown", "0x1234". */
 const char *reason_row_name(const struct reason_row *r, char *buf,
 			    unsigned int len);
+
+/* "in kernel", "in VMM", "runnable", "blocked"; JSON: "in_kernel", ... */
+const char *vcpu_state_name(unsigned int state, bool json);
 
 #endif /* HVCTL_STATS_FETCH_H */

@@ -1,8 +1,10 @@
 # The netlink spec docs/hvtrace.yaml drives the module through the kernel's
 # own YNL CLI (tools/net/ynl/cli.py of linux-source-6.12, unpacked on the
 # host by tests/ynl-prepare): what it reads and writes agrees with hvctl,
-# a value the kernel's policy refuses is refused and changes nothing, and
-# the replies of every dump decode under the spec.
+# a value the kernel's policy refuses is refused and changes nothing, the
+# dumps of ABI 3 (per-CPU status, configuration in parts, histograms in
+# batches) hold what the replies hold, and every dump decodes under the
+# spec, also with 4000-byte receive buffers (--dbg-small-recv).
 . "$(dirname "$0")/lib.sh"
 
 cache=${HVT_CACHE:-${XDG_CACHE_HOME:-/var/cache}/hvtrace}
@@ -29,11 +31,55 @@ ynl() {
 
 # vals DOC EXPR...: each EXPR evaluated with d = the JSON document DOC,
 # one per line (Python starts slowly in the VM: one start per document).
+# cat(msgs) concatenates the config nests of a get-config dump, the way
+# the spec says a reader must; reasons(msgs) merges the reasons of a
+# get-stats dump with their histograms' continuations: [head, {bucket:
+# count}, continuations of another reason]; pcts(head, buckets) are p50,
+# p99 and p99.9 as hvctl computes them (uapi hvtrace.h: bucket bounds).
 vals() {
 	local doc=$1
 
 	shift
-	echo "$doc" | "$PY" -c 'import json, sys
+	echo "$doc" | "$PY" -c 'import json, math, struct, sys
+def cat(msgs):
+    c = {}
+    for m in msgs:
+        for k, v in m["config"].items():
+            if k == "reason-threshold":
+                c.setdefault(k, []).extend(v)
+            elif k == "filter-reasons":
+                c.setdefault(k, {"reason": []})["reason"].extend(v.get("reason", []))
+            else:
+                c[k] = v
+    return c
+def add_hist(buckets, r):
+    b = bytes.fromhex(r.get("hist", ""))
+    for o in range(0, len(b), 16):
+        i, _, n = struct.unpack_from("<IIQ", b, o)
+        buckets[i] = buckets.get(i, 0) + n
+def reasons(msgs):
+    out = []
+    for r in (m["reason"] for m in msgs if "reason" in m):
+        if "count" in r:
+            out.append([r, {}, 0])
+        else:
+            out[-1][2] += (r["isa"], r.get("code")) != (out[-1][0]["isa"], out[-1][0].get("code"))
+        add_hist(out[-1][1], r)
+    return out
+def lower(i):
+    return i if i < 32 else (32 + (i & 31)) << ((i >> 5) - 1)
+def pcts(r, buckets):
+    n, out = sum(buckets.values()), []
+    for p in (50, 99, 99.9):
+        rank, seen = max(1, math.ceil(p / 100.0 * n)), 0
+        for i in sorted(buckets):
+            seen += buckets[i]
+            if seen >= rank:
+                break
+        hi = lower(i + 1) - 1 if i + 1 < 1024 else r["max-ns"]
+        v = lower(i) + (hi - lower(i)) // 2
+        out.append(min(max(v, r["min-ns"]), r["max-ns"]))
+    return out
 d = json.load(sys.stdin)
 for e in sys.argv[1:]:
     print(eval(e))' "$@" || fail "cannot read $doc"
@@ -61,18 +107,33 @@ out=$(ynl --multi get-status '{}' \
 	fail "ynl get-status, set-config threshold-ns 123456, mode overwrite failed: $out"
 schema=(--no-schema)
 hst=$("$HVCTL" -j status) || fail "hvctl -j status failed"
-mapfile -t h <<<"$(vals "$hst" "d['version']" "d['abi']" "d['nr_cpus']")"
+mapfile -t h <<<"$(vals "$hst" "d['version']" "d['abi']" "d['nr_cpus']" \
+	"d['cpus_traced']" "[c['cpu'] for c in d['accounting']['cpus']]")"
 mapfile -t y <<<"$(vals "$out" "d[0]['version']" "d[0]['abi']" "d[0]['nr-cpus']" \
-	"len(d[0]['acct']['cpu-nest'])" \
-	"[c for c in d[0]['acct']['cpu-nest'] + [d[0]['acct']] if c['seen'] != c['filtered'] + c['below'] + c['recorded'] + c['lost']]" \
+	"d[0]['cpus-traced']" "'cpu-nest' in d[0]['acct'] or 'cpu' in d[0]['acct']" \
 	"d[1]" "'%s %s' % (d[2]['config']['threshold-ns'], d[2]['config']['mode'])")"
 expect_eq "version (ynl vs hvctl)" "${h[0]}" "${y[0]}"
 expect_eq "abi (ynl vs hvctl)" "${h[1]}" "${y[1]}"
+expect_eq "abi" 3 "${y[1]}"
 expect_eq "nr-cpus (ynl vs hvctl)" "${h[2]}" "${y[2]}"
-expect_eq "acct cpu-nests" "${y[2]}" "${y[3]}"
-expect_eq "acct identity per CPU and in total" "[]" "${y[4]}"
+expect_eq "cpus-traced (ynl vs hvctl)" "${h[3]}" "${y[3]}"
+expect_eq "get-status reply: totals only" False "${y[4]}"
 expect_eq "set-config reply" None "${y[5]}"
 expect_eq "get-config threshold-ns, mode" "123456 overwrite" "${y[6]}"
+
+# The per-CPU accounting: the get-status dump, one message per traced CPU,
+# whose rows add up to the reply's totals (nothing runs: they hold still).
+tot=$(vals "$out" "json.dumps(d[0]['acct'])")
+pc=$(ynl --dump get-status) || fail "ynl --dump get-status failed: $pc"
+mapfile -t y <<<"$(vals "$pc" "len(d)" "[m['acct']['cpu'] for m in d]" \
+	"[m for m in d if list(m) != ['acct']]" \
+	"[c['cpu'] for c in (m['acct'] for m in d) if c['seen'] != c['filtered'] + c['below'] + c['recorded'] + c['lost'] or c['preempt-seen'] != c['preempt-filtered'] + c['preempt-below'] + c['preempt-recorded'] + c['preempt-lost']]" \
+	"sorted(k for k, v in json.loads('$tot').items() if v != sum(m['acct'][k] for m in d))")"
+expect_eq "get-status dump messages = cpus-traced" "${h[3]}" "${y[0]}"
+expect_eq "get-status dump CPUs (ynl vs hvctl)" "${h[4]}" "${y[1]}"
+expect_eq "get-status dump: an acct nest per message" "[]" "${y[2]}"
+expect_eq "acct identity per CPU (dump)" "[]" "${y[3]}"
+expect_eq "counters where the CPUs do not add up to the totals" "[]" "${y[4]}"
 mapfile -t c <<<"$(config)"
 expect_eq "threshold_ns after ynl set-config" 123456 "${c[0]}"
 expect_eq "mode after ynl set-config" overwrite "${c[1]}"
@@ -86,18 +147,23 @@ out=$(ynl --multi set-config '{"config": {"threshold-ns": 0, "mode": "discard"}}
 	"reason-threshold": [{"isa": "svm", "code": 1024, "threshold-ns": 5000}]}}' \
 	  --multi get-config '{}') ||
 	fail "ynl set-config threshold-ns 0, filters failed: $out"
+cd_=$(ynl --dump get-config) || fail "ynl --dump get-config failed: $cd_"
 mapfile -t c <<<"$(config)"
 expect_eq "threshold_ns restored" 0 "${c[0]}"
 expect_eq "mode restored" discard "${c[1]}"
 expect_eq "vcpu filter" "[0, 2]" "${c[3]}"
 expect_eq "reason filter" "['IOIO', 'IO_INSTRUCTION']" "${c[4]}"
 expect_eq "reason threshold" "[('NPF', 5000)]" "${c[5]}"
-mapfile -t y <<<"$(vals "$out" "d[2]['config']['filter-vcpus'][:1]" \
-	"sorted((r['isa'], r['code']) for r in d[2]['config']['filter-reasons']['reason'])" \
-	"[(r['isa'], r['code'], r['threshold-ns']) for r in d[2]['config']['reason-threshold']]")"
-expect_eq "get-config filter-vcpus" "[5]" "${y[0]}"
-expect_eq "get-config filter-reasons" "[('svm', 123), ('vmx', 30)]" "${y[1]}"
-expect_eq "get-config reason-threshold" "[('svm', 1024, 5000)]" "${y[2]}"
+mapfile -t y <<<"$(vals "$cd_" "cat(d)['filter-vcpus'][:1]" \
+	"sorted((r['isa'], r['code']) for r in cat(d)['filter-reasons']['reason'])" \
+	"[(r['isa'], r['code'], r['threshold-ns']) for r in cat(d)['reason-threshold']]" \
+	"len(d)")"
+expect_eq "get-config dump filter-vcpus" "[5]" "${y[0]}"
+expect_eq "get-config dump filter-reasons" "[('svm', 123), ('vmx', 30)]" "${y[1]}"
+expect_eq "get-config dump reason-threshold" "[('svm', 1024, 5000)]" "${y[2]}"
+expect_eq "get-config dump parts: settings, thresholds, filter" 3 "${y[3]}"
+expect_eq "get-config dump, concatenated = reply" True \
+	"$(vals "[$out, $cd_]" "cat(d[1]) == d[0][2]['config']")"
 
 # Out of the policy's range: refused, the whole request, nothing changes.
 out=$(ynl --do set-config --json '{"config": {"buffer-kb": 1,
@@ -137,16 +203,89 @@ echo "$out" | grep -q "\.config\.threshold-on" ||
 expect_eq "after the refused threshold-on 6" "preempted True 777" "$(split)"
 reset_config
 
-# Dumps decode: the aggregates, and the events of a short recording.
+# Hundreds of per-reason settings: a threshold for every SVM reason the
+# module has a slot for, and a reason filter of the same; the dump brings
+# them in batches, the reply whole, hvctl (which reads the dump) all.
+ok=()
+for r in $("$HVCTL" reasons | awk '$1 == "svm" { print $3 }'); do
+	"$HVCTL" set-threshold 3us --reason "$r" 2>/dev/null && ok+=("$r")
+done
+[ ${#ok[@]} -ge 100 ] || fail "only ${#ok[@]} per-reason thresholds accepted"
+hv filter reason "$(IFS=,; echo "${ok[*]}")"
+hc=$("$HVCTL" -j config) || fail "hvctl -j config failed"
+mapfile -t h <<<"$(vals "$hc" "len(d['reason_thresholds'])" "len(d['filters']['reasons'])")"
+cd_=$(ynl --dump get-config) || fail "ynl --dump get-config failed: $cd_"
+one=$(ynl --do get-config) || fail "ynl --do get-config failed: $one"
+mapfile -t y <<<"$(vals "[$one, $cd_]" "len(cat(d[1])['reason-threshold'])" \
+	"len(cat(d[1])['filter-reasons']['reason'])" "len(d[1])" \
+	"cat(d[1]) == d[0]['config']" \
+	"sorted({r['threshold-ns'] for r in cat(d[1])['reason-threshold']})")"
+echo "  ${#ok[@]} reasons accepted; get-config dump: ${y[2]} messages"
+expect_eq "reason thresholds (hvctl vs ynl dump)" "${h[0]}" "${y[0]}"
+expect_eq "reason filter entries (hvctl vs ynl dump)" "${h[1]}" "${y[1]}"
+[ "${y[2]}" -gt 3 ] || fail "get-config dump in ${y[2]} messages: no batches"
+expect_eq "get-config dump, concatenated = reply" True "${y[3]}"
+expect_eq "every threshold" "[3000]" "${y[4]}"
+
+# Every dump with 4000-byte receive buffers: each message fits (cli.py
+# says what each recv read), and it decodes to what the 128 KiB buffers
+# give. The configuration's batches are in force for get-config.
+# small OP: the dump with small buffers, checked; prints the decoded JSON.
+small() {
+	local d
+
+	d=$(ynl --dump "$1" --dbg-small-recv 2>/tmp/ynl-small.err) ||
+		fail "ynl --dump $1 --dbg-small-recv failed: $d $(tail -n 3 /tmp/ynl-small.err)"
+	read -r reads big <<<"$(sed -n 's/^Recv: read \([0-9]*\) bytes.*/\1/p' /tmp/ynl-small.err |
+		sort -n | awk '{ n++; m = $1 } END { print n, m }')"
+	[ "${reads:-0}" -gt 0 ] || fail "$1: no receive reported by --dbg-small-recv"
+	[ "$big" -le 4000 ] || fail "$1: a receive of $big bytes with 4000-byte buffers"
+	echo "  $1 --dbg-small-recv: $reads receives, at most $big bytes" >&2
+	echo "$d"
+}
+expect_eq "get-config, small buffers = large" True \
+	"$(vals "[$(small get-config), $cd_]" "d[0] == d[1]")"
+reset_config
+expect_eq "get-status dump, small buffers = large" True \
+	"$(vals "[$(small get-status), $pc]" "d[0] == d[1]")"
+
+# The aggregates: seconds of port writes on two vCPUs spread IOIO over
+# more buckets than a message holds (128), so its histogram goes on in
+# further messages. Merged, every reason's histogram counts its exits, and
+# hvctl's percentiles are those of the merged histogram, exactly.
+hv clear
+if [ -x "$HVGUEST" ]; then
+	guest --vcpus 2 --seconds 4 --pio 200 --slow 2:300 >/dev/null || exit 1
+fi
+stats=$(ynl --dump get-stats) || fail "ynl --dump get-stats failed: $stats"
+hs=$("$HVCTL" -j stat) || fail "hvctl -j stat failed"
+mapfile -t y <<<"$(vals "[$stats, $hs]" \
+	"'%d reasons, %d vcpus (%d gone)' % (len(reasons(d[0])), sum('vcpu' in m for m in d[0]), sum(m.get('vcpu', {}).get('gone', 0) for m in d[0]))" \
+	"sum('reason' in m and 'count' not in m['reason'] for m in d[0])" \
+	"[(r['isa'], r.get('code'), r['count'], sum(b.values())) for r, b, _ in reasons(d[0]) if 'hist' in r and sum(b.values()) != r['count']]" \
+	"[(r['isa'], r.get('code')) for r, _, bad in reasons(d[0]) if bad]" \
+	"[m['reason'] for m in d[0] if 'reason' in m and 'count' not in m['reason'] and set(m['reason']) - {'isa', 'code', 'hist'}]" \
+	"[(h['reason'], pcts(r, b), [h['p50_ns'], h['p99_ns'], h['p999_ns']]) for r, b, _ in reasons(d[0]) if 'hist' in r for h in d[1]['reasons'] if (h['isa'], h.get('code')) == ({'unknown': 0, 'vmx': 1, 'svm': 2}[r['isa']], r.get('code')) and pcts(r, b) != [h['p50_ns'], h['p99_ns'], h['p999_ns']]]")"
+echo "  get-stats: ${y[0]}, ${y[1]} histogram continuations"
+if [ -x "$HVGUEST" ]; then
+	[ "${y[1]}" -gt 0 ] ||
+		fail "no histogram went on in a second message: continuations untested"
+fi
+expect_eq "reasons whose merged histogram does not count their exits" "[]" "${y[2]}"
+expect_eq "reasons continued by another reason's histogram" "[]" "${y[3]}"
+expect_eq "continuations with more than isa, code, hist" "[]" "${y[4]}"
+expect_eq "hvctl percentiles unlike the merged histogram's" "[]" "${y[5]}"
+expect_eq "get-stats, small buffers = large" True \
+	"$(vals "[$(small get-stats), $stats]" "d[0] == d[1]")"
+
+# The events of a short recording.
 if [ -x "$HVGUEST" ]; then
 	hv clear
 	hv start
-	guest --pio 50:0x80 >/dev/null || exit 1
+	guest --pio 1000:0x80 --slow 20:200 --cpuid 500 >/dev/null || exit 1
 	hv stop
 fi
-stats=$(ynl --dump get-stats) || fail "ynl --dump get-stats failed: $stats"
-echo "  get-stats: $(vals "$stats" "'%d reasons, %d vcpus' % (sum('reason' in m for m in d), sum('vcpu' in m for m in d))")"
-ev=$(ynl --dump read-events) || fail "ynl --dump read-events failed: $ev"
+ev=$(small read-events)
 mapfile -t y <<<"$(vals "$ev" \
 	"[m for m in d if 'events-cpu' not in m or 'events-lost' not in m or len(bytes.fromhex(m.get('events', ''))) % 160]" \
 	"sum(len(bytes.fromhex(m.get('events', ''))) // 160 for m in d)" \
@@ -154,7 +293,7 @@ mapfile -t y <<<"$(vals "$ev" \
 expect_eq "read-events messages well formed" "[]" "${y[0]}"
 expect_eq "events drained by ynl = recorded" "$(acct recorded)" "${y[1]}"
 if [ -x "$HVGUEST" ]; then
-	[ "${y[1]}" -ge 50 ] || fail "only ${y[1]} events for 50 port writes"
+	[ "${y[1]}" -ge 1520 ] || fail "only ${y[1]} events for 1520 port writes"
 	expect_eq "every event's type is exit" "[1]" "${y[2]}"
 fi
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hvctl drain: exits with their time split and preemptor, and preemption
- * records, as JSON objects and text lines.
+ * hvctl drain: exits with their time split and preemptor, exits that never
+ * re-entered (no_entry), and preemption records, as JSON objects and text
+ * lines, from a READ_EVENTS dump.
  */
 #include "fake_nl.h"
 
@@ -23,8 +24,8 @@ static struct hvtrace_event exit_event(void)
 
 static void put_events(void)
 {
-	struct hvtrace_event ev[3] = { exit_event(), exit_event(),
-				       exit_event() };
+	struct hvtrace_event ev[4] = { exit_event(), exit_event(),
+				       exit_event(), exit_event() };
 	struct nlmsghdr *nlh;
 
 	/* Who ran instead: a full 16-byte comm, no NUL in the ring. */
@@ -45,9 +46,14 @@ static void put_events(void)
 	ev[2].preempt_ns = 300000;
 	ev[2].flags |= HVTRACE_EVF_PREEMPT_VCPU;
 	strcpy(ev[2].preempt_comm, "CPU 1/KVM");
+	/* The vCPU was destroyed in the exit: it ran to the destruction. */
+	ev[3].seq = 10;
+	ev[3].flags |= HVTRACE_EVF_NO_ENTRY;
+	memset(ev[3].part_ns, 0, sizeof(ev[3].part_ns));
+	ev[3].part_ns[HVTRACE_PART_VMM] = 1000000;
 
 	fake_reset();
-	nlh = fake_reply(HVTRACE_CMD_READ_EVENTS);
+	nlh = fake_dump(HVTRACE_CMD_READ_EVENTS);
 	mnl_attr_put_u32(nlh, HVTRACE_A_EVENTS_CPU, 3);
 	mnl_attr_put(nlh, HVTRACE_A_EVENTS, sizeof(ev), ev);
 }
@@ -74,6 +80,10 @@ int main(void)
 		  "\"runnable_ns\":400000,\"other_ns\":0,\"guest_ns\":0,"
 		  "\"preempt_pid\":4244,\"preempt_comm\":\"CPU 1/KVM\","
 		  "\"preempt_vcpu\":true,\"preempt_ns\":300000}\n");
+	CHECK_HAS(out, "{\"type\":\"exit\",\"seq\":10,");
+	CHECK_HAS(out, "\"other_ns\":0,\"guest_ns\":5000,\"no_entry\":true}\n");
+	/* The flag is named where it is set only. */
+	CHECK_INT(fake_count(out, "no_entry"), 1);
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_drain, "drain", NULL);
@@ -85,7 +95,10 @@ int main(void)
 	CHECK_HAS(out, "[12.345678] cpu2 vm1 pid 4242 vcpu0 preempted during "
 		  "IOIO port 0x81 out 1B rip 0x1000 400.0us (vCPU thread "
 		  "CPU 1/KVM[4244] ran 300.0us)\n");
-	CHECK_HAS(out, "\n3 events\n");
+	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
+		  "rip 0x1000 1.30ms no_entry (handling 300.0us, vmm 1.00ms)\n");
+	CHECK_INT(fake_count(out, "no_entry"), 1);
+	CHECK_HAS(out, "\n4 events\n");
 	free(out);
 	return unit_report();
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hvctl status: both accountings, per CPU and in total, text and JSON. */
+/*
+ * hvctl status (ABI 3): the totals from the GET_STATUS reply, one row per
+ * CPU from its dump, and the vCPU, VM and memory figures; text and JSON.
+ */
 #include "fake_nl.h"
 
-/* Exits 100 + base.., preemption records 10 + base.. */
+/* Exits 100 + base.., preemption records 10 + base.., no_entry base + 1. */
 static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 {
 	for (uint16_t a = HVTRACE_ACCT_SEEN; a <= HVTRACE_ACCT_UNPAIRED; a++)
@@ -10,57 +13,165 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 	for (uint16_t a = HVTRACE_ACCT_PREEMPT_SEEN;
 	     a <= HVTRACE_ACCT_PREEMPT_LOST; a++)
 		mnl_attr_put_u64(nlh, a, 10 + base + a);
+	mnl_attr_put_u64(nlh, HVTRACE_ACCT_NO_ENTRY, base + 1);
 }
 
-static void put_status(void)
+static void put_status(uint64_t refused, uint8_t reclaim)
 {
 	struct nlmsghdr *nlh;
-	struct nlattr *acct, *cpu;
+	struct nlattr *acct;
 
 	fake_reset();
 	nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
 	mnl_attr_put_strz(nlh, HVTRACE_A_VERSION, "0.1.0");
-	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, 2);
+	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, 3);
+	mnl_attr_put_u32(nlh, HVTRACE_A_NR_CPUS, 4);
+	mnl_attr_put_u32(nlh, HVTRACE_A_CPUS_TRACED, 2);
 	mnl_attr_put_strz(nlh, HVTRACE_A_VENDOR, "kvm_amd");
+	mnl_attr_put_u64(nlh, HVTRACE_A_EXITS_SEEN, 5000);
+	mnl_attr_put_u64(nlh, HVTRACE_A_ENTRIES_SEEN, 4990);
+	mnl_attr_put_u64(nlh, HVTRACE_A_EXITS_UNTRACED, 7);
+	mnl_attr_put_u32(nlh, HVTRACE_A_VCPUS_LIVE, 3);
+	mnl_attr_put_u32(nlh, HVTRACE_A_VCPUS_MAX, 1024);
+	mnl_attr_put_u32(nlh, HVTRACE_A_VMS_LIVE, 2);
+	mnl_attr_put_u64(nlh, HVTRACE_A_VCPUS_CREATED, 10);
+	mnl_attr_put_u64(nlh, HVTRACE_A_VCPUS_RECLAIMED, 7);
+	mnl_attr_put_u64(nlh, HVTRACE_A_VCPUS_REFUSED, refused);
+	mnl_attr_put_u8(nlh, HVTRACE_A_RECLAIM, reclaim);
+	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_BYTES, 12 << 20);
+	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_CPU_BYTES, 2621440 + 49152);
+	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_VCPU_BYTES, 1536);
 	acct = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
 	put_counts(nlh, 1000);
-	for (uint32_t i = 0; i < 2; i++) {
-		cpu = mnl_attr_nest_start(nlh, HVTRACE_ACCT_CPU_NEST);
-		mnl_attr_put_u32(nlh, HVTRACE_ACCT_CPU, i);
-		put_counts(nlh, i * 100);
-		mnl_attr_nest_end(nlh, cpu);
-	}
 	mnl_attr_nest_end(nlh, acct);
+
+	/* The dump: one message per traced CPU (0 and 2 of 4). */
+	for (uint32_t i = 0; i < 2; i++) {
+		nlh = fake_dump(HVTRACE_CMD_GET_STATUS);
+		acct = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
+		mnl_attr_put_u32(nlh, HVTRACE_ACCT_CPU, 2 * i);
+		put_counts(nlh, i * 100);
+		mnl_attr_nest_end(nlh, acct);
+	}
 }
 
-int main(void)
+static void test_json(void)
 {
 	char *out;
 
-	put_status();
+	put_status(0, 1);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][0], 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][1], 1);
+	CHECK_HAS(out, "{\"version\":\"0.1.0\",\"abi\":3,\"recording\":\"off\","
+		  "\"vendor\":\"kvm_amd\",\"nr_cpus\":4,\"cpus_traced\":2,"
+		  "\"reader\":\"none\",\"exits_seen\":5000,"
+		  "\"entries_seen\":4990,\"exits_untraced\":7,"
+		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
+		  "\"vcpus_reclaimed\":7,\"vms_live\":2,\"vcpus_refused\":0,"
+		  "\"reclaim\":true,\"mem_bytes\":12582912,"
+		  "\"mem_cpu_bytes\":2670592,\"mem_vcpu_bytes\":1536,");
 	CHECK_HAS(out, "\"accounting\":{\"cpus\":[{\"cpu\":0,\"seen\":104,"
 		  "\"filtered\":105,\"below_threshold\":106,\"recorded\":107,"
 		  "\"lost\":108,\"overwritten\":109,\"drained\":110,"
-		  "\"unpaired\":111,\"preempt_seen\":22,\"preempt_filtered\":23,"
-		  "\"preempt_below\":24,\"preempt_recorded\":25,"
-		  "\"preempt_lost\":26},{\"cpu\":1,\"seen\":204,");
+		  "\"unpaired\":111,\"no_entry\":1,\"preempt_seen\":22,"
+		  "\"preempt_filtered\":23,\"preempt_below\":24,"
+		  "\"preempt_recorded\":25,\"preempt_lost\":26},"
+		  "{\"cpu\":2,\"seen\":204,");
+	CHECK_HAS(out, "\"no_entry\":101,\"preempt_seen\":122,");
 	CHECK_HAS(out, "],\"total\":{\"seen\":1104,");
+	CHECK_HAS(out, "\"unpaired\":1111,\"no_entry\":1001,");
 	CHECK_HAS(out, "\"preempt_lost\":1026}}}\n");
+	/* ABI 3 has no per-CPU nests in the reply: the rows are the dump's. */
+	CHECK_HASNT(out, "{\"cpu\":1,");
 	free(out);
+}
 
+static void test_text(void)
+{
+	char *out;
+
+	put_status(0, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "hvtrace 0.1.0 (netlink ABI 3)\n"
+		  "  recording:     off\n"
+		  "  exit reasons:  kvm_amd\n"
+		  "  cpus:          4 (2 traced)\n"
+		  "  reader:        none\n"
+		  "  exits seen:    5000\n"
+		  "  entries seen:  4990\n"
+		  "  untraced:      7 exits (on CPUs without hvtrace state)\n"
+		  "  vcpus:         3 live (max 1024); since load 10 created, "
+		  "7 reclaimed\n"
+		  "  vms:           2 live\n"
+		  "  reclaim:       yes (vCPU and VM destruction is followed)\n"
+		  "  memory:        12.0 MiB held (per traced CPU 2.5 MiB, per "
+		  "vCPU 1.5 KiB)\n");
+	CHECK_HASNT(out, "refused");
 	CHECK_HAS(out, "\naccounting of exits (seen = filtered + below + "
 		  "recorded + lost):\n  cpu            seen     filtered "
 		  "below_thresh     recorded         lost  overwritten"
-		  "      drained     unpaired\n  0               104");
+		  "      drained     unpaired     no_entry\n"
+		  "  0               104          105          106          107"
+		  "          108          109          110          111"
+		  "            1\n"
+		  "  2               204");
+	CHECK_HAS(out, "  total          1104         1105         1106"
+		  "         1107         1108         1109         1110"
+		  "         1111         1001\n");
 	CHECK_HAS(out, "\naccounting of preemptions (seen = filtered + below + "
 		  "recorded + lost):\n  cpu            seen     filtered "
 		  "below_thresh     recorded         lost\n"
 		  "  0                22           23           24           25"
-		  "           26\n  1               122");
+		  "           26\n  2               122");
 	CHECK_HAS(out, "  total          1022         1023         1024"
 		  "         1025         1026\n");
 	free(out);
+}
+
+/* Refused vCPUs are said loudly; no reclaim is explained. */
+static void test_refused(void)
+{
+	char *out;
+
+	put_status(5, 0);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  vms:           2 live\n"
+		  "  refused:       5 (more than max_vcpus alive): their exits "
+		  "are NOT traced\n"
+		  "  reclaim:       no (destruction cannot be followed: a vCPU "
+		  "at a reused address is told apart by identity only)\n");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"vcpus_refused\":5,\"reclaim\":false,");
+	free(out);
+}
+
+/* A reply without its accounting: an error, and nothing printed. */
+static void test_no_acct(void)
+{
+	struct nlmsghdr *nlh;
+	char *out;
+
+	fake_reset();
+	nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
+	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, 3);
+	hvctl_json = false;
+	fake_capture_begin();
+	CHECK_INT(FAKE_RUN(hvctl_cmd_status, "status", NULL), 1);
+	out = fake_capture_end();
+	CHECK_STR(out, "");
+	free(out);
+	CHECK_STR(fake_err, "the module's status has no accounting");
+	/* No dump asked for after a bad reply. */
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][1], 0);
+}
+
+int main(void)
+{
+	test_json();
+	test_text();
+	test_refused();
+	test_no_acct();
 	return unit_report();
 }

@@ -4,7 +4,8 @@
  * with -Wl,--wrap for hvnl_open, hvnl_close, hvnl_request and hvnl_talk
  * (see the Makefile), so no socket is opened: a request is kept for the
  * test to read (fake_req), and the reply to command CMD is the messages
- * the test built with fake_reply(CMD). hvctl.c's helpers are stubbed so
+ * the test built with fake_reply(CMD), or for a dump (NLM_F_DUMP) with
+ * fake_dump(CMD). A request the test gave no reply gets none. hvctl.c's helpers are stubbed so
  * error messages can be checked (fake_err). fake_capture_*() collect what
  * a command prints, text or JSON, on standard output and error.
  *
@@ -26,17 +27,22 @@
 #include "output.h"
 #include "unit.h"
 
-#define FAKE_BUF (64 * 1024)
+#define FAKE_BUF (128 * 1024)
 
-/* Replies by command: messages back to back, FAKE_USED bytes. */
-static char fake_replies[HVTRACE_CMD_MAX + 1][FAKE_BUF]
+/*
+ * Replies by command, [0] to a request, [1] to a dump: messages back to
+ * back, FAKE_USED bytes, the last one at FAKE_LAST.
+ */
+static char fake_replies[HVTRACE_CMD_MAX + 1][2][FAKE_BUF]
 	__attribute__((aligned(8)));
-static size_t fake_used[HVTRACE_CMD_MAX + 1];
-static struct nlmsghdr *fake_last[HVTRACE_CMD_MAX + 1];
+static size_t fake_used[HVTRACE_CMD_MAX + 1][2];
+static struct nlmsghdr *fake_last[HVTRACE_CMD_MAX + 1][2];
 
 /* The last request sent, and how often the family was opened. */
 static char fake_req[FAKE_BUF] __attribute__((aligned(8)));
 static int fake_opens, fake_requests;
+/* Requests by command, [0] not dumps, [1] dumps. */
+static int fake_asked[HVTRACE_CMD_MAX + 1][2];
 static char fake_err[512];
 
 bool hvctl_json;
@@ -80,24 +86,39 @@ static void fake_reset(void)
 	memset(fake_used, 0, sizeof(fake_used));
 	memset(fake_last, 0, sizeof(fake_last));
 	memset(fake_req, 0, sizeof(fake_req));
+	memset(fake_asked, 0, sizeof(fake_asked));
 	fake_opens = fake_requests = 0;
 	fake_err[0] = '\0';
+}
+
+static struct nlmsghdr *fake_msg(uint8_t cmd, bool dump)
+{
+	struct genlmsghdr *g;
+	struct nlmsghdr *nlh;
+
+	if (fake_last[cmd][dump])
+		fake_used[cmd][dump] +=
+			NLMSG_ALIGN(fake_last[cmd][dump]->nlmsg_len);
+	nlh = mnl_nlmsg_put_header(fake_replies[cmd][dump] +
+				   fake_used[cmd][dump]);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	fake_last[cmd][dump] = nlh;
+	return nlh;
 }
 
 /* Start one more reply message to CMD; put attributes into it. */
 __attribute__((unused))
 static struct nlmsghdr *fake_reply(uint8_t cmd)
 {
-	struct genlmsghdr *g;
-	struct nlmsghdr *nlh;
+	return fake_msg(cmd, false);
+}
 
-	if (fake_last[cmd])
-		fake_used[cmd] += NLMSG_ALIGN(fake_last[cmd]->nlmsg_len);
-	nlh = mnl_nlmsg_put_header(fake_replies[cmd] + fake_used[cmd]);
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	fake_last[cmd] = nlh;
-	return nlh;
+/* The same for a dump of CMD. */
+__attribute__((unused))
+static struct nlmsghdr *fake_dump(uint8_t cmd)
+{
+	return fake_msg(cmd, true);
 }
 
 struct hvnl *__wrap_hvnl_open(void);
@@ -137,16 +158,18 @@ int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		     void *data)
 {
 	uint8_t cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
+	bool dump = req->nlmsg_flags & NLM_F_DUMP;
 	const struct nlmsghdr *nlh;
 	int len;
 
 	(void)nl;
 	fake_requests++;
+	fake_asked[cmd][dump]++;
 	memcpy(fake_req, req, req->nlmsg_len);
-	if (!cb || !fake_last[cmd])
+	if (!cb || !fake_last[cmd][dump])
 		return 0;
-	len = fake_used[cmd] + fake_last[cmd]->nlmsg_len;
-	for (nlh = (void *)fake_replies[cmd]; mnl_nlmsg_ok(nlh, len);
+	len = fake_used[cmd][dump] + fake_last[cmd][dump]->nlmsg_len;
+	for (nlh = (void *)fake_replies[cmd][dump]; mnl_nlmsg_ok(nlh, len);
 	     nlh = mnl_nlmsg_next(nlh, &len))
 		if (cb(nlh, data) < MNL_CB_OK)
 			return -1;
@@ -216,6 +239,17 @@ static char *fake_capture_end(void)
 	CHECK_INT(FAKE_RUN(cmd, __VA_ARGS__), 0);			\
 	fake_capture_end();						\
 })
+
+/* How often NEEDLE occurs in HAYSTACK, overlaps counted. */
+__attribute__((unused))
+static int fake_count(const char *haystack, const char *needle)
+{
+	int n = 0;
+
+	for (; (haystack = strstr(haystack, needle)); haystack++)
+		n++;
+	return n;
+}
 
 /* HAYSTACK contains NEEDLE; shows both when not. */
 #define CHECK_HAS(haystack, needle)					\
