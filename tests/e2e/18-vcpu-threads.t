@@ -1,0 +1,33 @@
+# A vCPU run from two threads in turn (KVM_RUN from whichever thread has
+# it; some VMMs do that): the time split follows the thread that runs the
+# vCPU, and the VMM part of every exit agrees with the VMM's own clock
+# (from KVM_RUN's return to the next KVM_RUN call, whichever thread).
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+hv start
+line=$(guest --hop --vmm-work 2000 --pio 100 --cpuid 50) || exit 1
+hv stop
+ev=$("$HVCTL" -j drain)
+pid=$(field pid "$line")
+mine="[e for e in ev if e['type'] == 'exit' and e['vm_pid'] == $pid and not e.get('no_entry')]"
+echo "  $(field hops "$line") handovers between threads $(field hop_tids "$line")"
+tids=$(field hop_tids "$line")
+expect_eq "exits recorded from both threads" \
+	"$(echo "$tids" | tr ',' '\n' | sort -n | tr '\n' ' ')" \
+	"$(echo "$ev" | events_py "' '.join(str(t) for t in sorted(set(e['tid'] for e in $mine)))") "
+parts_add_up "$ev"
+want=$(field vmm_ns "$line")
+got=$(echo "$ev" | events_py "sum(e['vmm_ns'] for e in $mine)")
+n=$(field vmm_exits "$line")
+echo "  VMM's own clock ${want}ns over $n exits; hvtrace's VMM part ${got}ns"
+# hvtrace's window (the userspace-exit tracepoint to KVM_RUN's entry)
+# holds the VMM's (ioctl return to ioctl call): more by the syscall
+# return and entry paths, at most 100 us an exit under emulation.
+[ "$got" -ge "$want" ] || fail "VMM part ${got}ns below the VMM's own ${want}ns"
+[ "$got" -le $((want + n * 100000)) ] ||
+	fail "VMM part ${got}ns exceeds the VMM's ${want}ns by more than 100us an exit"
+# KVM's synchronize_rcu() when the thread changes is the kernel's time.
+echo "$ev" | events_py "sum(e['other_ns'] + e['handling_ns'] for e in $mine)" |
+	awk '{ printf "  kernel time (handling + other) %dns\n", $1 }'
+reset_config
