@@ -34,20 +34,66 @@ static void json_key(const char *key)
 		fprintf(of, "\"%s\":", key);
 }
 
-static void json_string(const char *s)
+int out_utf8_len(const unsigned char *s)
 {
-	fputc('"', of);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	unsigned char c = s[0];
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
 
-		if (c == '"' || c == '\\')
-			fprintf(of, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(of, "\\u%04x", c);
-		else
-			fputc(c, of);
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * S as a JSON string: quotes, backslashes and control characters escaped,
+ * and bytes that are not UTF-8 (a host or task may name itself anything)
+ * as U+FFFD, so the document stays valid JSON.
+ */
+void out_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		unsigned char c = *p;
+		int n;
+
+		if (c == '"' || c == '\\') {
+			fprintf(f, "\\%c", c);
+		} else if (c < 0x20) {
+			fprintf(f, "\\u%04x", c);
+		} else if (c < 0x80) {
+			fputc(c, f);
+		} else if ((n = out_utf8_len(p))) {
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		} else {
+			fputs("\\ufffd", f);
+		}
+		p++;
 	}
-	fputc('"', of);
+	fputc('"', f);
 }
 
 static void open_container(const char *key, char bracket)
@@ -103,7 +149,7 @@ void out_str(const char *key, const char *fmt, const char *v)
 {
 	if (hvctl_json) {
 		json_key(key);
-		json_string(v);
+		out_json_str(of, v);
 	} else if (fmt) {
 		fprintf(of, fmt, v);
 	}
