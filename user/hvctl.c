@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hvctl.h"
-#include "out_file.h"
+#include "output.h"
 
 bool hvctl_json;
 
@@ -188,5 +188,5 @@ int main(int argc, char **argv)
 	int ret = run(argc, argv);
 
 	/* A command that wrote less than it said failed (> /dev/full). */
-	return ret ? ret : out_file_check_stdout();
+	return ret ? ret : out_check_stdout();
 }

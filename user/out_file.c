@@ -19,6 +19,7 @@
 
 #include "hvctl.h"
 #include "out_file.h"
+#include "output.h"
 #include "trace_format.h"
 
 /* Directories walked up before giving up (a loop, or a deep bind mount). */
@@ -223,7 +224,7 @@ int out_file_commit(struct out_file *o)
 	int err = 0, fd;
 
 	if (o->f == stdout)
-		return out_file_check_stdout();
+		return out_check_stdout();
 	fd = fileno(o->f);
 	if (fflush(o->f))
 		err = errno;
@@ -264,17 +265,4 @@ void out_file_discard(struct out_file *o)
 	free(o->tmp);
 	free(o->target);
 	o->tmp = o->target = NULL;
-}
-
-int out_file_check_stdout(void)
-{
-	int err = 0;
-
-	if (fflush(stdout))
-		err = errno;
-	else if (ferror(stdout))
-		err = EIO;
-	if (err)
-		return hvctl_err("writing standard output: %s", strerror(err));
-	return 0;
 }

@@ -18,7 +18,7 @@
  *
  * Every failure prints "Error: writing FILE: <reason>." and makes the
  * command exit 1; main() checks standard output the same way after every
- * command (out_file_check_stdout()).
+ * command (out_check_stdout(), output.h).
  */
 #ifndef HVCTL_OUT_FILE_H
 #define HVCTL_OUT_FILE_H
@@ -48,7 +48,4 @@ int out_file_open(struct out_file *o, const char *name, const char *trace);
 int out_file_commit(struct out_file *o);
 /* Give up (an error elsewhere): FILE stays as it was. */
 void out_file_discard(struct out_file *o);
-/* All written to standard output got out: 0, or 1 with an error printed. */
-int out_file_check_stdout(void);
-
 #endif /* HVCTL_OUT_FILE_H */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Text or JSON output, chosen by the global -j flag. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hvctl.h"
 #include "output.h"
@@ -12,6 +14,8 @@
 static bool has_member[MAX_DEPTH];
 static int depth;
 static FILE *of;
+/* Why flushing standard output failed: glibc drops the buffer and errno. */
+static int stdout_errno;
 
 void out_set_file(FILE *f)
 {
@@ -172,5 +176,19 @@ void out_end(void)
 	depth = 0;
 	if (hvctl_json)
 		fputc('\n', of);
-	fflush(of);
+	if (fflush(of) && of == stdout && !stdout_errno)
+		stdout_errno = errno;
+}
+
+int out_check_stdout(void)
+{
+	int err = stdout_errno;
+
+	if (fflush(stdout) && !err)
+		err = errno;
+	if (!err && ferror(stdout))
+		err = EIO;
+	if (err)
+		return hvctl_err("writing standard output: %s", strerror(err));
+	return 0;
 }

@@ -35,5 +35,10 @@ int out_utf8_len(const unsigned char *s);
 void out_set_file(FILE *f);
 /* Finish the document (JSON: closing newline). */
 void out_end(void);
+/*
+ * All written to standard output got out: 0, or 1 with "Error: writing
+ * standard output: <reason>." printed. main() asks after every command.
+ */
+int out_check_stdout(void);
 
 #endif /* HVCTL_OUTPUT_H */
