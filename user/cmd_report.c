@@ -594,11 +594,13 @@ static int report_run(int argc, char **argv)
 	} else if (o.html) {
 		out_file_discard(&html);
 	}
-	if (!ret) {
+	/* --html -: the page is standard output, and nothing else. */
+	if (!ret && !(o.html && !strcmp(o.html, "-")))
 		print_report(rep, o.dir, o.top);
+	if (!ret)
 		trace_print_warnings(r, stderr);
-	}
-	report_free(rep);
+	if (rep)
+		report_free(rep);
 	trace_close(r);
 	return ret;
 }
@@ -615,6 +617,6 @@ const struct hvctl_cmd hvctl_cmd_report = {
 		   "with their preempted share and top preemptor (N, default 10);\n"
 		   "--html FILE also writes a self-contained page with charts\n"
 		   "(replaced whole once written; new: mode 0600; never inside\n"
-		   "DIR). Damaged packets are skipped with a warning; --strict\n"
-		   "makes any damage an error",
+		   "DIR; - : to stdout, instead of the report). Damaged packets\n"
+		   "are skipped with a warning; --strict makes any damage an error",
 };

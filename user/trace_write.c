@@ -247,6 +247,7 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 		env->hostname, env->kernel, env->cpu_vendor,
 		env->hvtrace_version,
 	};
+	int err;
 
 	if (!f)
 		return -1;
@@ -257,9 +258,12 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 	}
 	fprintf(f, ",\"clock_offset_ns\":%" PRId64 "}\n",
 		env->clock_offset_ns);
-	if (fflush(f) || ferror(f) || fclose(f)) {
+	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	if (err) {
 		hvctl_err("writing %s/" TRACE_SIDE_DIR "/host.json: %s", w->dir,
-			  strerror(errno));
+			  strerror(err));
 		return -1;
 	}
 	return 0;
