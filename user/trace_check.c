@@ -45,31 +45,22 @@ const char *const trace_odd_names[TRACE_NR_ODD] = {
 };
 
 /* By event id (enum trace_event_id): what the records of its class hold. */
-static const uint8_t class_isa[TRACE_EV_MAX + 1] = {
-	[TRACE_EV_EXIT_VMX] = HVTRACE_ISA_VMX,
-	[TRACE_EV_EXIT_SVM] = HVTRACE_ISA_SVM,
-	[TRACE_EV_EXIT_UNKNOWN] = HVTRACE_ISA_UNKNOWN,
-	[TRACE_EV_PREEMPT_VMX] = HVTRACE_ISA_VMX,
-	[TRACE_EV_PREEMPT_SVM] = HVTRACE_ISA_SVM,
-	[TRACE_EV_PREEMPT_UNKNOWN] = HVTRACE_ISA_UNKNOWN,
-};
-
-static const uint8_t class_type[TRACE_EV_MAX + 1] = {
-	[TRACE_EV_EXIT_VMX] = HVTRACE_EV_EXIT,
-	[TRACE_EV_EXIT_SVM] = HVTRACE_EV_EXIT,
-	[TRACE_EV_EXIT_UNKNOWN] = HVTRACE_EV_EXIT,
-	[TRACE_EV_PREEMPT_VMX] = HVTRACE_EV_PREEMPT,
-	[TRACE_EV_PREEMPT_SVM] = HVTRACE_EV_PREEMPT,
-	[TRACE_EV_PREEMPT_UNKNOWN] = HVTRACE_EV_PREEMPT,
-};
-
-static const char *const class_name[TRACE_EV_MAX + 1] = {
-	[TRACE_EV_EXIT_VMX] = "kvm_exit_vmx",
-	[TRACE_EV_EXIT_SVM] = "kvm_exit_svm",
-	[TRACE_EV_EXIT_UNKNOWN] = "kvm_exit",
-	[TRACE_EV_PREEMPT_VMX] = "vcpu_preempt_vmx",
-	[TRACE_EV_PREEMPT_SVM] = "vcpu_preempt_svm",
-	[TRACE_EV_PREEMPT_UNKNOWN] = "vcpu_preempt",
+static const struct {
+	uint8_t isa, type;
+	const char *name;
+} classes[TRACE_EV_MAX + 1] = {
+	[TRACE_EV_EXIT_VMX] = { HVTRACE_ISA_VMX, HVTRACE_EV_EXIT,
+				"kvm_exit_vmx" },
+	[TRACE_EV_EXIT_SVM] = { HVTRACE_ISA_SVM, HVTRACE_EV_EXIT,
+				"kvm_exit_svm" },
+	[TRACE_EV_EXIT_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_EXIT,
+				    "kvm_exit" },
+	[TRACE_EV_PREEMPT_VMX] = { HVTRACE_ISA_VMX, HVTRACE_EV_PREEMPT,
+				   "vcpu_preempt_vmx" },
+	[TRACE_EV_PREEMPT_SVM] = { HVTRACE_ISA_SVM, HVTRACE_EV_PREEMPT,
+				   "vcpu_preempt_svm" },
+	[TRACE_EV_PREEMPT_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_PREEMPT,
+				       "vcpu_preempt" },
 };
 
 static bool say(char *why, size_t len, const char *fmt, ...)
@@ -122,8 +113,8 @@ _Static_assert(offsetof(struct trace_record, isa) ==
 static void class_words(uint32_t *words, unsigned int cpu)
 {
 	for (unsigned int id = 0; id <= TRACE_EV_MAX; id++)
-		words[id] = (cpu & 0xffff) | (uint32_t)class_isa[id] << 16 |
-			    (uint32_t)class_type[id] << 24;
+		words[id] = (cpu & 0xffff) | (uint32_t)classes[id].isa << 16 |
+			    (uint32_t)classes[id].type << 24;
 }
 
 /*
@@ -141,14 +132,14 @@ static inline bool plausible(const uint8_t *ev, unsigned int id, uint64_t ts,
 	memcpy(&reason, REC(ev, reason), sizeof(reason));
 	memcpy(&w, REC(ev, cpu_entry), sizeof(w));
 	return d <= ts && w == word && parts_sum(ev) == d &&
-	       reason_ok(class_isa[id], reason);
+	       reason_ok(classes[id].isa, reason);
 }
 
 /* The rules (enum trace_odd) the event at EV of class ID breaks. */
 static unsigned int odd_mask(const uint8_t *ev, unsigned int id, uint64_t ts,
 			     unsigned int cpu)
 {
-	unsigned int isa = class_isa[id];
+	unsigned int isa = classes[id].isa;
 	uint16_t cpu_entry;
 	uint32_t reason;
 	uint64_t d;
@@ -160,7 +151,7 @@ static unsigned int odd_mask(const uint8_t *ev, unsigned int id, uint64_t ts,
 	       (unsigned int)(parts_sum(ev) != d) << TRACE_ODD_SPLIT |
 	       (unsigned int)!reason_ok(isa, reason) << TRACE_ODD_REASON |
 	       (unsigned int)(*REC(ev, isa) != isa) << TRACE_ODD_ISA |
-	       (unsigned int)(*REC(ev, type) != class_type[id]) <<
+	       (unsigned int)(*REC(ev, type) != classes[id].type) <<
 			TRACE_ODD_TYPE |
 	       (unsigned int)(cpu_entry != cpu) << TRACE_ODD_CPU;
 }
@@ -271,7 +262,7 @@ void trace_odd_describe(const uint8_t *ev, unsigned int cpu, char *why,
 		say(why, len, "unknown event id %u", id);
 		return;
 	}
-	isa = class_isa[id];
+	isa = classes[id].isa;
 	mask = odd_mask(ev, id, ts, cpu);
 	if (mask & 1U << TRACE_ODD_DURATION)
 		say(why, len, "duration %" PRIu64 "ns is longer than the "
@@ -284,10 +275,10 @@ void trace_odd_describe(const uint8_t *ev, unsigned int cpu, char *why,
 		    isa == HVTRACE_ISA_VMX ? "VMX" : "SVM");
 	else if (mask & 1U << TRACE_ODD_ISA)
 		say(why, len, "isa %u in a %s record", *REC(ev, isa),
-		    class_name[id]);
+		    classes[id].name);
 	else if (mask & 1U << TRACE_ODD_TYPE)
 		say(why, len, "type %u in a %s record", *REC(ev, type),
-		    class_name[id]);
+		    classes[id].name);
 	else if (mask & 1U << TRACE_ODD_CPU)
 		say(why, len, "cpu_entry %u in the stream of CPU %u",
 		    cpu_entry, cpu);

@@ -156,6 +156,7 @@ static int problem(struct trace_reader *r, char *first, const char *fmt, ...)
 	return 0;
 }
 
+/* Side files have one warning: the last said (vms.tsv is the only one). */
 static void side_warning(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -171,6 +172,22 @@ static void side_warning(struct trace_reader *r, const char *fmt, ...)
 const char *trace_error(const struct trace_reader *r)
 {
 	return r->err;
+}
+
+/* Room for one more than N elements of SIZE in *ARR, *CAP of them. */
+static int grow(struct trace_reader *r, void **arr, unsigned int n,
+		unsigned int *cap, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? 2 * *cap : 16;
+	p = realloc(*arr, (size_t)*cap * size);
+	if (!p)
+		return fail(r, "out of memory");
+	*arr = p;
+	return 0;
 }
 
 /* ---- side files ---- */
@@ -422,22 +439,6 @@ static int index_vms(struct trace_reader *r)
 	return 0;
 }
 
-static int add_vm(struct trace_reader *r, const struct trace_vm *vm,
-		  unsigned int *cap)
-{
-	if (r->nr_vms == *cap) {
-		struct trace_vm *v;
-
-		*cap = *cap ? 2 * *cap : 16;
-		v = realloc(r->vms, *cap * sizeof(*v));
-		if (!v)
-			return fail(r, "out of memory");
-		r->vms = v;
-	}
-	r->vms[r->nr_vms++] = *vm;
-	return 0;
-}
-
 /*
  * VM names only decorate the output: a missing or unreadable file, or a
  * line that does not parse (a name with a newline in it), must not make
@@ -475,10 +476,12 @@ static int load_vms(struct trace_reader *r)
 			*nl = '\0';
 		lines++;
 		if (parse_vm_line(line, &vm)) {
-			if (add_vm(r, &vm, &cap)) {
+			if (grow(r, (void **)&r->vms, r->nr_vms, &cap,
+				 sizeof(*r->vms))) {
 				free(text);
 				return -1;
 			}
+			r->vms[r->nr_vms++] = vm;
 		} else if (!bad++) {
 			first_bad = lines;
 		}
@@ -592,15 +595,9 @@ static int cmp_stream(const void *a, const void *b)
 static int add_stream(struct trace_reader *r, unsigned int index,
 		      unsigned int *cap)
 {
-	if (r->nr_streams == *cap) {
-		struct stream *s;
-
-		*cap = *cap ? 2 * *cap : 16;
-		s = realloc(r->streams, *cap * sizeof(*s));
-		if (!s)
-			return fail(r, "out of memory");
-		r->streams = s;
-	}
+	if (grow(r, (void **)&r->streams, r->nr_streams, cap,
+		 sizeof(*r->streams)))
+		return -1;
 	r->streams[r->nr_streams] = (struct stream){
 		.fd = -1,
 		.index = index,
