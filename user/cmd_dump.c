@@ -176,6 +176,7 @@ static char *put_json_str(char *p, const char *s)
 	for (; *s; s++) {
 		unsigned char c = *s;
 
+		n = c < 0x80 ? 1 : out_utf8_len((const unsigned char *)s);
 		if (c == '"' || c == '\\') {
 			*p++ = '\\';
 			*p++ = c;
@@ -183,9 +184,7 @@ static char *put_json_str(char *p, const char *s)
 			p = put_str(p, "\\u00");
 			*p++ = digits[c >> 4];
 			*p++ = digits[c & 0xf];
-		} else if (c < 0x80) {
-			*p++ = c;
-		} else if ((n = out_utf8_len((const unsigned char *)s))) {
+		} else if (n) {
 			p = put_mem(p, s, n);
 			s += n - 1;
 		} else {

@@ -120,11 +120,13 @@ static int open_in_place(struct out_file *o, const char *trace)
 	if (ret)
 		return ret;
 	fd = open(o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	if (fd < 0)
+		return fail(o, errno);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return fail(o, e);
 	}
 	return 0;

@@ -82,20 +82,16 @@ void out_json_str(FILE *f, const char *s)
 		unsigned char c = *p;
 		int n;
 
-		if (c == '"' || c == '\\') {
+		n = c < 0x80 ? 1 : out_utf8_len(p);
+		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		} else if (c < 0x20) {
+		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
-		} else if (c < 0x80) {
-			fputc(c, f);
-		} else if ((n = out_utf8_len(p))) {
+		else if (n)
 			fwrite(p, 1, n, f);
-			p += n;
-			continue;
-		} else {
+		else
 			fputs("\\ufffd", f);
-		}
-		p++;
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }

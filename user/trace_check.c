@@ -156,9 +156,10 @@ static unsigned int odd_mask(const uint8_t *ev, unsigned int id, uint64_t ts,
 	       (unsigned int)(cpu_entry != cpu) << TRACE_ODD_CPU;
 }
 
-static __attribute__((noinline, cold)) void
-tally(struct trace_odd_tally *odd, const uint8_t *ev, unsigned int id,
-      uint64_t ts, unsigned int cpu, unsigned int i)
+/* Out of line: the hot loop stays small. */
+static __attribute__((noinline, cold))
+void tally(struct trace_odd_tally *odd, const uint8_t *ev, unsigned int id,
+	   uint64_t ts, unsigned int cpu, unsigned int i)
 {
 	unsigned int mask = odd_mask(ev, id, ts, cpu);
 

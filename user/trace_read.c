@@ -197,9 +197,9 @@ static const char too_large[] = "larger than " SIDE_MAX_TEXT;
 
 /*
  * PATH opened for reading if it is a regular file, its stat in *ST; else
- * -1 and WHY (errno ENOENT when it does not exist). Whatever else it is
- * is never opened (a device may act on open) or, racing a rename, never
- * read: fstat() after a non-blocking open (a FIFO does not block it).
+ * -1 and WHY (errno ENOENT when it does not exist). Anything else is
+ * never opened (a device may act on open) nor, racing a rename, read:
+ * fstat() after a non-blocking open (a FIFO does not block that).
  */
 static int open_regular(const char *path, struct stat *st, const char **why)
 {
