@@ -559,7 +559,7 @@ static int dump(const char *dir, enum dump_format fmt, unsigned int flags)
 		fputs(csv_header, stdout);
 	while ((ret = trace_next(r, &ev)) > 0)
 		print_event(&c, &ev);
-	/* Standard output's errors: main() (out_file_check_stdout()). */
+	/* Standard output's errors: main() (out_check_stdout()). */
 	if (ret < 0) {
 		ret = hvctl_err("%s", trace_error(r));
 	} else {

@@ -103,8 +103,8 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 		next_member(x);
 		fprintf(x->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%"
 			PRIu32 ",\"tid\":0,\"args\":{\"name\":", e->vm_pid);
-		out_json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid, buf,
-					      sizeof(buf)));
+		out_json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid,
+						  buf, sizeof(buf)));
 		fputs("}}", x->f);
 	}
 	ret = set_add(&x->threads, thread);
@@ -273,7 +273,7 @@ static int export_file(const char *dir, const char *out, unsigned int flags)
 	x.f = o.f;
 	setvbuf(x.f, obuf, _IOFBF, sizeof(obuf));
 	ret = export(&x);
-	/* Half a JSON document is of no use to anyone: FILE stays as was. */
+	/* Half a JSON document is of no use: FILE stays as it was. */
 	if (ret)
 		out_file_discard(&o);
 	else
