@@ -10,17 +10,17 @@
  * The events stream out as the reader yields them; only the set of VMs
  * and vCPU threads already named is kept.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/hvtrace.h>
 
 #include "exit_reasons.h"
 #include "hvctl.h"
+#include "out_file.h"
+#include "output.h"
 #include "trace_read.h"
 
 /* Keys seen so far: open addressing, kept at most half full. */
@@ -76,22 +76,6 @@ struct exporter {
 	bool first;			/* no array member written yet */
 };
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void next_member(struct exporter *x)
 {
 	fputs(x->first ? "\n" : ",\n", x->f);
@@ -119,8 +103,8 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 		next_member(x);
 		fprintf(x->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%"
 			PRIu32 ",\"tid\":0,\"args\":{\"name\":", e->vm_pid);
-		json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid, buf,
-					      sizeof(buf)));
+		out_json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid,
+						  buf, sizeof(buf)));
 		fputs("}}", x->f);
 	}
 	ret = set_add(&x->threads, thread);
@@ -146,10 +130,10 @@ static void preemptor_args(FILE *f, const struct trace_record *e)
 	trace_comm(e, comm);
 	snprintf(name, sizeof(name), "%s (%" PRIu32 ")", comm, e->preempt_pid);
 	fputs(",\"preempted_by\":", f);
-	json_str(f, name);
+	out_json_str(f, name);
 	fprintf(f, ",\"preempt_pid\":%" PRIu32 ",\"preempt_comm\":",
 		e->preempt_pid);
-	json_str(f, comm);
+	out_json_str(f, comm);
 	fprintf(f, ",\"preempt_vcpu\":%s,\"preempt_ns\":%" PRIu64,
 		e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "true" : "false",
 		(uint64_t)e->preempt_ns);
@@ -167,7 +151,7 @@ static void exit_args(FILE *f, const struct trace_event *ev, const char *exit)
 	fputs(",\"args\":{", f);
 	if (exit) {
 		fputs("\"exit\":", f);
-		json_str(f, exit);
+		out_json_str(f, exit);
 		fputc(',', f);
 	}
 	fprintf(f, "\"isa\":%u,\"code\":%" PRIu32 ",\"info1\":\"0x%"
@@ -185,7 +169,7 @@ static void exit_args(FILE *f, const struct trace_event *ev, const char *exit)
 	if (exit_reason_qualifier(q, sizeof(q), e->isa, e->reason, e->info1,
 				  e->info2) > 0) {
 		fputs(",\"detail\":", f);
-		json_str(f, q);
+		out_json_str(f, q);
 	}
 	fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"vm_id\":%" PRIu32
 		",\"vcpu\":%" PRIu32 ",\"cpu_exit\":%u,\"cpu\":%u,\"seq\":%"
@@ -225,7 +209,7 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 			 e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vcpu " : "",
 			 trace_comm(e, comm), e->preempt_pid);
 		fputs("{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":", x->f);
-		json_str(x->f, pre);
+		out_json_str(x->f, pre);
 	} else {
 		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"%s\"",
 			name);
@@ -269,33 +253,33 @@ static int export(struct exporter *x)
 	return 0;
 }
 
-static int export_file(const char *dir, const char *out)
+static int export_file(const char *dir, const char *out, unsigned int flags)
 {
 	static char obuf[1 << 18];
 	struct exporter x = { .first = true };
-	bool to_stdout = !strcmp(out, "-");
 	struct trace_reader *r;
+	struct out_file o;
 	char err[512];
 	int ret;
 
-	r = trace_open(dir, err, sizeof(err));
+	r = trace_open(dir, flags, err, sizeof(err));
 	if (!r)
 		return hvctl_err("%s", err);
-	x.r = r;
-	x.f = to_stdout ? stdout : fopen(out, "we");
-	if (!x.f) {
+	if (out_file_open(&o, out, dir)) {
 		trace_close(r);
-		return hvctl_err("creating %s: %s", out, strerror(errno));
+		return 1;
 	}
+	x.r = r;
+	x.f = o.f;
 	setvbuf(x.f, obuf, _IOFBF, sizeof(obuf));
 	ret = export(&x);
-	if (fflush(x.f) || ferror(x.f))
-		ret = ret ? ret : hvctl_err("writing %s: %s", out, strerror(errno));
-	if (!to_stdout && fclose(x.f) && !ret)
-		ret = hvctl_err("writing %s: %s", out, strerror(errno));
-	/* Half a JSON document is of no use to anyone. */
-	if (ret && !to_stdout)
-		unlink(out);
+	/* Half a JSON document is of no use: FILE stays as it was. */
+	if (ret)
+		out_file_discard(&o);
+	else
+		ret = out_file_commit(&o);
+	if (!ret)
+		trace_print_warnings(r, stderr);
 	free(x.vms.keys);
 	free(x.threads.keys);
 	trace_close(r);
@@ -305,27 +289,34 @@ static int export_file(const char *dir, const char *out)
 static int export_run(int argc, char **argv)
 {
 	const char *dir = NULL, *out = NULL;
+	bool strict = false;
+	const struct hvctl_opt opts[] = {
+		{ "--perfetto", &out, NULL },
+		{ "--strict", NULL, &strict },
+		{ NULL, NULL, NULL },
+	};
 	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_export, argc, argv))
 		return 0;
-	ret = hvctl_dir_and_option(&hvctl_cmd_export, argc, argv, "--perfetto",
-				   &dir, &out);
+	ret = hvctl_dir_and_options(&hvctl_cmd_export, argc, argv, opts, &dir);
 	if (ret)
 		return ret;
 	if (!out || !*out)
 		return hvctl_usage_err(&hvctl_cmd_export,
 				       "--perfetto FILE is required");
-	return export_file(dir, out);
+	return export_file(dir, out, strict ? TRACE_STRICT : 0);
 }
 
 const struct hvctl_cmd hvctl_cmd_export = {
 	.name = "export",
 	.run = export_run,
-	.usage = "DIR --perfetto FILE",
+	.usage = "DIR --perfetto FILE [--strict]",
 	.summary = "convert a recorded trace for ui.perfetto.dev or chrome://tracing\n"
 		   "(trace-event JSON; FILE - is stdout): a process per VM, a\n"
 		   "track per vCPU, a slice per exit (its time split in the\n"
 		   "args), and within it a \"preempted by COMM (PID)\" slice per\n"
-		   "preemption record",
+		   "preemption record. FILE is replaced whole once written (new:\n"
+		   "mode 0600), never inside DIR; --strict makes any damage to the\n"
+		   "trace an error",
 };

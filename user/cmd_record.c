@@ -214,6 +214,10 @@ static void vm_name(pid_t pid, char *out, size_t len)
 		if (!strncmp(v, "guest=", 6))
 			v += 6;
 		snprintf(out, len, "%.*s", (int)strcspn(v, ","), v);
+		/* One line of vms.tsv: no tab or line break in the name. */
+		for (char *c = out; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 		return;
 	}
 }
@@ -242,18 +246,9 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 
 static int write_start_files(struct trace_writer *w, const struct trace_env *env)
 {
-	FILE *f = trace_open_file(w, TRACE_SIDE_DIR "/host.json");
-	int ret = 0;
+	int ret = trace_write_host(w, env);
+	FILE *f = trace_open_file(w, TRACE_SIDE_DIR "/config.json");
 
-	if (!f)
-		return -1;
-	fprintf(f, "{\"hostname\":\"%s\",\"kernel\":\"%s\",\"cpu_vendor\":\"%s\","
-		"\"hvtrace_version\":\"%s\",\"clock_offset_ns\":%" PRId64 "}\n",
-		env->hostname, env->kernel, env->cpu_vendor,
-		env->hvtrace_version, env->clock_offset_ns);
-	if (fclose(f))
-		ret = -1;
-	f = trace_open_file(w, TRACE_SIDE_DIR "/config.json");
 	if (!f || hvctl_write_config_json(f))
 		ret = -1;
 	if (f && fclose(f))

@@ -19,6 +19,7 @@
 
 #include "duration.h"
 #include "hvctl.h"
+#include "out_file.h"
 #include "output.h"
 #include "report_agg.h"
 #include "report_html.h"
@@ -30,6 +31,7 @@ struct report_opts {
 	const char *dir;
 	const char *html;
 	unsigned int top;
+	bool strict;
 };
 
 /* How a top table's keys print. */
@@ -108,6 +110,9 @@ static void json_header(const struct report *rep, const char *dir)
 	out_u64("vcpus", NULL, rep->vcpus.used);
 	out_u64("packets", NULL, i->packets);
 	out_u64("torn_packets", NULL, i->torn_packets);
+	out_u64("damaged_packets", NULL, i->damaged_packets);
+	out_u64("implausible_events", NULL, i->implausible);
+	out_u64("unread_streams", NULL, i->bad_streams);
 	out_close_object();
 }
 
@@ -154,6 +159,16 @@ static void text_loss(const struct report *rep, const char *span)
 	if (i->torn_packets)
 		printf("  torn     %" PRIu64 " incomplete packets ignored "
 		       "(recorder killed?)\n", i->torn_packets);
+	if (i->damaged_packets)
+		printf("  damaged  %" PRIu64 " packet%s skipped: their events "
+		       "are not in this report\n", i->damaged_packets,
+		       plural(i->damaged_packets));
+	if (i->implausible)
+		printf("  doubtful %" PRIu64 " implausible event%s counted as "
+		       "they are\n", i->implausible, plural(i->implausible));
+	if (i->bad_streams)
+		printf("  unread   %u stream%s not read, or not to the end\n",
+		       i->bad_streams, plural(i->bad_streams));
 	if (rep->loss_unordered)
 		printf("  note     loss ranges out of order: coverage is a "
 		       "lower bound\n");
@@ -526,37 +541,33 @@ static int read_trace(struct trace_reader *r, struct report *rep,
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_report;
+	const char *top = NULL;
+	const struct hvctl_opt opts[] = {
+		{ "-j", NULL, &hvctl_json },
+		{ "--json", NULL, &hvctl_json },
+		{ "--html", &o->html, NULL },
+		{ "--top", &top, NULL },
+		{ "--strict", NULL, &o->strict },
+		{ NULL, NULL, NULL },
+	};
+	int ret = hvctl_dir_and_options(cmd, argc, argv, opts, &o->dir);
+	unsigned long n;
+	char *end;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char *end;
-
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
-			hvctl_json = true;
-		} else if (!strcmp(a, "--html") && i + 1 < argc) {
-			o->html = argv[++i];
-		} else if (!strcmp(a, "--top") && i + 1 < argc) {
-			unsigned long n = strtoul(argv[++i], &end, 10);
-
-			if (*end || !*argv[i] || !n || n > 100000)
-				return hvctl_usage_err(cmd, "--top takes a "
-						       "number from 1 to 100000");
-			o->top = n;
-		} else if (a[0] == '-' || o->dir) {
-			return hvctl_usage_err(cmd, "unexpected argument '%s'",
-					       a);
-		} else {
-			o->dir = a;
-		}
-	}
-	if (!o->dir)
-		return hvctl_usage_err(cmd, "a trace directory is required");
+	if (ret || !top)
+		return ret;
+	n = strtoul(top, &end, 10);
+	if (*end || !*top || !n || n > 100000)
+		return hvctl_usage_err(cmd, "--top takes a number from 1 to "
+				       "100000");
+	o->top = n;
 	return 0;
 }
 
 static int report_run(int argc, char **argv)
 {
 	struct report_opts o = { .top = 10 };
+	struct out_file html = { 0 };
 	struct trace_reader *r;
 	struct report *rep;
 	char err[512];
@@ -567,20 +578,29 @@ static int report_run(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret;
-	r = trace_open(o.dir, err, sizeof(err));
+	r = trace_open(o.dir, o.strict ? TRACE_STRICT : 0, err, sizeof(err));
 	if (!r)
 		return hvctl_err("%s", err);
-	rep = report_new();
-	if (!rep) {
+	/* Before reading: a page that cannot be written is said at once. */
+	if (o.html && out_file_open(&html, o.html, o.dir)) {
 		trace_close(r);
-		return hvctl_err("out of memory");
+		return 1;
 	}
-	ret = read_trace(r, rep, o.dir);
-	if (!ret && o.html)
-		ret = report_html(rep, o.dir, o.html, o.top);
-	if (!ret)
+	rep = report_new();
+	ret = rep ? read_trace(r, rep, o.dir) : hvctl_err("out of memory");
+	if (!ret && o.html) {
+		report_html(rep, o.dir, html.f, o.top);
+		ret = out_file_commit(&html);
+	} else if (o.html) {
+		out_file_discard(&html);
+	}
+	/* --html -: the page is standard output, and nothing else. */
+	if (!ret && !(o.html && !strcmp(o.html, "-")))
 		print_report(rep, o.dir, o.top);
-	report_free(rep);
+	if (!ret)
+		trace_print_warnings(r, stderr);
+	if (rep)
+		report_free(rep);
 	trace_close(r);
 	return ret;
 }
@@ -588,12 +608,15 @@ static int report_run(int argc, char **argv)
 const struct hvctl_cmd hvctl_cmd_report = {
 	.name = "report",
 	.run = report_run,
-	.usage = "DIR [-j] [--html FILE] [--top N]",
+	.usage = "DIR [-j] [--html FILE] [--top N] [--strict]",
 	.summary = "summarize a recorded trace: span and losses, per reason\n"
 		   "counts, time, percentiles and where the time went (handling,\n"
 		   "vmm, halt, preempted, other), per VM and vCPU (with guest time\n"
 		   "and preemptions), the tasks that preempted vCPUs, and the top\n"
 		   "RIPs, pages, (reason, page, RIP) hot spots, ports and MSRs\n"
 		   "with their preempted share and top preemptor (N, default 10);\n"
-		   "--html FILE also writes a self-contained page with charts",
+		   "--html FILE also writes a self-contained page with charts\n"
+		   "(replaced whole once written; new: mode 0600; never inside\n"
+		   "DIR; - : to stdout, instead of the report). Damaged packets\n"
+		   "are skipped with a warning; --strict makes any damage an error",
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hvctl.h"
+#include "output.h"
 
 bool hvctl_json;
 
@@ -67,25 +68,47 @@ int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
-int hvctl_dir_and_option(const struct hvctl_cmd *cmd, int argc, char **argv,
-			  const char *opt, const char **dir, const char **val)
+/* The option ARG names, and its "=VALUE" in *EQ (NULL: none). */
+static const struct hvctl_opt *find_opt(const struct hvctl_opt *o,
+					const char *arg, const char **eq)
 {
-	size_t len = strlen(opt);
+	for (; o->name; o++) {
+		size_t n = strlen(o->name);
 
+		if (strncmp(arg, o->name, n))
+			continue;
+		*eq = arg[n] == '=' ? arg + n + 1 : NULL;
+		if (!arg[n] || (arg[n] == '=' && o->value))
+			return o;
+	}
+	return NULL;
+}
+
+int hvctl_dir_and_options(const struct hvctl_cmd *cmd, int argc, char **argv,
+			  const struct hvctl_opt *opts, const char **dir)
+{
 	*dir = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], opt) && i + 1 < argc)
-			*val = argv[++i];
-		else if (!strncmp(argv[i], opt, len) && argv[i][len] == '=')
-			*val = argv[i] + len + 1;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return hvctl_usage_err(cmd, "unknown option '%s'",
-					       argv[i]);
-		else if (*dir)
-			return hvctl_usage_err(cmd, "unexpected argument '%s'",
-					       argv[i]);
-		else
-			*dir = argv[i];
+		const char *a = argv[i], *v;
+		const struct hvctl_opt *o;
+
+		if (a[0] != '-' || !a[1]) {
+			if (*dir)
+				return hvctl_usage_err(cmd, "unexpected argument '%s'",
+						       a);
+			*dir = a;
+			continue;
+		}
+		o = find_opt(opts, a, &v);
+		if (!o)
+			return hvctl_usage_err(cmd, "unknown option '%s'", a);
+		if (!o->value) {
+			*o->flag = true;
+			continue;
+		}
+		if (!v && i + 1 == argc)
+			return hvctl_usage_err(cmd, "%s needs a value", a);
+		*o->value = v ? v : argv[++i];
 	}
 	if (!*dir)
 		return hvctl_usage_err(cmd, "no trace directory");
@@ -119,7 +142,7 @@ static void help(FILE *f)
 	fprintf(f, "\n'hvctl COMMAND --help' shows a command's arguments.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *name;
 
@@ -158,4 +181,12 @@ int main(int argc, char **argv)
 	fprintf(stderr, "Error: unknown command '%s'.\n", name);
 	help(stderr);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+
+	/* A command that wrote less than it said failed (> /dev/full). */
+	return ret ? ret : out_check_stdout();
 }

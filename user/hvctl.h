@@ -22,12 +22,20 @@ int hvctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bad command line: message plus the command's usage, exit status 2. */
 int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* An option of a command on a trace: a flag, or one with a value. */
+struct hvctl_opt {
+	const char *name;	/* "--format" */
+	const char **value;	/* "--format V", "--format=V" set *value */
+	bool *flag;		/* or: "--strict" sets *flag */
+};
+
 /*
- * Arguments of the form "DIR [OPT VALUE|OPT=VALUE]": sets *DIR and, when
- * given, *VAL. 0, or the usage error's exit status.
+ * Arguments "DIR [OPTION...]" in any order, OPTS ending with a NULL name:
+ * sets *DIR and what the options given point at. 0, or the usage error's
+ * exit status.
  */
-int hvctl_dir_and_option(const struct hvctl_cmd *cmd, int argc, char **argv,
-			  const char *opt, const char **dir, const char **val);
+int hvctl_dir_and_options(const struct hvctl_cmd *cmd, int argc, char **argv,
+			  const struct hvctl_opt *opts, const char **dir);
 /* True when argv asks for --help; prints the usage. */
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
 

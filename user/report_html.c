@@ -7,14 +7,10 @@
  * mailed around. Where exit time went shows as a stacked bar per reason
  * and per vCPU; the preemptors and the hot spots they stalled as tables.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "duration.h"
 #include "hvctl.h"
@@ -166,6 +162,12 @@ static void summary(struct page *p, const char *dir)
 		"ranges)%s</dd>", i->discarded, 100.0 * report_coverage(rep),
 		dur(a, rep->lost_ns),
 		i->torn_packets ? "; torn packets ignored" : "");
+	if (i->damaged_packets || i->implausible || i->bad_streams)
+		fprintf(p->f, "<dt>damage</dt><dd>%" PRIu64 " damaged packets "
+			"skipped (their events are not here), %" PRIu64
+			" implausible events counted as they are, %u streams "
+			"not read or not to the end</dd>", i->damaged_packets,
+			i->implausible, i->bad_streams);
 	fprintf(p->f, "<dt>memory</dt><dd>%.1f MiB of aggregates, fixed "
 		"whatever the trace's size; full tables count the rest as "
 		"&ldquo;other&rdquo;</dd></dl></header>\n",
@@ -880,47 +882,14 @@ static void body(struct page *p, const char *dir)
 		"</footer></body></html>\n", HVTRACE_VERSION);
 }
 
-static FILE *create(const char *path)
+void report_html(const struct report *rep, const char *dir, FILE *f,
+		 unsigned int top)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	FILE *f = NULL;
-	int e;
-
-	if (fd < 0)
-		return NULL;
-	/*
-	 * An existing file keeps its mode through O_TRUNC: the trace's guest
-	 * addresses are no one else's business either.
-	 */
-	if (!fchmod(fd, 0600))
-		f = fdopen(fd, "w");
-	if (!f) {
-		e = errno;
-		close(fd);
-		errno = e;
-	}
-	return f;
-}
-
-int report_html(const struct report *rep, const char *dir, const char *path,
-		unsigned int top)
-{
-	struct page p = { .rep = rep, .top = top };
+	struct page p = { .rep = rep, .top = top, .f = f };
 
 	p.nr = report_reasons_by_time(rep, p.order);
 	for (unsigned int i = 0; i < p.nr; i++)
 		p.rank[p.order[i]] = i;
-	p.f = create(path);
-	if (!p.f)
-		return hvctl_err("creating %s: %s", path, strerror(errno));
 	head(&p, dir);
 	body(&p, dir);
-	if (fflush(p.f) || ferror(p.f)) {
-		hvctl_err("writing %s: %s", path, strerror(errno));
-		fclose(p.f);
-		return 1;
-	}
-	if (fclose(p.f))
-		return hvctl_err("writing %s: %s", path, strerror(errno));
-	return 0;
 }

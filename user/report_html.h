@@ -3,14 +3,16 @@
 #ifndef HVCTL_REPORT_HTML_H
 #define HVCTL_REPORT_HTML_H
 
+#include <stdio.h>
+
 #include "report_agg.h"
 
 /*
- * Write REP (of trace DIR) to PATH, mode 0600: tables and inline SVG
- * charts, no scripts, nothing fetched (the page's CSP forbids it). TOP
- * rows per table. 0, or 1 with an error printed.
+ * Write REP (of trace DIR) to F (report --html opens it: out_file.h):
+ * tables and inline SVG charts, no scripts, nothing fetched (the page's
+ * CSP forbids it). TOP rows per table. Errors show in F's error flag.
  */
-int report_html(const struct report *rep, const char *dir, const char *path,
-		unsigned int top);
+void report_html(const struct report *rep, const char *dir, FILE *f,
+		 unsigned int top);
 
 #endif /* HVCTL_REPORT_HTML_H */

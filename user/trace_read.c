@@ -4,6 +4,22 @@
  * packets at a time into its own buffer, merged by event time with a
  * binary min-heap. Memory depends on the number of streams, never on the
  * length of the trace.
+ *
+ * What can be wrong with a trace, and what the reader does about it
+ * (trace_read.h; the rules themselves are trace_check.c's):
+ *
+ *   metadata missing, not ours, too large   trace_open() fails
+ *   stream file not regular, unreadable     skipped (a warning)
+ *   read error in a stream                  the rest of it skipped
+ *   torn packet at a stream's end           ignored (a killed recorder)
+ *   packet failing the checks               skipped whole (a warning)
+ *   event breaking a plausibility rule      returned, counted (a warning)
+ *   vms.tsv missing, not regular, too large no names (a warning)
+ *
+ * With TRACE_STRICT every "(a warning)" but vms.tsv's is an error. Side
+ * files and the metadata are read only if stat() and then fstat() of a
+ * non-blocking open say they are regular files, and at most SIDE_MAX of
+ * them: a FIFO never blocks the reader, /dev/zero never fills its memory.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trace_check.h"
 #include "trace_read.h"
 
 /*
@@ -28,13 +45,20 @@
 #define READ_MAX_PACKETS	32U
 /* Loss ranges kept per stream before the closest two are merged. */
 #define MAX_LOSS_RANGES		512
-/* Our metadata is some 10 KiB; anything far larger is not ours. */
-#define METADATA_MAX		(1U << 20)
+/*
+ * The most of the metadata (ours is some 10 KiB) or a side file read;
+ * anything larger is not ours.
+ */
+#define SIDE_MAX		(1U << 20)
+#define SIDE_MAX_TEXT		"1 MiB"
 /* A loss range bounded by no packet on that side (see trace_read.h). */
 #define LOSS_OPEN_BEGIN		0
 #define LOSS_OPEN_END		UINT64_MAX
+/* Streams a damaged-packets warning names, the most damaged first. */
+#define WARN_STREAMS		8
 
 #define EV_HEADER_SIZE		sizeof(struct trace_event_header)
+#define EV_TS_OFF		offsetof(struct trace_event_header, timestamp)
 #define PKT_CONTEXT_OFF		sizeof(struct trace_packet_header)
 
 struct loss_range {
@@ -43,10 +67,8 @@ struct loss_range {
 
 struct stream {
 	int fd;
-	unsigned int index;		/* N of stream_N */
-	unsigned int cpu;		/* cpu_id of its packets */
-	bool cpu_known;
-	bool eof;			/* read() found the end of the file */
+	unsigned int index;		/* N of stream_N: its CPU */
+	bool eof;			/* nothing more to read */
 
 	uint8_t *buf;
 	size_t chunk;			/* bytes asked of each read() */
@@ -58,18 +80,21 @@ struct stream {
 	/* The current packet's events: *ev is the next one to return. */
 	const uint8_t *ev, *ev_end;
 	uint64_t ts;			/* timestamp of *ev */
-	uint64_t pkt_begin, pkt_end;
-	uint64_t prev_ts;		/* last event returned */
 
 	uint64_t discarded;		/* events_discarded last seen */
 	uint64_t prev_end;		/* end of the last packet with events */
 	bool had_events;
+	uint64_t damaged;		/* packets skipped */
 	struct loss_range *loss;
 	unsigned int nr_loss;
 };
 
+/* Words for the first problem of each kind, for its warning. */
+#define FIRST_LEN		512
+
 struct trace_reader {
 	char *dir;
+	bool strict;
 	uint8_t uuid[16];
 	struct stream *streams;
 	unsigned int nr_streams;
@@ -83,10 +108,15 @@ struct trace_reader {
 	const struct trace_vm **by_pid, **by_id;
 
 	struct trace_info info;
+	uint64_t odd[TRACE_NR_ODD];	/* implausible events per rule */
+	char first_damage[FIRST_LEN];
+	char first_odd[FIRST_LEN];
+	char first_unread[FIRST_LEN];
+	char side_warn[FIRST_LEN];
 	char err[512];
 };
 
-/* ---- errors ---- */
+/* ---- errors and problems ---- */
 
 static int fail(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -102,28 +132,151 @@ static int fail(struct trace_reader *r, const char *fmt, ...)
 	return -1;
 }
 
-/* A bad packet: say which file, which packet and at what offset. */
-static int corrupt(struct trace_reader *r, const struct stream *s,
-		   uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * A problem of one kind (a damaged packet, an implausible event, a stream
+ * not read): with TRACE_STRICT an error, -1; else 0, and its words kept
+ * in FIRST if it is the first of its kind. The caller counts it.
+ */
+static int problem(struct trace_reader *r, char *first, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int corrupt(struct trace_reader *r, const struct stream *s,
-		   uint64_t off, const char *fmt, ...)
+static int problem(struct trace_reader *r, char *first, const char *fmt, ...)
 {
-	char what[256];
+	char msg[FIRST_LEN];
+	va_list ap;
+
+	if (!r->strict && *first)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->strict)
+		return fail(r, "%s", msg);
+	memcpy(first, msg, sizeof(msg));
+	return 0;
+}
+
+/* Side files have one warning: the last said (vms.tsv is the only one). */
+static void side_warning(struct trace_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void side_warning(struct trace_reader *r, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	vsnprintf(r->side_warn, sizeof(r->side_warn), fmt, ap);
 	va_end(ap);
-	return fail(r, "%s/stream_%u: packet %" PRIu64 " (offset %" PRIu64
-		    "): %s", r->dir, s->index, off / TRACE_PACKET_SIZE, off,
-		    what);
 }
 
 const char *trace_error(const struct trace_reader *r)
 {
 	return r->err;
+}
+
+/* Room for one more than N elements of SIZE in *ARR, *CAP of them. */
+static int grow(struct trace_reader *r, void **arr, unsigned int n,
+		unsigned int *cap, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? 2 * *cap : 16;
+	p = realloc(*arr, (size_t)*cap * size);
+	if (!p)
+		return fail(r, "out of memory");
+	*arr = p;
+	return 0;
+}
+
+/* ---- side files ---- */
+
+static const char not_regular[] = "not a regular file";
+static const char too_large[] = "larger than " SIDE_MAX_TEXT;
+
+/*
+ * PATH opened for reading if it is a regular file, its stat in *ST; else
+ * -1 and WHY (errno ENOENT when it does not exist). Anything else is
+ * never opened (a device may act on open) nor, racing a rename, read:
+ * fstat() after a non-blocking open (a FIFO does not block that).
+ */
+static int open_regular(const char *path, struct stat *st, const char **why)
+{
+	int fd;
+
+	if (stat(path, st)) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		*why = not_regular;
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		*why = not_regular;
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The whole of PATH, NUL-terminated after *LENP bytes, if it is a
+ * regular file of at most SIDE_MAX bytes; else NULL and WHY.
+ */
+static char *read_side(const char *path, size_t *lenp, const char **why)
+{
+	struct stat st;
+	size_t n = 0, cap;
+	int err = 0, fd = open_regular(path, &st, why);
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	if (st.st_size > SIDE_MAX) {
+		close(fd);
+		*why = too_large;
+		errno = EFBIG;
+		return NULL;
+	}
+	cap = st.st_size;
+	buf = malloc(cap + 2);
+	if (!buf) {
+		close(fd);
+		*why = strerror(ENOMEM);
+		return NULL;
+	}
+	/* One byte more than its size: the file must not have grown. */
+	while (n < cap + 1) {
+		ssize_t got = read(fd, buf + n, cap + 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			err = errno;
+		if (got <= 0)
+			break;
+		n += got;
+	}
+	close(fd);
+	if (err || n != cap) {
+		*why = err ? strerror(err) : n > cap ?
+		       "it grew while being read" : "it shrank while being read";
+		free(buf);
+		errno = err ? err : EIO;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*lenp = n;
+	return buf;
 }
 
 /* ---- metadata ---- */
@@ -190,47 +343,27 @@ static int metadata_format(const char *text)
 	return v > 0 && v < 1000 ? (int)v : -1;
 }
 
-static char *read_small_file(const char *path, size_t max, size_t *lenp)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	n = fread(buf, 1, max, f);
-	fclose(f);
-	buf[n] = '\0';
-	*lenp = n;
-	return buf;
-}
-
 static int load_metadata(struct trace_reader *r)
 {
 	static const char first[] = "/* CTF 1.8 */\n";
 	char path[4096];
+	const char *why;
 	size_t len;
 	char *text;
 	int ret = 0, format;
 
 	snprintf(path, sizeof(path), "%s/metadata", r->dir);
-	text = read_small_file(path, METADATA_MAX, &len);
+	text = read_side(path, &len, &why);
 	if (!text && errno == ENOENT)
 		return fail(r, "not an hvtrace trace (no metadata): %s",
 			    r->dir);
+	if (!text && (why == not_regular || why == too_large))
+		return fail(r, "not an hvtrace trace (%s is %s)", path, why);
 	if (!text)
-		return fail(r, "reading %s: %s", path, strerror(errno));
+		return fail(r, "reading %s: %s", path, why);
 	if (strncmp(text, first, strlen(first)))
 		ret = fail(r, "not an hvtrace trace (%s is not CTF 1.8 text metadata)",
 			   path);
-	else if (len == METADATA_MAX)
-		ret = fail(r, "not an hvtrace trace (%s is too large)", path);
 	else if (!strstr(text, "tracer_name = \"hvtrace\";"))
 		ret = fail(r, "not an hvtrace trace (%s names another tracer)",
 			   path);
@@ -307,47 +440,57 @@ static int index_vms(struct trace_reader *r)
 }
 
 /*
- * VM names only decorate the output: a missing file or a line that does
- * not parse (a name with a newline in it) must not make the trace
- * unreadable, so such lines are skipped. Traces recorded before the side
+ * VM names only decorate the output: a missing or unreadable file, or a
+ * line that does not parse (a name with a newline in it), must not make
+ * the trace unreadable; each is a warning. Traces recorded before the side
  * files moved to TRACE_SIDE_DIR have vms.tsv beside the streams.
  */
 static int load_vms(struct trace_reader *r)
 {
-	char path[4096], *line = NULL;
-	unsigned int cap = 0;
-	size_t linecap = 0;
+	unsigned int cap = 0, lines = 0, bad = 0, first_bad = 0;
+	char path[4096], *text, *line, *end, *nl = NULL;
 	struct trace_vm vm;
-	FILE *f;
+	const char *why;
+	size_t len;
 
 	snprintf(path, sizeof(path), "%s/" TRACE_SIDE_DIR "/vms.tsv", r->dir);
-	f = fopen(path, "re");
-	if (!f && errno == ENOENT) {
-		snprintf(path, sizeof(path), "%s/vms.tsv", r->dir);
-		f = fopen(path, "re");
-	}
-	if (!f && errno != ENOENT)
-		return fail(r, "reading %s: %s", path, strerror(errno));
-	while (f && getline(&line, &linecap, f) >= 0) {
-		if (!parse_vm_line(line, &vm))
-			continue;
-		if (r->nr_vms == cap) {
-			struct trace_vm *v;
+	text = read_side(path, &len, &why);
+	if (!text && errno == ENOENT) {
+		char old[4096];
 
-			cap = cap ? 2 * cap : 16;
-			v = realloc(r->vms, cap * sizeof(*v));
-			if (!v) {
-				fclose(f);
-				free(line);
-				return fail(r, "out of memory");
-			}
-			r->vms = v;
-		}
-		r->vms[r->nr_vms++] = vm;
+		snprintf(old, sizeof(old), "%s/vms.tsv", r->dir);
+		text = read_side(old, &len, &why);
+		if (text || errno != ENOENT)
+			memcpy(path, old, sizeof(path));
 	}
-	free(line);
-	if (f)
-		fclose(f);
+	if (!text && errno == ENOENT)
+		side_warning(r, "no %s (was the recording cut short?): VMs "
+			     "are shown by id", path);
+	else if (!text)
+		side_warning(r, "%s: %s, not read: VMs are shown by id", path,
+			     why);
+	end = text ? text + len : NULL;
+	for (line = text; text && line < end; line = nl ? nl + 1 : end) {
+		nl = memchr(line, '\n', end - line);
+		if (nl)
+			*nl = '\0';
+		lines++;
+		if (parse_vm_line(line, &vm)) {
+			if (grow(r, (void **)&r->vms, r->nr_vms, &cap,
+				 sizeof(*r->vms))) {
+				free(text);
+				return -1;
+			}
+			r->vms[r->nr_vms++] = vm;
+		} else if (!bad++) {
+			first_bad = lines;
+		}
+	}
+	free(text);
+	if (bad)
+		side_warning(r, "%s: %u line%s not understood, skipped (the "
+			     "first: line %u)", path, bad, bad == 1 ? "" : "s",
+			     first_bad);
 	return index_vms(r);
 }
 
@@ -452,15 +595,9 @@ static int cmp_stream(const void *a, const void *b)
 static int add_stream(struct trace_reader *r, unsigned int index,
 		      unsigned int *cap)
 {
-	if (r->nr_streams == *cap) {
-		struct stream *s;
-
-		*cap = *cap ? 2 * *cap : 16;
-		s = realloc(r->streams, *cap * sizeof(*s));
-		if (!s)
-			return fail(r, "out of memory");
-		r->streams = s;
-	}
+	if (grow(r, (void **)&r->streams, r->nr_streams, cap,
+		 sizeof(*r->streams)))
+		return -1;
 	r->streams[r->nr_streams] = (struct stream){
 		.fd = -1,
 		.index = index,
@@ -498,6 +635,8 @@ static int open_streams(struct trace_reader *r)
 {
 	size_t per = READ_BUDGET / r->nr_streams / TRACE_PACKET_SIZE;
 	char path[4096];
+	struct stat st;
+	const char *why;
 
 	if (per < 1)
 		per = 1;
@@ -507,9 +646,14 @@ static int open_streams(struct trace_reader *r)
 		struct stream *s = &r->streams[i];
 
 		snprintf(path, sizeof(path), "%s/stream_%u", r->dir, s->index);
-		s->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (s->fd < 0)
-			return fail(r, "opening %s: %s", path, strerror(errno));
+		s->fd = open_regular(path, &st, &why);
+		if (s->fd < 0) {
+			if (problem(r, r->first_unread, "%s: %s", path, why))
+				return -1;
+			r->info.bad_streams++;
+			s->eof = true;
+			continue;
+		}
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		s->chunk = per * TRACE_PACKET_SIZE;
 		s->buf = aligned_alloc(TRACE_PACKET_SIZE, s->chunk);
@@ -524,7 +668,8 @@ static int open_streams(struct trace_reader *r)
 	return 0;
 }
 
-struct trace_reader *trace_open(const char *dir, char *err, size_t errlen)
+struct trace_reader *trace_open(const char *dir, unsigned int flags,
+				char *err, size_t errlen)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	struct stat st;
@@ -536,6 +681,7 @@ struct trace_reader *trace_open(const char *dir, char *err, size_t errlen)
 		free(r);
 		return NULL;
 	}
+	r->strict = flags & TRACE_STRICT;
 	if (stat(dir, &st))
 		fail(r, "cannot open trace %s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
@@ -642,7 +788,6 @@ void trace_for_each_loss(const struct trace_reader *r,
 {
 	for (unsigned int i = 0; i < r->nr_streams; i++) {
 		const struct stream *s = &r->streams[i];
-		unsigned int cpu = s->cpu_known ? s->cpu : s->index;
 
 		for (unsigned int j = 0; j < s->nr_loss; j++) {
 			const struct loss_range *l = &s->loss[j];
@@ -652,7 +797,7 @@ void trace_for_each_loss(const struct trace_reader *r,
 				b = r->info.first_ts;
 			if (e == LOSS_OPEN_END)
 				e = r->info.last_ts > b ? r->info.last_ts : b;
-			fn(cpu, b, e, l->lost, arg);
+			fn(s->index, b, e, l->lost, arg);
 		}
 	}
 }
@@ -671,6 +816,7 @@ void trace_get_info(const struct trace_reader *r, struct trace_info *info)
  * Read the next chunk of S. Returns 1 with whole packets in buf, 0 at
  * the end of the stream, -1 on error. A partial packet at the end of the
  * file is one a killed or still running writer left: counted, not read.
+ * After a read error the stream ends there (a problem: TRACE_STRICT).
  */
 static int stream_fill(struct trace_reader *r, struct stream *s)
 {
@@ -687,9 +833,16 @@ static int stream_fill(struct trace_reader *r, struct stream *s)
 
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
-			return fail(r, "reading %s/stream_%u: %s", r->dir,
-				    s->index, strerror(errno));
+		if (got < 0) {
+			if (problem(r, r->first_unread, "%s/stream_%u: reading "
+				    "at offset %" PRIu64 ": %s", r->dir,
+				    s->index, s->buf_off + n, strerror(errno)))
+				return -1;
+			r->info.bad_streams++;
+			s->eof = true;
+			s->len = n - n % TRACE_PACKET_SIZE;
+			return s->len ? 1 : 0;
+		}
 		if (!got) {
 			s->eof = true;
 			break;
@@ -703,91 +856,80 @@ static int stream_fill(struct trace_reader *r, struct stream *s)
 	return s->len ? 1 : 0;
 }
 
-static int check_packet(struct trace_reader *r, struct stream *s,
-			const struct trace_packet_header *h,
-			const struct trace_packet_context *c, uint64_t off)
+/* The packet at P (offset OFF) holds implausible events: note them. */
+static int note_odd(struct trace_reader *r, const struct stream *s,
+		    const uint8_t *p, uint64_t off,
+		    const struct trace_odd_tally *odd)
 {
-	uint64_t body = c->content_size / 8;
+	const uint8_t *ev = p + TRACE_PACKET_HEAD +
+			    (size_t)odd->first * TRACE_EVENT_SIZE;
+	char why[256];
 
-	if (h->magic != TRACE_MAGIC)
-		return corrupt(r, s, off, "bad magic 0x%08x", h->magic);
-	if (memcmp(h->uuid, r->uuid, sizeof(r->uuid)))
-		return corrupt(r, s, off, "uuid differs from the metadata's");
-	if (h->stream_id)
-		return corrupt(r, s, off, "unknown stream id %u", h->stream_id);
-	if (c->packet_size != TRACE_PACKET_SIZE * 8)
-		return corrupt(r, s, off, "packet_size %" PRIu64 " bits, not %u",
-			       (uint64_t)c->packet_size, TRACE_PACKET_SIZE * 8);
-	if (c->content_size % 8 || body < TRACE_PACKET_HEAD ||
-	    body > TRACE_PACKET_SIZE ||
-	    (body - TRACE_PACKET_HEAD) % TRACE_EVENT_SIZE)
-		return corrupt(r, s, off,
-			       "content_size %" PRIu64 " bits is not whole events",
-			       (uint64_t)c->content_size);
-	if (s->cpu_known && c->cpu_id != s->cpu)
-		return corrupt(r, s, off, "cpu_id %u, earlier packets had %u",
-			       c->cpu_id, s->cpu);
-	if (body > TRACE_PACKET_HEAD && c->timestamp_begin > c->timestamp_end)
-		return corrupt(r, s, off, "timestamp_begin after timestamp_end");
+	if (r->strict || !r->first_odd[0]) {
+		trace_odd_describe(ev, s->index, why, sizeof(why));
+		if (problem(r, r->first_odd, "%s/stream_%u: event at offset %"
+			    PRIu64 " (packet %" PRIu64 "): implausible: %s",
+			    r->dir, s->index, off + (ev - p),
+			    off / TRACE_PACKET_SIZE, why))
+			return -1;
+	}
+	r->info.implausible += odd->events;
+	for (int k = 0; k < TRACE_NR_ODD; k++)
+		r->odd[k] += odd->count[k];
 	return 0;
 }
 
-/* Take in the packet at P: check it, note its facts, point at its events. */
+/*
+ * Take in the packet at P, file offset OFF: check it whole (trace_check.c),
+ * note its facts, point at its events. 1 when it has events to return, 0
+ * when not (none, or damaged and skipped), -1 on an error.
+ */
 static int open_packet(struct trace_reader *r, struct stream *s,
 		       const uint8_t *p, uint64_t off)
 {
-	struct trace_packet_header h;
+	struct trace_pkt_expect x = {
+		.uuid = r->uuid, .cpu = s->index, .after = s->prev_end,
+	};
 	struct trace_packet_context c;
+	struct trace_odd_tally odd;
+	char why[256];
 	size_t body;
 	bool events;
 
-	memcpy(&h, p, sizeof(h));
-	memcpy(&c, p + PKT_CONTEXT_OFF, sizeof(c));
-	if (check_packet(r, s, &h, &c, off))
+	if (!trace_check_packet(p, &x, &odd, why, sizeof(why))) {
+		if (problem(r, r->first_damage, "%s/stream_%u: packet %" PRIu64
+			    " (offset %" PRIu64 "): %s", r->dir, s->index,
+			    off / TRACE_PACKET_SIZE, off, why))
+			return -1;
+		s->damaged++;
+		r->info.damaged_packets++;
+		return 0;
+	}
+	if (odd.events && note_odd(r, s, p, off, &odd))
 		return -1;
-	s->cpu = c.cpu_id;
-	s->cpu_known = true;
+	memcpy(&c, p + PKT_CONTEXT_OFF, sizeof(c));
 	body = c.content_size / 8;
 	events = body > TRACE_PACKET_HEAD;
 	r->info.packets++;
 	account_loss(s, c.events_discarded, events, c.timestamp_begin,
 		     c.timestamp_end);
-	s->ev = p + TRACE_PACKET_HEAD;
-	s->ev_end = p + body;
 	if (!events)
 		return 0;
+	s->ev = p + TRACE_PACKET_HEAD;
+	s->ev_end = p + body;
+	s->ts = c.timestamp_begin;	/* its first event's (checked) */
 	if (!r->info.first_ts || c.timestamp_begin < r->info.first_ts)
 		r->info.first_ts = c.timestamp_begin;
 	if (c.timestamp_end > r->info.last_ts)
 		r->info.last_ts = c.timestamp_end;
-	s->pkt_begin = c.timestamp_begin;
-	s->pkt_end = c.timestamp_end;
 	s->prev_end = c.timestamp_end;
 	s->had_events = true;
-	return 0;
-}
-
-/* Timestamp of the event at S->ev, checked against its packet and stream. */
-static int load_ts(struct trace_reader *r, struct stream *s)
-{
-	uint64_t off;
-
-	memcpy(&s->ts, s->ev + offsetof(struct trace_event_header, timestamp),
-	       sizeof(s->ts));
-	if (s->ts >= s->pkt_begin && s->ts <= s->pkt_end &&
-	    s->ts >= s->prev_ts)
-		return 0;
-	off = s->buf_off + (s->next_pkt - TRACE_PACKET_SIZE);
-	if (s->ts < s->prev_ts)
-		return corrupt(r, s, off, "event time goes back to %" PRIu64,
-			       s->ts);
-	return corrupt(r, s, off, "event time %" PRIu64 " outside the packet's range",
-		       s->ts);
+	return 1;
 }
 
 /*
- * Step S to the first event of its next packet that has any: 1, 0 at
- * the end of the stream, -1 on error.
+ * Step S to the first event of its next good packet that has any: 1, 0
+ * at the end of the stream, -1 on error.
  */
 static int next_packet(struct trace_reader *r, struct stream *s)
 {
@@ -802,10 +944,9 @@ static int next_packet(struct trace_reader *r, struct stream *s)
 		}
 		p = s->buf + s->next_pkt;
 		s->next_pkt += TRACE_PACKET_SIZE;
-		if (open_packet(r, s, p, s->buf_off + (p - s->buf)))
-			return -1;
-		if (s->ev < s->ev_end)
-			return load_ts(r, s) ? -1 : 1;
+		ret = open_packet(r, s, p, s->buf_off + (p - s->buf));
+		if (ret)
+			return ret;
 	}
 }
 
@@ -853,18 +994,9 @@ static int start(struct trace_reader *r)
 	return 0;
 }
 
-static int unknown_event(struct trace_reader *r, struct stream *s,
-			 uint16_t id)
-{
-	uint64_t off = s->buf_off + (s->next_pkt - TRACE_PACKET_SIZE);
-
-	return corrupt(r, s, off, "unknown event id %u", id);
-}
-
 int trace_next(struct trace_reader *r, struct trace_event *ev)
 {
 	struct stream *s;
-	uint16_t id;
 	int ret = 1;
 
 	if (r->failed)
@@ -873,25 +1005,22 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return -1;
 	if (!r->heap_len)
 		return 0;
+	/* Its packet passed trace_check_packet(): no checks left here. */
 	s = r->heap[0];
-	memcpy(&id, s->ev, sizeof(id));
-	if (id < TRACE_EV_EXIT_VMX || id > TRACE_EV_MAX)
-		return unknown_event(r, s, id);
-	ev->id = id;
+	memcpy(&ev->id, s->ev, sizeof(ev->id));
 	ev->ts_ns = s->ts;
-	ev->cpu = s->cpu;
+	ev->cpu = s->index;
 	memcpy(&ev->e, s->ev + EV_HEADER_SIZE, sizeof(ev->e));
 	r->info.events++;
-	s->prev_ts = s->ts;
 	s->ev += TRACE_EVENT_SIZE;
+	if (s->ev < s->ev_end)
+		memcpy(&s->ts, s->ev + EV_TS_OFF, sizeof(s->ts));
+	else
+		ret = next_packet(r, s);
 	/*
 	 * EV is good even if what follows it is not: return it, and the
 	 * error (r->failed) on the next call.
 	 */
-	if (s->ev < s->ev_end)
-		ret = load_ts(r, s) ? -1 : 1;
-	else
-		ret = next_packet(r, s);
 	if (ret < 0)
 		return 1;
 	if (!ret)
@@ -899,4 +1028,73 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 	if (r->heap_len)
 		sift_down(r->heap, r->heap_len, 0);
 	return 1;
+}
+
+/* ---- warnings ---- */
+
+struct damage_count {
+	uint64_t n;
+	unsigned int index;
+};
+
+static int cmp_damage(const void *a, const void *b)
+{
+	const struct damage_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* "stream_1: 2, stream_0: 1": the most damaged streams first. */
+static void print_damaged_streams(const struct trace_reader *r, FILE *f)
+{
+	struct damage_count *d = calloc(r->nr_streams, sizeof(*d));
+	unsigned int n = 0;
+
+	if (!d)
+		return;
+	for (unsigned int i = 0; i < r->nr_streams; i++)
+		if (r->streams[i].damaged)
+			d[n++] = (struct damage_count){ r->streams[i].damaged,
+							r->streams[i].index };
+	qsort(d, n, sizeof(*d), cmp_damage);
+	for (unsigned int i = 0; i < n && i < WARN_STREAMS; i++)
+		fprintf(f, "%sstream_%u: %" PRIu64, i ? ", " : "", d[i].index,
+			d[i].n);
+	if (n > WARN_STREAMS)
+		fprintf(f, ", %u more streams", n - WARN_STREAMS);
+	free(d);
+}
+
+void trace_print_warnings(const struct trace_reader *r, FILE *f)
+{
+	const struct trace_info *i = &r->info;
+	const char *sep = "";
+
+	if (i->damaged_packets) {
+		fprintf(f, "hvctl: warning: skipped %" PRIu64 " damaged packet%s (",
+			i->damaged_packets, i->damaged_packets == 1 ? "" : "s");
+		print_damaged_streams(r, f);
+		fprintf(f, "); the first: %s\n", r->first_damage);
+	}
+	if (i->implausible) {
+		fprintf(f, "hvctl: warning: %" PRIu64 " implausible event%s, "
+			"used as they are (", i->implausible,
+			i->implausible == 1 ? "" : "s");
+		for (int k = 0; k < TRACE_NR_ODD; k++) {
+			if (!r->odd[k])
+				continue;
+			fprintf(f, "%s%s: %" PRIu64, sep, trace_odd_names[k],
+				r->odd[k]);
+			sep = ", ";
+		}
+		fprintf(f, "); the first: %s\n", r->first_odd);
+	}
+	if (i->bad_streams)
+		fprintf(f, "hvctl: warning: %u stream%s not read, or not to "
+			"the end; the first: %s\n", i->bad_streams,
+			i->bad_streams == 1 ? "" : "s", r->first_unread);
+	if (r->side_warn[0])
+		fprintf(f, "hvctl: warning: %s\n", r->side_warn);
 }

@@ -4,6 +4,15 @@
  * every CPU stream merged in timestamp order (the header's timestamp: the
  * vCPU's re-entry), with bounded memory (a read buffer of at most 32
  * packets per stream, 16 MiB over all streams, whatever the trace size).
+ *
+ * Damage is expected (a disk, a copy or a hand went wrong) and never
+ * costs the good data: every packet is checked whole before any of its
+ * events is returned, and one that fails is skipped and counted; events
+ * whose values cannot be right are returned but counted ("implausible");
+ * stream files that are no regular file or cannot be read are skipped; a
+ * side file that is missing or bad is a warning. trace_print_warnings()
+ * says all of it in one line per kind. With TRACE_STRICT the first damaged
+ * packet, implausible event or unreadable stream is an error instead.
  */
 #ifndef HVCTL_TRACE_READ_H
 #define HVCTL_TRACE_READ_H
@@ -11,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "trace_format.h"
 
@@ -53,16 +63,22 @@ struct trace_vm {
 	char name[64];			/* "" when unknown */
 };
 
+/* trace_open() flags */
+#define TRACE_STRICT	0x1	/* damage is an error, not a warning */
+
 /*
  * Open DIR. On failure returns NULL and writes a message naming the path
  * and the problem into ERR.
  */
-struct trace_reader *trace_open(const char *dir, char *err, size_t errlen);
+struct trace_reader *trace_open(const char *dir, unsigned int flags,
+				char *err, size_t errlen);
 void trace_close(struct trace_reader *r);
 
-/* The next event in time order: 1, 0 at the end, -1 on a corrupt packet
- * (message via trace_error()). A torn packet at a stream's end (the
- * recorder was killed) ends that stream quietly and counts in info.
+/*
+ * The next event in time order: 1, 0 at the end, -1 on an error (message
+ * via trace_error(): with TRACE_STRICT, damage; else only out of memory).
+ * A torn packet at a stream's end (the recorder was killed) ends that
+ * stream quietly and counts in info.
  */
 int trace_next(struct trace_reader *r, struct trace_event *ev);
 const char *trace_error(const struct trace_reader *r);
@@ -72,13 +88,24 @@ struct trace_info {
 	uint64_t first_ts, last_ts;	/* over all packets */
 	uint64_t discarded;		/* sum over streams of the last
 					 * events_discarded seen */
-	uint64_t packets;
+	uint64_t packets;		/* read and used */
 	uint64_t torn_packets;		/* incomplete packets ignored */
+	uint64_t damaged_packets;	/* whole packets skipped (damage) */
+	uint64_t implausible;		/* events returned that cannot be
+					 * right (trace_print_warnings()) */
+	unsigned int bad_streams;	/* stream files (or their rest) not
+					 * read: not regular, read errors */
 	uint64_t events;		/* returned by trace_next so far */
 };
 
 /* Facts gathered so far (complete once trace_next returned 0). */
 void trace_get_info(const struct trace_reader *r, struct trace_info *info);
+/*
+ * What was skipped or doubtful, to F: one "hvctl: warning: ..." line per
+ * kind (damaged packets per stream, implausible events per rule, streams
+ * not read, side files), each naming the first case; nothing if none.
+ */
+void trace_print_warnings(const struct trace_reader *r, FILE *f);
 /*
  * Per stream: the CPU and the [begin, end] time ranges of packets whose
  * events_discarded grew, for coverage reports (callback per range).
@@ -95,7 +122,10 @@ void trace_for_each_loss(const struct trace_reader *r,
 				    uint64_t end, uint64_t lost, void *arg),
 			 void *arg);
 
-/* VMs listed in vms.tsv (lines that do not parse are skipped). */
+/*
+ * VMs listed in vms.tsv (read whole if a regular file of at most 1 MiB;
+ * lines that do not parse are skipped and counted in a warning).
+ */
 const struct trace_vm *trace_vm_by_pid(const struct trace_reader *r,
 				       uint32_t pid);
 const struct trace_vm *trace_vm_by_id(const struct trace_reader *r,

@@ -3,6 +3,7 @@
  * The trace writer: CTF 1.8 metadata describing trace_format.h, and one
  * stream per CPU made of whole, page-sized packets.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 
 #include "exit_reasons.h"
 #include "hvctl.h"
+#include "output.h"
 #include "trace_format.h"
 #include "trace_write.h"
 
@@ -203,6 +205,11 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 	return 0;
 }
 
+/*
+ * Files are created here only, never opened if there (O_EXCL): the
+ * directory was new or empty, so nothing of someone else's is written
+ * through, not even a symbolic link planted since.
+ */
 FILE *trace_open_file(const struct trace_writer *w, const char *name)
 {
 	char path[4096];
@@ -214,9 +221,13 @@ FILE *trace_open_file(const struct trace_writer *w, const char *name)
 		char sub[4096];
 
 		snprintf(sub, sizeof(sub), "%s/%s", w->dir, TRACE_SIDE_DIR);
-		mkdir(sub, 0700);
+		if (mkdir(sub, 0700) && errno != EEXIST) {
+			hvctl_err("creating %s: %s", sub, strerror(errno));
+			return NULL;
+		}
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		hvctl_err("creating %s: %s", path, strerror(errno));
 		if (fd >= 0)
@@ -224,6 +235,38 @@ FILE *trace_open_file(const struct trace_writer *w, const char *name)
 		return NULL;
 	}
 	return f;
+}
+
+int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
+{
+	FILE *f = trace_open_file(w, TRACE_SIDE_DIR "/host.json");
+	static const char *const keys[] = {
+		"hostname", "kernel", "cpu_vendor", "hvtrace_version",
+	};
+	const char *values[] = {
+		env->hostname, env->kernel, env->cpu_vendor,
+		env->hvtrace_version,
+	};
+	int err;
+
+	if (!f)
+		return -1;
+	/* A host may be called anything: every string goes escaped. */
+	for (unsigned int i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "{", keys[i]);
+		out_json_str(f, values[i] ? values[i] : "");
+	}
+	fprintf(f, ",\"clock_offset_ns\":%" PRId64 "}\n",
+		env->clock_offset_ns);
+	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	if (err) {
+		hvctl_err("writing %s/" TRACE_SIDE_DIR "/host.json: %s", w->dir,
+			  strerror(err));
+		return -1;
+	}
+	return 0;
 }
 
 static void packet_reset(struct stream *s)
@@ -270,14 +313,35 @@ static int packet_write(struct trace_writer *w, struct stream *s, bool force)
 	return 0;
 }
 
+/* DIR is a directory with nothing in it (errno kept EEXIST). */
+static bool empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = d != NULL;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	if (d)
+		closedir(d);
+	errno = EEXIST;
+	return empty;
+}
+
 struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 				  const struct trace_env *env)
 {
 	struct trace_writer *w;
 	char path[4096];
 
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		hvctl_err("creating %s: %s", dir, strerror(errno));
+	if (mkdir(dir, 0700) && (errno != EEXIST || !empty_dir(dir))) {
+		if (errno == EEXIST)
+			hvctl_err("creating %s: it exists and is not an empty "
+				  "directory (record into a new or empty one)",
+				  dir);
+		else
+			hvctl_err("creating %s: %s", dir, strerror(errno));
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));

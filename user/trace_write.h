@@ -23,8 +23,10 @@ struct trace_env {
 };
 
 /*
- * Create DIR (mode 0700; it may exist if empty) with NR_CPUS streams and
- * the CTF metadata. On failure prints "Error: ..." naming the path and
+ * Create DIR (mode 0700, whatever the umask lets through) with NR_CPUS
+ * streams and the CTF metadata; every file in it mode 0600. DIR may
+ * exist if it is an empty directory: it is used as it is, its mode the
+ * owner's choice. On failure prints "Error: ..." naming the path and
  * returns NULL.
  */
 struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
@@ -47,7 +49,12 @@ uint64_t trace_events(const struct trace_writer *w);
 uint64_t trace_bytes(const struct trace_writer *w);
 /* Records skipped for their unknown type. */
 uint64_t trace_skipped(const struct trace_writer *w);
-/* Open DIR/NAME for writing, mode 0600; NULL with an error printed. */
+/*
+ * Create DIR/NAME (a new file, mode 0600; NAME may be in TRACE_SIDE_DIR)
+ * for writing; NULL with an error printed.
+ */
 FILE *trace_open_file(const struct trace_writer *w, const char *name);
+/* TRACE_SIDE_DIR/host.json: ENV's strings JSON-escaped. 0 or -1. */
+int trace_write_host(const struct trace_writer *w, const struct trace_env *env);
 
 #endif /* HVCTL_TRACE_WRITE_H */

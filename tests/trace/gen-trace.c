@@ -5,7 +5,7 @@
  * without a KVM host.
  *
  *   gen-trace DIR --events N [--cpus C] [--vms V] [--vcpus P] [--seed S]
- *             [--lose K] [--isa svm|vmx]
+ *             [--lose K] [--isa svm|vmx] [--hostname NAME]
  *
  * V VMs of P vCPUs each run on C host CPUs. Every vCPU alternates guest
  * time and exits (mostly NPF on a few GPA pages, port I/O, MSRs, CPUID,
@@ -28,6 +28,9 @@
  * seq numbers skip them and trace_set_discarded() counts them); the last
  * burst comes after the final flush, so its news travels in a packet of
  * its own with no events.
+ *
+ * --hostname NAME goes into host.json (default "gen-trace"), written by
+ * the writer as `hvctl record` does, so any bytes can be tried there.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,6 +46,9 @@
 #include "hvctl.h"
 #include "trace_format.h"
 #include "trace_write.h"
+
+/* output.c (the writer's JSON escaper) is hvctl's; so is -j. */
+bool hvctl_json;
 
 /* trace_write.c reports through hvctl's error printer. */
 int hvctl_err(const char *fmt, ...)
@@ -100,6 +106,7 @@ static const struct preemptor preemptors[] = {
 
 struct opts {
 	const char *dir;
+	const char *hostname;
 	uint64_t events, lose, seed;
 	unsigned int cpus, vms, vcpus;
 	unsigned int isa;
@@ -615,7 +622,8 @@ static int generate(const struct opts *o, struct trace_writer *w)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: gen-trace DIR --events N [--cpus C] [--vms V] "
-		"[--vcpus P] [--seed S] [--lose K] [--isa svm|vmx]\n");
+		"[--vcpus P] [--seed S] [--lose K] [--isa svm|vmx] "
+		"[--hostname NAME]\n");
 	exit(2);
 }
 
@@ -637,7 +645,8 @@ static uint64_t number(const char *opt, const char *s, uint64_t min,
 
 static void parse(int argc, char **argv, struct opts *o)
 {
-	*o = (struct opts){ .events = UINT64_MAX, .cpus = 4, .vms = 2,
+	*o = (struct opts){ .events = UINT64_MAX, .hostname = "gen-trace",
+			    .cpus = 4, .vms = 2,
 			    .vcpus = 2, .seed = 1, .isa = HVTRACE_ISA_SVM };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -663,6 +672,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->isa = HVTRACE_ISA_SVM;
 		else if (!strcmp(a, "--isa") && v && !strcmp(v, "vmx"))
 			o->isa = HVTRACE_ISA_VMX;
+		else if (!strcmp(a, "--hostname") && v)
+			o->hostname = v;
 		else
 			usage();
 	}
@@ -673,8 +684,7 @@ static void parse(int argc, char **argv, struct opts *o)
 int main(int argc, char **argv)
 {
 	struct trace_env env = {
-		.hostname = "gen-trace", .kernel = "6.1.0-synthetic",
-		.hvtrace_version = "synthetic",
+		.kernel = "6.1.0-synthetic", .hvtrace_version = "synthetic",
 	};
 	struct trace_writer *w;
 	struct opts o;
@@ -682,12 +692,14 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	rng = o.seed;
+	env.hostname = o.hostname;
 	env.cpu_vendor = o.isa == HVTRACE_ISA_VMX ? "GenuineIntel" :
 						    "AuthenticAMD";
 	w = trace_create(o.dir, o.cpus, &env);
 	if (!w)
 		return 1;
-	ret = write_vms(w, &o) ? 1 : generate(&o, w);
+	ret = trace_write_host(w, &env) || write_vms(w, &o) ? 1 :
+	      generate(&o, w);
 	if (trace_finish(w))
 		ret = 1;
 	return ret;

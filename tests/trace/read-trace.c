@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t0 = cpu_ns();
-	r = trace_open(argv[1], err, sizeof(err));
+	r = trace_open(argv[1], 0, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "Error: %s.\n", err);
 		return 1;

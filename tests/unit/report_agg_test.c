@@ -91,7 +91,7 @@ static struct trace_reader *empty_trace(char *dir)
 
 	if (!w || trace_finish(w))
 		return NULL;
-	return trace_open(dir, err, sizeof(err));
+	return trace_open(dir, 0, err, sizeof(err));
 }
 
 static const struct rep_entry *only_entry(const struct rep_table *t)

@@ -4,8 +4,11 @@
  * back field for field (the time split, handling computed by the writer,
  * the preemptor, its command name made printable), in end-time order;
  * records of an unknown type are skipped and counted; traces of another
- * format are refused with a message that names it.
+ * format are refused with a message that names it; a damaged packet is
+ * skipped whole and counted, or with TRACE_STRICT an error naming its
+ * offset; implausible events are returned and counted per rule.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,7 +92,7 @@ static void test_round_trip(void)
 	struct trace_event ev;
 
 	write_trace();
-	r = trace_open(dir, err, sizeof(err));
+	r = trace_open(dir, 0, err, sizeof(err));
 	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
 		return;
 
@@ -152,7 +155,7 @@ static void check_format(const char *sed, const char *want)
 		 sed, dir);
 	if (!CHECK(system(cmd) == 0))
 		return;
-	r = trace_open(dir, err, sizeof(err));
+	r = trace_open(dir, 0, err, sizeof(err));
 	CHECK_MSG(!r, "a trace of another format opened");
 	CHECK_MSG(strstr(err, want), "\"%s\" lacks \"%s\"", err, want);
 	trace_close(r);
@@ -164,6 +167,139 @@ static void test_formats(void)
 	check_format("s/= 3;/= x;/", "hvtrace_format is not a version number");
 	check_format("d", "trace format 1, from an older (before ABI 2) hvctl; "
 		     "this one reads format 2 only");
+}
+
+/* Three full packets of exits on CPU 0: NR_DAMAGE events, 1us apart. */
+#define NR_DAMAGE	(3 * TRACE_EVENTS_PER_PACKET)
+
+static void write_packets(void)
+{
+	struct trace_writer *w;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", dir);
+	if (!CHECK(system(cmd) == 0))
+		exit(1);
+	w = trace_create(dir, 1, &env);
+	if (!CHECK(w != NULL))
+		exit(1);
+	for (unsigned int i = 0; i < NR_DAMAGE; i++) {
+		struct hvtrace_event e = exit_event();
+
+		e.seq = i;
+		e.ts_ns = 1000000 + i * 1000ULL;
+		e.cpu_exit = e.cpu_entry = 0;
+		e.duration_ns = 100;
+		memset(e.part_ns, 0, sizeof(e.part_ns));
+		CHECK_INT(trace_append(w, &e), 0);
+	}
+	CHECK_INT(trace_finish(w), 0);
+}
+
+/* Write LEN bytes of DATA at OFF of stream_0. */
+static void poke(long off, const void *data, size_t len)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	fd = open(path, O_WRONLY);
+	if (CHECK(fd >= 0))
+		CHECK(pwrite(fd, data, len, off) == (ssize_t)len);
+	close(fd);
+}
+
+/* Events trace_next() returns before its end (0) or an error (-1: ERR). */
+static unsigned int read_all(unsigned int flags, int *last, char *err,
+			     size_t len, struct trace_info *info,
+			     char *warn, size_t wlen)
+{
+	struct trace_reader *r = trace_open(dir, flags, err, len);
+	struct trace_event ev;
+	unsigned int n = 0;
+	FILE *f;
+
+	*last = -2;
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return 0;
+	while ((*last = trace_next(r, &ev)) > 0)
+		n++;
+	snprintf(err, len, "%s", trace_error(r));
+	trace_get_info(r, info);
+	f = fmemopen(warn, wlen, "w");
+	if (CHECK(f != NULL)) {
+		trace_print_warnings(r, f);
+		fclose(f);
+	}
+	trace_close(r);
+	return n;
+}
+
+#define EV_OFF(pkt, i)	((pkt) * TRACE_PACKET_SIZE + TRACE_PACKET_HEAD + \
+			 (i) * TRACE_EVENT_SIZE)
+
+static void test_damage(void)
+{
+	const unsigned int per = TRACE_EVENTS_PER_PACKET;
+	char err[512], warn[1024];
+	struct trace_info info;
+	uint64_t big = 1ULL << 62;
+	uint16_t id = 77;
+	int last;
+
+	/* The middle packet's magic: that packet is skipped, the rest read. */
+	write_packets();
+	poke(TRACE_PACKET_SIZE, "XXXX", 4);
+	CHECK_INT(read_all(0, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), NR_DAMAGE - per);
+	CHECK_INT(last, 0);
+	CHECK_U64(info.damaged_packets, 1);
+	CHECK_U64(info.packets, 2);
+	CHECK_MSG(strstr(warn, "hvctl: warning: skipped 1 damaged packet "
+			 "(stream_0: 1); the first: ") &&
+		  strstr(warn, "/stream_0: packet 1 (offset 4096): bad magic "
+			 "0x58585858\n"), "warning: %s", warn);
+	/* Strict: the first packet's events, then the error at its offset. */
+	CHECK_INT(read_all(TRACE_STRICT, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), per);
+	CHECK_INT(last, -1);
+	CHECK_MSG(strstr(err, "/stream_0: packet 1 (offset 4096): bad magic"),
+		  "error: %s", err);
+	/* The error says it: no warning counts the packet again. */
+	CHECK_MSG(!strstr(warn, "damaged"), "warning: %s", warn);
+
+	/* An unknown id in the last packet's middle: all of it goes. */
+	write_packets();
+	poke(EV_OFF(2, 5), &id, sizeof(id));
+	CHECK_INT(read_all(0, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), NR_DAMAGE - per);
+	CHECK_MSG(strstr(warn, "packet 2 (offset 8192): event 5: unknown "
+			 "event id 77"), "warning: %s", warn);
+
+	/* A time going back: the packet holding it is the damaged one. */
+	write_packets();
+	poke(EV_OFF(1, 7) + 2, "\0\0\0\0", 4);
+	CHECK_INT(read_all(0, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), NR_DAMAGE - per);
+	CHECK_U64(info.damaged_packets, 1);
+
+	/* A huge duration: returned, but implausible twice over. */
+	write_packets();
+	poke(EV_OFF(0, 3) + 10 + 8, &big, sizeof(big));
+	CHECK_INT(read_all(0, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), NR_DAMAGE);
+	CHECK_U64(info.implausible, 1);
+	CHECK_U64(info.damaged_packets, 0);
+	CHECK_MSG(strstr(warn, "hvctl: warning: 1 implausible event, used as "
+			 "they are (duration: 1, split: 1); the first: ") &&
+		  strstr(warn, "/stream_0: event at offset 578 (packet 0): "
+			 "implausible: duration 4611686018427387904ns is "
+			 "longer than the clock had run"), "warning: %s", warn);
+	CHECK_INT(read_all(TRACE_STRICT, &last, err, sizeof(err), &info, warn,
+			   sizeof(warn)), 0);
+	CHECK_INT(last, -1);
+	CHECK_MSG(strstr(err, "event at offset 578 (packet 0): implausible"),
+		  "error: %s", err);
 }
 
 static void cleanup(void)
@@ -182,6 +318,7 @@ int main(void)
 		return 1;
 	test_round_trip();
 	test_formats();
+	test_damage();
 	cleanup();
 	return unit_report();
 }
