@@ -26,11 +26,14 @@
 /* Preemption is off in kprobe handlers: a probe's context. */
 static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct hvt_vcpu *v;
+	const void *vcpu = (void *)regs_get_kernel_argument(regs, 0);
+	struct hvt_vcpu *v = hvt_vcpu_lookup(vcpu);
 
-	v = hvt_vcpu_lookup((void *)regs_get_kernel_argument(regs, 0));
-	if (!v)
-		return 0;	/* never ran while we were loaded */
+	if (!v) {
+		/* Refused (max_vcpus alive), or never ran while loaded. */
+		hvt_vcpu_forget(vcpu);
+		return 0;
+	}
 	/* The thread's scheduling no longer drives the split. */
 	hvt_split_own(v, NULL);
 	hvt_exit_end_destroyed(v);

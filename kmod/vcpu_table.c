@@ -36,9 +36,11 @@
 #define SLOT_FREE	((const void *)1)
 #define SLOT_RETIRED	((const void *)2)
 
+/* A traced vCPU's key: not a marker, not a refused vCPU's (bit 0). */
 static bool is_vcpu(const void *key)
 {
-	return (unsigned long)key > (unsigned long)SLOT_RETIRED;
+	return (unsigned long)key > (unsigned long)SLOT_RETIRED &&
+	       !((unsigned long)key & 1);
 }
 
 struct hvt_vm {
@@ -299,12 +301,41 @@ struct hvt_vcpu *hvt_vcpu_lookup(const void *key)
 	return NULL;
 }
 
+/* A NULL or FREE slot in KEY's chain, now KEY's; NULL if none is left. */
+static struct hvt_vcpu *slot_take(const void *key)
+{
+	struct hvt_vcpu *v;
+	unsigned int i;
+	const void *old;
+
+again:
+	for (i = 0; i < HVT_VCPU_PROBES; i++) {
+		v = &slots[slot_index(key, i)];
+		old = READ_ONCE(v->key);
+		if (!old || old == SLOT_FREE) {
+			if (cmpxchg(&v->key, old, key) == old)
+				return v;
+			goto again;	/* another new vCPU took it */
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A vCPU refused because max_vcpus are alive keeps a slot under its key
+ * with bit 0 set (struct kvm_vcpu is aligned): its later exits find it
+ * and are not refused again, so the vCPU is counted once; it goes when
+ * room comes (the vCPU gets a slot of its own) or KVM destroys it.
+ */
+static const void *refused_key(const void *key)
+{
+	return (const void *)((unsigned long)key | 1);
+}
+
 struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 				const struct hvt_vcpu_ident *id)
 {
-	struct hvt_vcpu *v = hvt_vcpu_lookup(key), *free = NULL;
-	unsigned int i;
-	const void *old;
+	struct hvt_vcpu *v = hvt_vcpu_lookup(key), *marker;
 
 	if (v) {
 		if (v->kvm != id->kvm || v->vcpu_id != id->vcpu_id ||
@@ -313,29 +344,35 @@ struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 		return v;
 	}
 	/* A new vCPU: only its own thread claims it, one at a time. */
-	if (!atomic_add_unless(&vcpus_live, 1, max_live))
+	marker = hvt_vcpu_lookup(refused_key(key));
+	if (!atomic_add_unless(&vcpus_live, 1, max_live)) {
+		if (marker)
+			return NULL;	/* refused and counted before */
+		/* With no slot to remember it, each exit counts again. */
+		slot_take(refused_key(key));
 		return refuse();
-	for (;;) {
-		for (i = 0; i < HVT_VCPU_PROBES; i++) {
-			v = &slots[slot_index(key, i)];
-			old = READ_ONCE(v->key);
-			if (!old || old == SLOT_FREE) {
-				free = v;
-				break;
-			}
-		}
-		if (!free) {
-			atomic_dec(&vcpus_live);
-			return refuse();
-		}
-		if (cmpxchg(&free->key, old, key) == old)
-			break;
-		free = NULL;	/* another new vCPU took it: look again */
 	}
+	v = slot_take(key);
+	if (!v) {
+		atomic_dec(&vcpus_live);
+		return marker ? NULL : refuse();
+	}
+	/* Room at last for a refused vCPU: traced from this exit on. */
+	if (marker)
+		WRITE_ONCE(marker->key, SLOT_FREE);
 	atomic64_inc(&vcpus_created);
-	vcpu_init(free, id);
-	this_cpu_write(hvt_last_vcpu, free);
-	return free;
+	vcpu_init(v, id);
+	this_cpu_write(hvt_last_vcpu, v);
+	return v;
+}
+
+void hvt_vcpu_forget(const void *key)
+{
+	struct hvt_vcpu *v = hvt_vcpu_lookup(refused_key(key));
+
+	/* No probe keeps a refused vCPU's slot: free at once. */
+	if (v)
+		WRITE_ONCE(v->key, SLOT_FREE);
 }
 
 void hvt_vcpu_retire(struct hvt_vcpu *v)

@@ -28,8 +28,9 @@ void hvt_vcpus_exit(void);
 struct hvt_vcpu *hvt_vcpu_lookup(const void *key);
 /*
  * The slot of KEY for an exit: found, or claimed (a vCPU at a reused
- * address whose identity differs starts afresh). NULL, counted and told
- * once in the kernel log, when max_vcpus vCPUs are alive already.
+ * address whose identity differs starts afresh). NULL when max_vcpus
+ * vCPUs are alive already: the vCPU is counted as refused once, and the
+ * kernel log says so the first time.
  */
 struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 				const struct hvt_vcpu_ident *id);
@@ -39,6 +40,8 @@ struct hvt_vcpu *hvt_vcpu_claim(const void *key,
  * probe can still be looking at it. Any context.
  */
 void hvt_vcpu_retire(struct hvt_vcpu *v);
+/* KVM destroys a vCPU the table does not trace (it was refused). */
+void hvt_vcpu_forget(const void *key);
 /* KVM destroys the VM KVM: a new VM at its address gets a new number. */
 void hvt_vm_retire(const struct kvm *kvm);
 /* Give back the retired slots now (waits for a grace period). */

@@ -339,6 +339,9 @@ static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev
 	p = text_exit(text_where(p, c, ev), c, e);
 	*p++ = ' ';
 	p = put_dur(p, e->duration_ns);
+	/* Its vCPU was destroyed first: the duration runs to that. */
+	if (e->flags & HVTRACE_EVF_NO_ENTRY)
+		p = put_str(p, " never re-entered");
 	p = put_str(p, ": handling ");
 	p = put_dur(p, e->handling_ns);
 	for (int i = 0; i < HVTRACE_NR_PARTS; i++) {
@@ -437,6 +440,8 @@ static char *json_line(char *p, struct dump_ctx *c, const struct trace_event *ev
 	p = json_u64(p, "runnable_ns", e->part_ns[HVTRACE_PART_RUNNABLE]);
 	p = json_u64(p, "other_ns", e->part_ns[HVTRACE_PART_OTHER]);
 	p = json_u64(p, "guest_ns", e->guest_ns);
+	if (e->flags & HVTRACE_EVF_NO_ENTRY)
+		p = put_str(json_key(p, "no_entry"), "true");
 	if (pre || e->preempt_pid)
 		p = json_preemptor(p, e);
 	*p++ = '}';

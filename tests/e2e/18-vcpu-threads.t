@@ -12,7 +12,7 @@ ev=$("$HVCTL" -j drain)
 pid=$(field pid "$line")
 mine="[e for e in ev if e['type'] == 'exit' and e['vm_pid'] == $pid and not e.get('no_entry')]"
 echo "  $(field hops "$line") handovers between threads $(field hop_tids "$line")"
-tids=$(field hop_tids "$line")
+tids="$(field tids "$line"),$(field hop_tids "$line")"
 expect_eq "exits recorded from both threads" \
 	"$(echo "$tids" | tr ',' '\n' | sort -n | tr '\n' ' ')" \
 	"$(echo "$ev" | events_py "' '.join(str(t) for t in sorted(set(e['tid'] for e in $mine)))") "

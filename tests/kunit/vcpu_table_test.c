@@ -108,7 +108,11 @@ static void vtab_churn_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, v->in_exit);
 }
 
-/* At most max_vcpus alive: the next is refused, counted, never silent. */
+/*
+ * At most max_vcpus alive: the next is refused and counted once however
+ * often it exits, traced when room comes; a refused vCPU that KVM
+ * destroys leaves nothing behind.
+ */
 static void vtab_full_test(struct kunit *test)
 {
 	struct hvt_vcpu *v[VT_MAX];
@@ -123,14 +127,26 @@ static void vtab_full_test(struct kunit *test)
 	id = vtab_id(VT_KVM(VT_MAX), 1, 0);
 	KUNIT_EXPECT_NULL(test, hvt_vcpu_claim(VT_KEY(VT_MAX), &id));
 	KUNIT_EXPECT_NULL(test, hvt_vcpu_claim(VT_KEY(VT_MAX), &id));
+	KUNIT_EXPECT_NULL(test, hvt_vcpu_lookup(VT_KEY(VT_MAX)));
+	id = vtab_id(VT_KVM(VT_MAX + 1), 1, 0);
+	KUNIT_EXPECT_NULL(test, hvt_vcpu_claim(VT_KEY(VT_MAX + 1), &id));
 	vtab_counts(test, VT_MAX, VT_MAX, 0, 2);
-	/* One goes: the next one comes in, before any grace period. */
+	/* Destroyed while refused: forgotten, never traced. */
+	hvt_vcpu_forget(VT_KEY(VT_MAX + 1));
+	/* One goes: the refused one comes in at its next exit. */
 	hvt_vcpu_retire(v[0]);
-	KUNIT_EXPECT_NOT_NULL(test, hvt_vcpu_claim(VT_KEY(VT_MAX), &id));
+	id = vtab_id(VT_KVM(VT_MAX), 1, 0);
+	v[0] = hvt_vcpu_claim(VT_KEY(VT_MAX), &id);
+	KUNIT_ASSERT_NOT_NULL(test, v[0]);
+	KUNIT_EXPECT_PTR_EQ(test, hvt_vcpu_lookup(VT_KEY(VT_MAX)), v[0]);
 	vtab_counts(test, VT_MAX, VT_MAX + 1, 0, 2);
-	for (i = 1; i < VT_MAX; i++)
+	for (i = 0; i < VT_MAX; i++)
 		hvt_vcpu_retire(v[i]);
 	hvt_vcpus_reap();
+	vtab_counts(test, 0, VT_MAX + 1, VT_MAX + 1, 2);
+	/* Nothing of the refused vCPUs is left to show or to match. */
+	for (i = 0; i < hvt_vcpu_slots(); i++)
+		KUNIT_EXPECT_NULL(test, hvt_vcpu_at(i));
 }
 
 /*
