@@ -84,6 +84,7 @@ expect_eq "other netns: the family" "no family" "$out"
 # 5. Multicast: a watermark reaches root in the initial namespace only,
 # not a socket that joined the same group id from another namespace.
 gid=$($MCAST id) || fail "cannot resolve the events group"
+reset_config			# no filter: the guest's exits are recorded
 hv buffer --size 4		# 16 records: half full after 8
 hv start
 unshare --net $MCAST listen "$gid" 12 >/tmp/priv.other &
