@@ -7,6 +7,11 @@
 #define _HVT_COMPAT_H
 
 #include "compat_probes.h"
+#include "compat_tracepoints.h"
+
+#ifndef HVT_HAS_GET_EXIT_INFO_REASON
+#error "hvtrace needs Linux 5.16 or later: kvm_x86_ops.get_exit_info must return the exit reason, and kvm_exit pass the ISA"
+#endif
 
 /*
  * Tracepoint probe prototypes: probes must match the tracepoint's TP_PROTO
