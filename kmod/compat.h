@@ -9,8 +9,9 @@
 #include "compat_probes.h"
 #include "compat_tracepoints.h"
 
+/* The floor: get_exit_info returns the reason, kvm_exit passes the ISA. */
 #ifndef HVT_HAS_GET_EXIT_INFO_REASON
-#error "hvtrace needs Linux 5.16 or later: kvm_x86_ops.get_exit_info must return the exit reason, and kvm_exit pass the ISA"
+#error "hvtrace needs Linux 5.16 or later (kvm_exit with its ISA)"
 #endif
 
 /*
