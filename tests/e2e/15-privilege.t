@@ -92,7 +92,7 @@ other=$!
 $MCAST listen "$gid" 12 >/tmp/priv.init &
 init=$!
 sleep 3
-guest --pio 50 >/dev/null
+guest --cpu 1 --pio 50 >/dev/null	# one ring fills: one watermark
 wait "$other" "$init"
 expect_eq "watermarks in the initial namespace" 1 "$(cat /tmp/priv.init)"
 other_got=$(cat /tmp/priv.other)
