@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/irq_work.h>
 #include <linux/cpu.h>
 #include <linux/mm.h>
 #include <linux/netlink.h>
@@ -127,13 +128,26 @@ int hvt_buffers_init(u32 kb, u8 mode)
 	return 0;
 }
 
+/*
+ * After the probes are gone: no wake-up is pending or runs once this
+ * returns, so the family can go (notify_fn multicasts on it).
+ */
+void hvt_buffers_quiesce(void)
+{
+	struct hvt_buffers *b = current_set();
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (b && b->ring[cpu].slots)
+			irq_work_sync(&b->ring[cpu].wake);
+	cancel_work_sync(&notify_work);
+}
+
 void hvt_buffers_exit(void)
 {
-	cancel_work_sync(&notify_work);
+	hvt_buffers_quiesce();
 	buffers_free(current_set());
 	RCU_INIT_POINTER(buffers, NULL);
-	/* A wake-up queued by the last irq_work. */
-	cancel_work_sync(&notify_work);
 }
 
 int hvt_buffers_cpu_prepare(unsigned int cpu)
@@ -176,17 +190,49 @@ u8 hvt_buffers_mode(void)
 	return current_set()->mode;
 }
 
+static u64 buffers_pending(const struct hvt_buffers *b)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (b->ring[cpu].slots)
+			n += hvt_ring_pending(&b->ring[cpu]);
+	return n;
+}
+
+/* The new rings go on counting where the old ones stopped. */
+static void buffers_carry_counts(struct hvt_buffers *b,
+				 const struct hvt_buffers *old)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		b->ring[cpu].drained = old->ring[cpu].drained;
+		b->ring[cpu].overwritten = old->ring[cpu].overwritten;
+	}
+}
+
 int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 {
 	struct hvt_buffers *old = current_set();
 	struct hvt_buffers *b;
 	unsigned int n;
-	u64 bytes;
+	u64 bytes, pending;
 
 	if (kb == old->kb && mode == old->mode)
 		return 0;
 	/* No CPU comes up with a ring of the old size meanwhile. */
 	cpus_read_lock();
+	/* Nothing records now (the caller checked): the count is exact. */
+	pending = buffers_pending(old);
+	if (pending) {
+		cpus_read_unlock();
+		HVT_ERR_MSG_FMT(extack,
+				"%llu records are still in the buffers: drain or clear them first",
+				pending);
+		return -EBUSY;
+	}
 	n = cpumask_weight(&hvt_cpus_traced);
 	bytes = (u64)ring_bytes(kb) * n;
 	if (!affordable(bytes)) {
@@ -203,6 +249,7 @@ int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 				bytes >> 20, hvt_mem_available() >> 20);
 		return -ENOMEM;
 	}
+	buffers_carry_counts(b, old);
 	rcu_assign_pointer(buffers, b);
 	cpus_read_unlock();
 	synchronize_rcu();

@@ -17,6 +17,7 @@ struct netlink_ext_ack;
 
 int hvt_buffers_init(u32 kb, u8 mode);
 void hvt_buffers_exit(void);
+void hvt_buffers_quiesce(void);
 /* CPU comes online: its ring (process context, hotplug lock held). */
 int hvt_buffers_cpu_prepare(unsigned int cpu);
 /* CPU's ring, or NULL when it has none (probes, or the reader). */

@@ -65,7 +65,7 @@ void hvt_config_publish(struct hvt_config *c)
 		c->thr[i] = c->override[i] != HVT_NO_OVERRIDE ?
 			    c->override[i] : c->threshold_ns;
 
-	/* Callers serialize on the genl mutex. */
+	/* Callers serialize on hvt_ctl_mutex (or run before the family). */
 	old = rcu_replace_pointer(hvt_cfg, c, true);
 	if (old)
 		kfree_rcu(old, rcu);

@@ -6,16 +6,18 @@
  * Privilege: generic netlink's GENL_ADMIN_PERM tests CAP_NET_ADMIN, which
  * many network daemons hold; tracing other tenants' VMs is not theirs to
  * do. So every operation tests what the header documents itself, on the
- * socket's opener and the caller in the initial user namespace
- * (netlink_capable): observing needs CAP_PERFMON or CAP_SYS_ADMIN,
- * changing (and draining) CAP_SYS_ADMIN. The family is not netnsok:
- * other network namespaces do not see it.
+ * task that sends the request, in the initial user namespace
+ * (netlink_capable: a socket handed to a less privileged process does
+ * not carry its opener's rights): observing needs CAP_PERFMON or
+ * CAP_SYS_ADMIN, changing (and draining) CAP_SYS_ADMIN; the events group
+ * tests the task that joins it, when it joins. The family is not
+ * netnsok: other network namespaces do not see it.
  *
  * Operations run in parallel (parallel_ops), so long dumps never hold
  * the generic netlink mutex that every family shares; what changes state
  * takes hvt_ctl_mutex. Requests are validated whole before anything
- * changes. Every message stays within a page: what grows with the host
- * is a dump.
+ * changes. What grows with the host is a dump of messages within a page
+ * (GET_CONFIG's doit reply alone is sized from what it holds).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -732,7 +734,10 @@ static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
 {
 	if (!may_change(skb, info->extack))
 		return -EPERM;
+	/* Not while a buffer change swaps the rings it checked idle. */
+	mutex_lock(&hvt_ctl_mutex);
 	WRITE_ONCE(hvt_recording, true);
+	mutex_unlock(&hvt_ctl_mutex);
 	return 0;
 }
 
@@ -740,7 +745,10 @@ static int hvt_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	if (!may_change(skb, info->extack))
 		return -EPERM;
+	/* Not while a buffer change swaps the rings it checked idle. */
+	mutex_lock(&hvt_ctl_mutex);
 	WRITE_ONCE(hvt_recording, false);
+	mutex_unlock(&hvt_ctl_mutex);
 	return 0;
 }
 
@@ -760,8 +768,17 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 				   "a reader owns the buffers (hvctl record?): clearing would discard its events");
 		err = -EBUSY;
 	} else {
+		bool recording = READ_ONCE(hvt_recording);
+
+		/*
+		 * Nothing records while the counters and the rings are
+		 * emptied, so none of them counts a record the other lost.
+		 */
+		WRITE_ONCE(hvt_recording, false);
+		synchronize_rcu();	/* the probes run with preemption off */
 		hvt_stats_clear();
 		hvt_buffers_clear();
+		WRITE_ONCE(hvt_recording, recording);
 		hvt_reader_put();
 	}
 	mutex_unlock(&hvt_ctl_mutex);

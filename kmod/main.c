@@ -81,38 +81,42 @@ static void teardown(void)
 
 static void probes_unregister(void)
 {
-	hvt_probe_destroy_unregister();
 	hvt_probe_vcpu_run_unregister();
 	hvt_probe_sched_unregister();
 	hvt_probe_kvm_unregister();
+	hvt_probe_destroy_unregister();
 	tracepoint_synchronize_unregister();
 }
 
-/* The exit path first: the others only act on exits it opened. */
+/*
+ * Destruction first, so no vCPU the exit path meets can be destroyed
+ * unseen (its slot would stay taken); then the exit path: the others
+ * only act on exits it opened.
+ */
 static int probes_register(void)
 {
 	int err;
 
-	err = hvt_probe_kvm_register();
+	err = hvt_probe_destroy_register();
 	if (err)
 		return err;
+	err = hvt_probe_kvm_register();
+	if (err)
+		goto err_destroy;
 	err = hvt_probe_sched_register();
 	if (err)
 		goto err_kvm;
 	err = hvt_probe_vcpu_run_register();
 	if (err)
 		goto err_sched;
-	err = hvt_probe_destroy_register();
-	if (err)
-		goto err_vcpu_run;
 	return 0;
 
-err_vcpu_run:
-	hvt_probe_vcpu_run_unregister();
 err_sched:
 	hvt_probe_sched_unregister();
 err_kvm:
 	hvt_probe_kvm_unregister();
+err_destroy:
+	hvt_probe_destroy_unregister();
 	tracepoint_synchronize_unregister();
 	return err;
 }
@@ -163,10 +167,15 @@ err_teardown:
 	return err;
 }
 
+/*
+ * The probes first: until they are gone they queue watermark wake-ups,
+ * which multicast on the family.
+ */
 static void __exit hvt_exit(void)
 {
-	hvt_genl_unregister();
 	probes_unregister();
+	hvt_buffers_quiesce();
+	hvt_genl_unregister();
 	teardown();
 	pr_info("unloaded\n");
 }

@@ -181,8 +181,13 @@ void hvt_exit_end_destroyed(struct hvt_vcpu *v)
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	unsigned int ridx = hvt_reason_index(v->isa, v->reason);
 
-	if (!c || !v->in_exit)
+	if (!v->in_exit)
 		return;
+	if (unlikely(!c)) {
+		/* Destroyed on a CPU hvtrace could not trace: said so. */
+		hvt_stats_untraced();
+		return;
+	}
 	v->flags |= HVTRACE_EVF_NO_ENTRY;
 	/* The split state may be all but empty: settle it anyway. */
 	v->split = true;

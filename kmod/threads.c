@@ -111,17 +111,25 @@ static bool reusable(unsigned long key, const struct hvt_thread *t)
 	       READ_ONCE(v->task) != (struct task_struct *)key;
 }
 
-/* Point P's entry at V: its own, or one taken from a thread that left. */
-static bool thread_set(struct task_struct *p, struct hvt_vcpu *v)
+/*
+ * Point P's entry at V: its own, or one taken from a thread that left.
+ * *WAS is the vCPU P's own entry pointed at before. Either way the key
+ * is ours (TAKING) while the vCPU is written, so no other thread's
+ * taking of the entry can interleave with ours.
+ */
+static bool thread_set(struct task_struct *p, struct hvt_vcpu *v,
+		       struct hvt_vcpu **was)
 {
 	unsigned long want = (unsigned long)p, key;
 	struct hvt_thread *t;
 	unsigned int i;
 
+	*was = NULL;
 	t = thread_find(p);
-	if (t) {
-		/* Readers check v->task: the old vCPU no longer matches. */
+	if (t && cmpxchg(&t->key, want, want | TAKING) == want) {
+		*was = READ_ONCE(t->v);
 		WRITE_ONCE(t->v, v);
+		smp_store_release(&t->key, want);
 		return true;
 	}
 	for (i = 0; i < HVT_THREAD_PROBES; i++) {
@@ -145,10 +153,21 @@ static bool thread_set(struct task_struct *p, struct hvt_vcpu *v)
 void hvt_thread_add(struct hvt_vcpu *v)
 {
 	struct task_struct *p = current;
+	struct hvt_vcpu *was;
 
-	/* When the table is full, this thread's scheduling goes unseen. */
-	thread_set(p, v);
 	WRITE_ONCE(v->tid, p->pid);
+	if (!thread_set(p, v, &was)) {
+		/*
+		 * The table is full: this thread's scheduling goes unseen,
+		 * and V must not name a task that hvt_thread_gone() will
+		 * never be told about.
+		 */
+		hvt_split_own(v, NULL);
+		return;
+	}
+	/* One thread running two vCPUs in turn drives only the one it runs. */
+	if (was && was != v)
+		hvt_split_let_go(was, p);
 	hvt_split_own(v, p);
 }
 

@@ -14,6 +14,7 @@
 #ifndef _HVT_VCPU_H
 #define _HVT_VCPU_H
 
+#include <linux/atomic.h>
 #include <linux/llist.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -61,7 +62,7 @@ struct hvt_vcpu {
 	 * thread's probes and by the scheduler's probes about the thread.
 	 */
 	struct task_struct *task;	/* the vCPU thread */
-	u8 busy;		/* a scheduler probe about `task` runs */
+	atomic_t busy;		/* scheduler probes about `task` running */
 	u8 where;		/* enum hvt_where */
 	bool in_user;		/* the VMM has the exit (KVM_RUN returned) */
 	bool split;		/* the parts below hold something */

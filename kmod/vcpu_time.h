@@ -15,6 +15,7 @@
 #ifndef _HVT_VCPU_TIME_H
 #define _HVT_VCPU_TIME_H
 
+#include <linux/atomic.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -44,26 +45,41 @@ static inline u64 hvt_since(u64 now, u64 ts)
 static inline bool hvt_split_enter(struct hvt_vcpu *v,
 				   const struct task_struct *p)
 {
-	WRITE_ONCE(v->busy, 1);
-	smp_mb();	/* pairs with hvt_split_own() */
+	/* A count: probes about the old and the new thread may overlap. */
+	atomic_inc(&v->busy);
+	smp_mb__after_atomic();	/* pairs with hvt_split_own() */
 	if (likely(READ_ONCE(v->task) == p))
 		return true;
 	/* Our stores to V are done before a waiting owner goes on. */
-	smp_store_release(&v->busy, 0);
+	smp_mb__before_atomic();
+	atomic_dec(&v->busy);
 	return false;
 }
 
 static inline void hvt_split_leave(struct hvt_vcpu *v)
 {
 	/* Pairs with hvt_split_own()'s acquire: our stores come first. */
-	smp_store_release(&v->busy, 0);
+	smp_mb__before_atomic();
+	atomic_dec(&v->busy);
 }
 
 static inline void hvt_split_own(struct hvt_vcpu *v, struct task_struct *p)
 {
 	WRITE_ONCE(v->task, p);
 	smp_mb();	/* pairs with hvt_split_enter() */
-	smp_cond_load_acquire(&v->busy, !VAL);
+	atomic_cond_read_acquire(&v->busy, !VAL);
+}
+
+/*
+ * P runs another vCPU now: V is no longer P's, unless another thread has
+ * taken it meanwhile (then it is that thread's, and stays so).
+ */
+static inline void hvt_split_let_go(struct hvt_vcpu *v,
+				    const struct task_struct *p)
+{
+	/* A successful cmpxchg is a full barrier, as in hvt_split_own(). */
+	if (cmpxchg(&v->task, (struct task_struct *)p, NULL) == p)
+		atomic_cond_read_acquire(&v->busy, !VAL);
 }
 
 /* kvm_userspace_exit: KVM_RUN returned, the VMM has the exit. */

@@ -47,7 +47,7 @@ changes_refused() {
 	refused "$who" CAP_SYS_ADMIN as "$caps" "$HVCTL" clear
 	refused "$who" CAP_SYS_ADMIN as "$caps" "$HVCTL" drain
 	refused "$who" CAP_SYS_ADMIN as "$caps" "$HVCTL" record -o /tmp/priv.t --duration 1s
-	[ ! -e /tmp/priv.t ] || ls -la /tmp/priv.t
+	[ ! -e /tmp/priv.t ] || fail "$who: a refused record left /tmp/priv.t"
 	out=$(as "$caps" $MCAST join)
 	expect_eq "$who: joins the events group" "refused EPERM" "$out"
 }

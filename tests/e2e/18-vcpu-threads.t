@@ -23,10 +23,13 @@ n=$(field vmm_exits "$line")
 echo "  VMM's own clock ${want}ns over $n exits; hvtrace's VMM part ${got}ns"
 # hvtrace's window (the userspace-exit tracepoint to KVM_RUN's entry)
 # holds the VMM's (ioctl return to ioctl call): more by the syscall
-# return and entry paths, at most 100 us an exit under emulation.
+# return and entry paths. Under emulation those take 20 us an exit on a
+# quiet host and above 100 us on a loaded one; 250 us (an eighth of the
+# VMM's work) still tells a handover's synchronize_rcu() (milliseconds)
+# or the exit's handling counted as the VMM's.
 [ "$got" -ge "$want" ] || fail "VMM part ${got}ns below the VMM's own ${want}ns"
-[ "$got" -le $((want + n * 100000)) ] ||
-	fail "VMM part ${got}ns exceeds the VMM's ${want}ns by more than 100us an exit"
+[ "$got" -le $((want + n * 250000)) ] ||
+	fail "VMM part ${got}ns exceeds the VMM's ${want}ns by more than 250us an exit"
 # KVM's synchronize_rcu() when the thread changes is the kernel's time.
 echo "$ev" | events_py "sum(e['other_ns'] + e['handling_ns'] for e in $mine)" |
 	awk '{ printf "  kernel time (handling + other) %dns\n", $1 }'

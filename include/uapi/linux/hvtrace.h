@@ -4,8 +4,8 @@
  *
  * Family "hvtrace", version HVTRACE_GENL_VERSION, multicast group "events".
  * Served only in the initial network namespace (elsewhere the family does
- * not exist). Privileges, tested on the requesting socket's opener and on
- * the caller, both in the initial user namespace:
+ * not exist). Privileges, tested on the task that sends the request (for
+ * the group: that joins it) in the initial user namespace:
  *   observing  GET_STATUS, GET_CONFIG, GET_STATS: CAP_PERFMON or
  *              CAP_SYS_ADMIN (as perf allows)
  *   changing   SET_CONFIG, START, STOP, CLEAR, READ_EVENTS (a drain
@@ -13,9 +13,10 @@
  * A refused request gets -EPERM with an extended-ACK message naming the
  * capability. Numbers are never reused: retired commands and attributes
  * keep their slot. All attributes live in one space (enum hvtrace_attr)
- * except the nests drawn below. No single message is larger than a page:
- * whatever can grow with the host (CPUs, vCPUs, histograms, per-reason
- * settings) comes as a dump of small messages.
+ * except the nests drawn below. Whatever can grow with the host (CPUs,
+ * vCPUs, histograms, per-reason settings) comes as a dump of messages of
+ * at most a page; only GET_CONFIG's doit reply is sized from what it
+ * holds, for readers that want the configuration in one message.
  *
  * HVTRACE_CMD_GET_STATUS            (doit, and dumpit for the CPUs)
  *   doit reply: VERSION string, ABI u32, NR_CPUS u32 (possible CPUs),
