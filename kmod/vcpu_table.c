@@ -128,7 +128,13 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 	unsigned int n;
 
 	max_live = max_vcpus;
-	slot_bits = ilog2(roundup_pow_of_two(max_vcpus * 2));
+	/*
+	 * Half full at most with max_vcpus alive, and never so small that
+	 * slots waiting for their grace period or markers of refused vCPUs
+	 * fill a probe chain (HVT_VCPU_PROBES) on their own.
+	 */
+	slot_bits = ilog2(roundup_pow_of_two(max(max_vcpus * 2,
+						 4U * HVT_VCPU_PROBES)));
 	n = 1U << slot_bits;
 	if (hvt_vmem_alloc(&slots_mem, array_size(n, sizeof(*slots)),
 			   NUMA_NO_NODE) ||
@@ -270,16 +276,24 @@ static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 }
 
 /* Table full or max_vcpus alive: said once, counted always. */
+static bool refused_no_slot;
+
 static void refused_fn(struct work_struct *work)
 {
-	pr_warn("more than max_vcpus=%u vCPUs alive: exits of the others are counted as unpaired, not timed (reload with a larger max_vcpus)\n",
-		max_live);
+	if (READ_ONCE(refused_no_slot))
+		pr_warn("a vCPU refused (no free slot in its probe chain, below max_vcpus=%u): its exits are counted as unpaired, not timed (reload with a larger max_vcpus)\n",
+			max_live);
+	else
+		pr_warn("a vCPU refused (%u of max_vcpus=%u alive): exits of refused vCPUs are counted as unpaired, not timed (reload with a larger max_vcpus)\n",
+			max_live, max_live);
 }
 
-static struct hvt_vcpu *refuse(void)
+static struct hvt_vcpu *refuse(bool no_slot)
 {
-	if (atomic64_inc_return(&vcpus_refused) == 1)
+	if (atomic64_inc_return(&vcpus_refused) == 1) {
+		WRITE_ONCE(refused_no_slot, no_slot);
 		schedule_work(&refused_work);
+	}
 	return NULL;
 }
 
@@ -350,12 +364,12 @@ struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 			return NULL;	/* refused and counted before */
 		/* With no slot to remember it, each exit counts again. */
 		slot_take(refused_key(key));
-		return refuse();
+		return refuse(false);
 	}
 	v = slot_take(key);
 	if (!v) {
 		atomic_dec(&vcpus_live);
-		return marker ? NULL : refuse();
+		return marker ? NULL : refuse(true);
 	}
 	/* Room at last for a refused vCPU: traced from this exit on. */
 	if (marker)

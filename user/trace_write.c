@@ -329,6 +329,28 @@ static bool empty_dir(const char *dir)
 	return empty;
 }
 
+/*
+ * Nobody else may plant a symbolic link in the trace (we may be root):
+ * an empty directory we were given must be ours and writable by us alone.
+ */
+static bool dir_is_ours(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		hvctl_err("%s: %s", dir, strerror(errno));
+		return false;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		hvctl_err("recording into %s: it is %s (record into a new "
+			  "directory, or one of yours that only you can write)",
+			  dir, st.st_uid != geteuid() ? "another user's" :
+			  "writable by others");
+		return false;
+	}
+	return true;
+}
+
 struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 				  const struct trace_env *env)
 {
@@ -344,6 +366,8 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 			hvctl_err("creating %s: %s", dir, strerror(errno));
 		return NULL;
 	}
+	if (!dir_is_ours(dir))
+		return NULL;
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->dir = strdup(dir)) ||
 	    !(w->streams = aligned_alloc(4096, nr_cpus * sizeof(*w->streams)))) {

@@ -55,7 +55,7 @@ dmesg -C
 hv clear
 "$HVGUEST" --vcpus 6 --pio 20 >/tmp/churn6.out || fail "hvguest --vcpus 6"
 expect_eq "vCPUs refused" 2 "$(status "d['vcpus_refused']")"
-dmesg | grep -q "more than max_vcpus=4 vCPUs alive" ||
+dmesg | grep -q "a vCPU refused (4 of max_vcpus=4 alive)" ||
 	fail "no kernel log line for the refused vCPUs"
 [ "$(acct unpaired)" -gt 0 ] || fail "the refused vCPUs' exits are not counted as unpaired"
 echo "  6 vCPUs with max_vcpus=4: $(status "d['vcpus_refused']") refused, $(acct unpaired) exits unpaired, logged"
