@@ -538,8 +538,15 @@ static void edge_payload(struct rng *r, uint8_t *p, uint32_t len)
 	} else if (len == 1) {
 		p[0] = e1[below(r, sizeof(e1))];
 	} else {
-		for (i = 0; i < len; i++)
-			p[i] = below(r, 3) ? (uint8_t)rnd(r) : 0xff;
+		/* Random bytes, a third of them 0xff. */
+		for (i = 0; i < len; i += 8) {
+			uint64_t v = rnd(r), ff = rnd(r) & rnd(r);
+			uint32_t j;
+
+			for (j = 0; j < 8 && i + j < len; j++)
+				p[i + j] = ff >> (8 * j) & 1 ? 0xff :
+					   (uint8_t)(v >> (8 * j));
+		}
 	}
 }
 
@@ -700,7 +707,11 @@ static void mutate_once(struct msg *m, struct rng *r)
 	unsigned int i, k;
 	size_t size;
 
-	switch (below(r, 17)) {
+	k = below(r, 17);
+	/* The big ones (deep, huge, many) half as often: they cost. */
+	if ((k == 9 || k == 10 || k == 12) && below(r, 2))
+		k = 3;
+	switch (k) {
 	case 0:
 		switch (below(r, 6)) {
 		case 0: m->nl_flags ^= NLM_F_DUMP; break;
@@ -784,7 +795,11 @@ insert:
 		break;
 	case 10: /* a huge nest: many entries */
 		p = find_config(m, r);
-		k = 50 + below(r, chance(r, 30) ? 5000 : 400);
+		k = 20 + below(r, chance(r, 10) ? 3600 : 300);
+		/* No more than fit in a send (36 bytes an entry). */
+		size = tree_size(&m->root);
+		if (k > (SEND_MAX - size) / 36)
+			k = size < SEND_MAX ? (SEND_MAX - size) / 36 : 0;
 		if (below(r, 2)) {
 			for (i = 0; i < k; i++)
 				add_reason(p, HVTRACE_CFG_REASON_THRESHOLD, r,

@@ -93,7 +93,17 @@ static struct {
 	unsigned long joins, joins_ok, join_err[128], leaves, bind_joins;
 	unsigned long batches, pipelines, abandoned, stalled, reopened;
 	unsigned long checks, findings, inherited;
+	unsigned long long ns[256][2];	/* time of the steps they began */
+	unsigned long long check_ns, side_ns;	/* state checks; other steps */
 } fig;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
 
 /* ---- findings ------------------------------------------------------ */
 
@@ -248,24 +258,28 @@ struct snapshot {
 
 static uint32_t ctl_seq = 0x40000000;
 
-static int snap(int fd, uint16_t family, struct snapshot *s)
+/* The configuration, and with FULL the status too. */
+static int snap(int fd, uint16_t family, struct snapshot *s, bool full)
 {
 	int err = fetch_config(fd, family, &ctl_seq, s->cfg, sizeof(s->cfg),
 			       &s->cfg_len, opt.timeout_ms);
 
-	return err ? err : fetch_status(fd, family, &ctl_seq, &s->st,
-					opt.timeout_ms);
+	if (err || !full)
+		return err;
+	return fetch_status(fd, family, &ctl_seq, &s->st, opt.timeout_ms);
 }
 
 /* What a sender without CAP_SYS_ADMIN may never change. */
 static bool unchanged(const struct snapshot *base, const struct snapshot *now,
-		      uint64_t *age, char *diff, size_t sz)
+		      bool full, uint64_t *age, char *diff, size_t sz)
 {
 	if (now->cfg_len != base->cfg_len ||
 	    memcmp(now->cfg, base->cfg, base->cfg_len)) {
 		snprintf(diff, sz, "the configuration changed");
 		return false;
 	}
+	if (!full)
+		return true;
 	if (now->st.recording != base->st.recording) {
 		snprintf(diff, sz, "recording changed");
 		return false;
@@ -294,6 +308,7 @@ static bool unchanged(const struct snapshot *base, const struct snapshot *now,
 
 struct check_req {
 	unsigned long step;
+	int full;		/* the status too, not only the configuration */
 	char why[40];
 };
 
@@ -310,7 +325,7 @@ static int supervise(int ctl, pid_t child, int req_fd, int resp_fd)
 	uint64_t age;
 	int status, bad = 0;
 
-	if (snap(ctl, opt.family, &base)) {
+	if (snap(ctl, opt.family, &base, true)) {
 		fprintf(stderr, "nlfuzz: supervisor: cannot read the state\n");
 		kill(child, SIGKILL);
 		return 2;
@@ -318,30 +333,30 @@ static int supervise(int ctl, pid_t child, int req_fd, int resp_fd)
 	age = base.st.stats_age_ns;
 	while (read(req_fd, &q, sizeof(q)) == sizeof(q)) {
 		struct check_resp r = { .ok = 1 };
-		int err = snap(ctl, opt.family, &now);
+		int err = snap(ctl, opt.family, &now, q.full);
 
 		fig.checks++;
 		if (err)
 			snprintf(r.diff, sizeof(r.diff),
 				 "cannot read the state: %s", strerror(-err));
-		r.ok = !err && unchanged(&base, &now, &age, r.diff,
+		r.ok = !err && unchanged(&base, &now, q.full, &age, r.diff,
 					 sizeof(r.diff));
 		if (!r.ok) {
 			bad++;
 			/* Compare with what it is now from here on. */
-			base = now;
-			age = now.st.stats_age_ns;
+			snap(ctl, opt.family, &base, true);
+			age = base.st.stats_age_ns;
 		}
 		if (write(resp_fd, &r, sizeof(r)) != sizeof(r))
 			break;
 	}
 	waitpid(child, &status, 0);
 	/* After the sender is gone: still nothing changed. */
-	if (!snap(ctl, opt.family, &now)) {
+	if (!snap(ctl, opt.family, &now, true)) {
 		char diff[200];
 
 		fig.checks++;
-		if (!unchanged(&base, &now, &age, diff, sizeof(diff))) {
+		if (!unchanged(&base, &now, true, &age, diff, sizeof(diff))) {
 			printf("FINDING (supervisor, after the sender): %s\n", diff);
 			bad++;
 		}
@@ -406,7 +421,7 @@ static enum lease lease_for(const struct sock *s)
 	return S.lease_unsure ? LEASE_UNSURE : LEASE_NONE;
 }
 
-static bool check_state(unsigned long step, const char *why);
+static bool check_state(unsigned long step, const char *why, bool full);
 
 /*
  * The answer a unit got: 0 (accepted), an errno (refused), or -1 when
@@ -448,13 +463,13 @@ static void tally(const struct unit *u, int res)
 
 /* Judge each unit of a step; update the model with what was accepted. */
 static bool judge(unsigned long step, struct unit *units, unsigned int n,
-		  const uint8_t *buf[], const struct state *before,
-		  const char *origin)
+		  const uint8_t *buf[], const char *notes[],
+		  const struct state *before)
 {
 	bool diverged = false, set_config = false;
 	struct state st = *before;
 	unsigned int i;
-	char detail[256];
+	char detail[600];
 
 	for (i = 0; i < n; i++) {
 		struct unit *u = &units[i];
@@ -462,7 +477,7 @@ static bool judge(unsigned long step, struct unit *units, unsigned int n,
 		const uint8_t *b = buf[i];
 
 		tally(u, res);
-		snprintf(detail, sizeof(detail), "template %s", origin);
+		snprintf(detail, sizeof(detail), "template %s", notes[i]);
 		if (u->kind == U_DROPPED) {
 			if (u->got_err || u->got_reply || u->got_done)
 				finding(step, "an answer to a message netlink drops",
@@ -531,9 +546,9 @@ static bool judge(unsigned long step, struct unit *units, unsigned int n,
 	return set_config;
 }
 
-static void child_check(unsigned long step, const char *why)
+static void child_check(unsigned long step, const char *why, bool full)
 {
-	struct check_req q = { .step = step };
+	struct check_req q = { .step = step, .full = full };
 	struct check_resp r;
 
 	snprintf(q.why, sizeof(q.why), "%s", why);
@@ -554,7 +569,7 @@ static void child_check(unsigned long step, const char *why)
 }
 
 /* The admin's own check: the kernel's configuration against the model. */
-static bool admin_check(unsigned long step, const char *why)
+static bool admin_check(unsigned long step, const char *why, bool full)
 {
 	static struct snapshot now;
 	struct cfgm k;
@@ -563,7 +578,7 @@ static bool admin_check(unsigned long step, const char *why)
 	bool any;
 
 	fig.checks++;
-	if (snap(S.ctl, opt.family, &now)) {
+	if (snap(S.ctl, opt.family, &now, full)) {
 		finding(step, "cannot read the configuration", NULL, NULL, -1,
 			why);
 		return false;
@@ -580,6 +595,8 @@ static bool admin_check(unsigned long step, const char *why)
 	}
 	S.st.cfg = k;
 	S.st.cfg_known = true;
+	if (!full)
+		return true;
 	if (now.st.recording != S.st.recording) {
 		snprintf(d, sizeof(d), "recording is %d, want %d (checked %s)",
 			 now.st.recording, S.st.recording, why);
@@ -609,13 +626,17 @@ static bool admin_check(unsigned long step, const char *why)
 	return true;
 }
 
-static bool check_state(unsigned long step, const char *why)
+static bool check_state(unsigned long step, const char *why, bool full)
 {
+	unsigned long long t0 = now_ns();
+	bool ok = true;
+
 	if (S.priv == PRIV_ADMIN)
-		return admin_check(step, why);
-	if (opt.req_fd >= 0)
-		child_check(step, why);
-	return true;
+		ok = admin_check(step, why, full);
+	else if (opt.req_fd >= 0)
+		child_check(step, why, full);
+	fig.check_ns += now_ns() - t0;
+	return ok;
 }
 
 /* ---- steps ----------------------------------------------------------- */
@@ -653,16 +674,21 @@ static void step_sends(unsigned long step, struct rng *r, unsigned int nsends,
 		       unsigned int per_send, int want, int recorded,
 		       bool pristine)
 {
+	static char notes[4][512];
 	struct unit units[64];
 	const uint8_t *ubuf[64];
+	const char *unote[64];
 	unsigned int n = 0, s, k, got;
 	struct state before, pred;
 	struct collect c = { 0 };
 	struct sock *sk = &S.main;
 	struct sock inherited = { .fd = opt.root_fd };
-	char note[256] = "";
-	bool set_config;
+	uint32_t sentinel = 0x80000000u | (uint32_t)step;
+	bool set_config, inline_sentinel = false;
+	struct timespec t0, t1;
 	int fd, err;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	if (opt.root_fd >= 0 && chance(r, 20)) {
 		sk = &inherited;	/* opened by root: still refused */
@@ -679,20 +705,44 @@ static void step_sends(unsigned long step, struct rng *r, unsigned int nsends,
 		w->p = sendbuf[s];
 		w->len = 0;
 		w->nattr = 0;
+		notes[s][0] = 0;
 		for (k = 0; k < per_send; k++) {
 			char one[256];
+			size_t l = strlen(notes[s]);
 
 			msg_free(build(r, w, (uint32_t)(step * 64 + s * 8 + k + 1),
 				       want, recorded, pristine, one,
 				       sizeof(one)));
-			if (!k)
-				snprintf(note, sizeof(note), "%s", one);
+			snprintf(notes[s] + l, sizeof(notes[s]) - l, "%s%s",
+				 k ? " | " : "", one);
 		}
 		oracle_send(w->p, w->len, opt.family, S.priv, &pred,
 			    &units[n], &got, 64 - n);
-		for (k = 0; k < got; k++)
+		for (k = 0; k < got; k++) {
 			ubuf[n + k] = w->p;
+			unote[n + k] = notes[s];
+		}
 		n += got;
+		/*
+		 * The sentinel rides in the last send when netlink walks
+		 * that send to its end (no length that drops the rest).
+		 */
+		if (s == nsends - 1 && got && units[n - 1].kind != U_DROPPED &&
+		    units[n - 1].off + NLMSG_ALIGN(units[n - 1].len) >=
+		    w->len) {
+			struct nlmsghdr *h;
+
+			memset(w->p + w->len, 0, NLMSG_ALIGN(w->len) - w->len);
+			w->len = NLMSG_ALIGN(w->len);
+			h = (struct nlmsghdr *)(w->p + w->len);
+			memset(h, 0, sizeof(*h));
+			h->nlmsg_len = NLMSG_HDRLEN;
+			h->nlmsg_type = NLMSG_NOOP;
+			h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+			h->nlmsg_seq = sentinel;
+			w->len += NLMSG_HDRLEN;
+			inline_sentinel = true;
+		}
 		err = nl_send(fd, w->p, w->len);
 		fig.sends++;
 		if (err) {
@@ -703,18 +753,19 @@ static void step_sends(unsigned long step, struct rng *r, unsigned int nsends,
 	}
 	c.units = units;
 	c.nunits = n;
-	c.sentinel = 0x80000000u | (uint32_t)step;
+	c.sentinel = sentinel;
 	c.timeout_ms = opt.timeout_ms;
 	c.family = opt.family;
-	if (nl_sentinel(fd, c.sentinel) || nl_collect(fd, &c, NULL, NULL)) {
+	if ((!inline_sentinel && nl_sentinel(fd, c.sentinel)) ||
+	    nl_collect(fd, &c, NULL, NULL)) {
 		finding(step, c.fail ? c.fail : "cannot send", n ? &units[0] : NULL,
-			n ? ubuf[0] : NULL, -1, note);
+			n ? ubuf[0] : NULL, -1, notes[0]);
 		/* Start afresh: a new socket, the state read back. */
 		if (sk == &S.main) {
 			close_sock(&S.main);
 			S.main.fd = open_main(r);
 		}
-		check_state(step, "after a failed exchange");
+		check_state(step, "after a failed exchange", true);
 		return;
 	}
 	fig.dump_msgs += c.dump_msgs;
@@ -723,9 +774,14 @@ static void step_sends(unsigned long step, struct rng *r, unsigned int nsends,
 	if (c.mcast_msgs && S.priv != PRIV_ADMIN)
 		finding(step, "a multicast message for a sender without the privilege",
 			NULL, NULL, -1, NULL);
-	set_config = judge(step, units, n, ubuf, &before, note);
+	set_config = judge(step, units, n, ubuf, unote, &before);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (n)
+		fig.ns[units[0].cmd][units[0].dump] +=
+			(t1.tv_sec - t0.tv_sec) * 1000000000LL +
+			t1.tv_nsec - t0.tv_nsec;
 	if (set_config)
-		check_state(step, "after SET_CONFIG");
+		check_state(step, "after SET_CONFIG", false);
 }
 
 /* A dump on a fresh socket, read a little or not at all, then closed. */
@@ -758,7 +814,8 @@ static void step_abandon(unsigned long step, struct rng *r)
 	for (i = 0; i < reads; i++) {
 		unsigned int data = 0;
 
-		if (nl_read_one(fd, 200, opt.family, &data) < 0)
+		/* A dump's next part is made as the last one is read. */
+		if (nl_read_one(fd, 2, opt.family, &data) < 0)
 			break;
 		fig.dump_msgs += data;
 		if (data && S.priv != PRIV_ADMIN &&
@@ -837,7 +894,9 @@ static bool member_of(int fd, uint32_t group)
 	if (getsockopt(fd, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, groups,
 		       &len) < 0)
 		return false;
-	return group / 32 < len / 4 && (groups[group / 32] >> (group % 32) & 1);
+	/* Group G is bit G - 1. */
+	return group && (group - 1) / 32 < len / 4 &&
+	       (groups[(group - 1) / 32] >> ((group - 1) % 32) & 1);
 }
 
 /* Join and leave the events group, and groups that do not exist. */
@@ -929,7 +988,7 @@ static void sender_figures(double secs)
 	for (e = 1; e < 128; e++)
 		if (fig.err[e])
 			printf(" %s %lu", strerrorname_np(e), fig.err[e]);
-	printf("\n  per command            sent  accepted  refused\n");
+	printf("\n  per command            sent  accepted  refused  ms/step\n");
 	for (c = 0; c < 256; c++)
 		for (d = 0; d < 2; d++) {
 			if (c > HVTRACE_CMD_WATERMARK) {
@@ -939,9 +998,10 @@ static void sender_figures(double secs)
 			}
 			if (!fig.cmd[c][d][0])
 				continue;
-			printf("    %-11s %-4s %8lu  %8lu %8lu\n", cmd_name(c),
+			printf("    %-11s %-4s %8lu  %8lu %8lu  %7.2f\n", cmd_name(c),
 			       d ? "dump" : "doit", fig.cmd[c][d][0],
-			       fig.cmd[c][d][1], fig.cmd[c][d][2]);
+			       fig.cmd[c][d][1], fig.cmd[c][d][2],
+			       fig.ns[c][d] / 1e6 / fig.cmd[c][d][0]);
 		}
 	for (d = 0; d < 2; d++)
 		if (other[d][0])
@@ -958,7 +1018,8 @@ static void sender_figures(double secs)
 		if (fig.join_err[e])
 			printf(", %s %lu", strerrorname_np(e), fig.join_err[e]);
 	printf("), leaves %lu, binds %lu\n", fig.leaves, fig.bind_joins);
-	printf("  state checks %lu, findings %lu\n", fig.checks, fig.findings);
+	printf("  state checks %lu (%.1f s), other steps %.1f s, findings %lu\n",
+	       fig.checks, fig.check_ns / 1e9, fig.side_ns / 1e9, fig.findings);
 	printf("NLFUZZ sender=%s priv=%s seed=%llu sent=%lu accepted=%lu refused=%lu dropped=%lu acked=%lu dump_msgs=%lu checks=%lu findings=%lu\n",
 	       opt.name, priv_names[S.priv], (unsigned long long)opt.seed,
 	       fig.sent, fig.accepted, fig.refused, fig.dropped, fig.ackonly,
@@ -969,6 +1030,7 @@ static int run_sender(void)
 {
 	struct timespec t0, t1;
 	unsigned long step = 0, replay;
+	unsigned long long t;
 	uint16_t fam;
 	uint32_t grp;
 	unsigned int i;
@@ -1026,7 +1088,7 @@ static int run_sender(void)
 	       opt.name, priv_names[S.priv], getpid(), opt.family, opt.group,
 	       corpus_size(), host.nr_cpu_ids, host.cpumask_bytes);
 	fflush(stdout);
-	check_state(0, "at the start");
+	check_state(0, "at the start", true);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* First every template as it is: the recorded ones, then each command. */
@@ -1052,11 +1114,17 @@ static int run_sender(void)
 			step_sends(step, &r, 2 + below(&r, 2), 1, -1, -1, false);
 			fig.pipelines++;
 		} else if (kind < 930) {
+			t = now_ns();
 			step_abandon(step, &r);
+			fig.side_ns += now_ns() - t;
 		} else if (kind < 945) {
+			t = now_ns();
 			step_stall(step, &r);
+			fig.side_ns += now_ns() - t;
 		} else if (kind < 985) {
+			t = now_ns();
 			step_mcast(step, &r);
+			fig.side_ns += now_ns() - t;
 		} else {
 			close_sock(&S.main);
 			S.main.fd = open_main(&r);
@@ -1068,7 +1136,7 @@ static int run_sender(void)
 			}
 		}
 		if (opt.check_every && step % opt.check_every == 0)
-			check_state(step, "periodically");
+			check_state(step, "periodically", true);
 		if (opt.verbose && step % 1000 == 0) {
 			printf("  step %lu: %lu messages, %lu findings\n", step,
 			       fig.sent, fig.findings);
@@ -1084,9 +1152,9 @@ static int run_sender(void)
 		/* A dump's end on a closed socket comes later (RCU, work). */
 		usleep(500000);
 		S.lease_unsure = false;
-		admin_check(step, "after closing every socket");
+		admin_check(step, "after closing every socket", true);
 	} else {
-		check_state(step, "at the end");
+		check_state(step, "at the end", true);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	sender_figures(t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);

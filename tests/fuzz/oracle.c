@@ -259,6 +259,11 @@ static int parse_reason(const uint8_t *nest, const char **why)
 	const uint8_t *tb[HVTRACE_RSN_MAX + 1];
 	int err, ridx;
 
+	/* nla_parse_nested(): a nest says so. */
+	if (!(attr_at(nest)->nla_type & NLA_F_NESTED)) {
+		*why = "NLA_F_NESTED is missing";
+		return -EINVAL;
+	}
 	err = validate(nest + NLA_HDRLEN, plen(nest), rsn_pol, HVTRACE_RSN_MAX,
 		       why);
 	if (err)

@@ -74,14 +74,18 @@ static ssize_t nl_recv(int fd, int timeout_ms)
 	ssize_t n;
 	int r;
 
-	do {
-		r = poll(&p, 1, timeout_ms);
-	} while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	if (!r)
-		return -ETIMEDOUT;
+	/* Answers are mostly queued already: wait only when none is. */
 	n = recvmsg(fd, &mh, MSG_DONTWAIT);
+	if (n < 0 && errno == EAGAIN) {
+		do {
+			r = poll(&p, 1, timeout_ms);
+		} while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -ETIMEDOUT;
+		n = recvmsg(fd, &mh, MSG_DONTWAIT);
+	}
 	if (n < 0)
 		return -errno;
 	if (mh.msg_flags & MSG_TRUNC)
