@@ -285,18 +285,20 @@ static void add_bitmap(struct node *p, uint16_t type, struct rng *r,
 		       unsigned int bits, unsigned int max_bytes)
 {
 	unsigned int words = 1 + below(r, (bits + 63) / 64), i;
-	uint64_t w[CPU_WORDS_MAX] = { 0 };
+	uint64_t *w = xrealloc(NULL, max_bytes + 8);
 
 	if (chance(r, 20))	/* longer, zero beyond the last valid bit */
 		words = max_bytes / 8;
 	if (chance(r, 10))
 		words = 0;
+	memset(w, 0, max_bytes + 8);
 	for (i = 0; i < words && i * 64 < bits; i++) {
 		w[i] = chance(r, 30) ? ~0ULL : rnd(r);
 		if (bits - i * 64 < 64)
 			w[i] &= (1ULL << (bits - i * 64)) - 1;
 	}
 	add_leaf(p, type, w, words * 8);
+	free(w);
 }
 
 /* A random valid SET_CONFIG (against the documented ABI). */

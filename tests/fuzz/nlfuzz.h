@@ -145,7 +145,7 @@ struct unit {
 #define NR_RIDX		(R_VMX_MAX + R_SVM_LOW + R_SVM_HIGH + 1)
 
 #define VCPU_BITS	(HVTRACE_MAX_VCPU_ID + 1)
-#define CPU_WORDS_MAX	1024	/* 65536 CPUs: more than NR_CPUS can be */
+#define CPU_WORDS_MAX	128	/* 8192 CPUs: Debian's NR_CPUS */
 
 struct cfgm {
 	uint64_t thr, pthr, rip_min, rip_max;

@@ -559,9 +559,9 @@ bool cfgm_equal(const struct cfgm *a, const struct cfgm *b, char *diff,
 		return false;
 	}
 	for (i = 0; i < NR_RIDX; i++) {
-		reason_name(i, r, sizeof(r));
 		if (a->has_override[i] != b->has_override[i] ||
 		    (a->has_override[i] && a->override[i] != b->override[i])) {
+			reason_name(i, r, sizeof(r));
 			snprintf(diff, sz, "threshold of %s: model %s%llu, kernel %s%llu",
 				 r, a->has_override[i] ? "" : "none/",
 				 (unsigned long long)a->override[i],
@@ -570,6 +570,7 @@ bool cfgm_equal(const struct cfgm *a, const struct cfgm *b, char *diff,
 			return false;
 		}
 		if (a->reason[i] != b->reason[i]) {
+			reason_name(i, r, sizeof(r));
 			snprintf(diff, sz, "reason filter %s: model %d, kernel %d",
 				 r, a->reason[i], b->reason[i]);
 			return false;
