@@ -496,6 +496,31 @@ static unsigned int collect_slots(struct node *parent, struct slot *s,
 	return n;
 }
 
+/*
+ * A slot to mutate: mostly one inside a nest (inside CONFIG, say), where
+ * a message gets past the top level's policy and deeper code runs.
+ */
+static unsigned int pick_slot(struct rng *r, const struct slot *s,
+			      unsigned int n, const struct node *root)
+{
+	unsigned int i = below(r, n), tries;
+
+	for (tries = 0; tries < 6 && s[i].parent == root && chance(r, 75);
+	     tries++)
+		i = below(r, n);
+	return i;
+}
+
+static struct node *pick_nest(struct rng *r, struct node **nests,
+			      unsigned int n)
+{
+	unsigned int i = below(r, n), tries;
+
+	for (tries = 0; tries < 6 && i == 0 && n > 1 && chance(r, 75); tries++)
+		i = below(r, n);
+	return nests[i];
+}
+
 /* Nests of the tree (the root included). */
 static unsigned int collect_nests(struct node *n, struct node **out,
 				  unsigned int k, unsigned int max)
@@ -560,10 +585,23 @@ static uint32_t some_len(struct rng *r)
 	return below(r, 4) ? l[below(r, sizeof(l) / 4)] : below(r, 700);
 }
 
-static uint16_t some_type(struct rng *r)
+/* The largest attribute type of the space PARENT's children are in. */
+static unsigned int space_max(const struct node *parent, const struct node *root)
+{
+	if (parent == root)
+		return HVTRACE_A_MAX;
+	if ((parent->type & NLA_TYPE_MASK) == HVTRACE_A_CONFIG)
+		return HVTRACE_CFG_MAX;
+	return HVTRACE_RSN_MAX;
+}
+
+/* A type: mostly one of the space (MAX), else anything. */
+static uint16_t some_type(struct rng *r, unsigned int max)
 {
 	uint16_t t;
 
+	if (chance(r, 60))
+		return 1 + below(r, max);
 	switch (below(r, 6)) {
 	case 0: t = 0; break;
 	case 1: t = 1 + below(r, HVTRACE_A_MAX + 4); break;
@@ -576,9 +614,13 @@ static uint16_t some_type(struct rng *r)
 	return t;
 }
 
+/* N becomes a leaf of LEN edge-value bytes; it keeps its type. */
 static void set_payload(struct node *n, uint32_t len, struct rng *r)
 {
+	uint16_t type = n->type;
+
 	node_free(n);
+	n->type = type;
 	n->nest = false;
 	n->len = len;
 	if (len) {
@@ -686,7 +728,7 @@ static struct node *find_config(struct msg *m, struct rng *r)
 		if (m->root.kids[i].nest &&
 		    (m->root.kids[i].type & NLA_TYPE_MASK) == HVTRACE_A_CONFIG)
 			return &m->root.kids[i];
-	if (chance(r, 50))
+	if (chance(r, 85))
 		return add_nest(&m->root, HVTRACE_A_CONFIG);
 	return &m->root;
 }
@@ -713,6 +755,9 @@ static void mutate_once(struct msg *m, struct rng *r)
 	/* The big ones (deep, huge, many) half as often: they cost. */
 	if ((k == 9 || k == 10 || k == 12) && below(r, 2))
 		k = 3;
+	/* Nothing to change yet: a setting, or any attribute, to add. */
+	if (!ns && (k == 3 || k == 4 || k == 5 || k == 6 || k == 13))
+		k = below(r, 2) ? 15 : 7;
 	switch (k) {
 	case 0:
 		switch (below(r, 6)) {
@@ -736,24 +781,19 @@ static void mutate_once(struct msg *m, struct rng *r)
 		note(m, "cmd");
 		break;
 	case 3:
-		if (!ns)
-			goto insert;
-		i = below(r, ns);
-		slots[i].parent->kids[slots[i].idx].type = some_type(r);
+		i = pick_slot(r, slots, ns, &m->root);
+		slots[i].parent->kids[slots[i].idx].type =
+			some_type(r, space_max(slots[i].parent, &m->root));
 		note(m, "type");
 		break;
 	case 4:
-		if (!ns)
-			goto insert;
-		i = below(r, ns);
+		i = pick_slot(r, slots, ns, &m->root);
 		n = &slots[i].parent->kids[slots[i].idx];
 		set_payload(n, some_len(r), r);
 		note(m, "payload");
 		break;
 	case 5:
-		if (!ns)
-			goto insert;
-		i = below(r, ns);
+		i = pick_slot(r, slots, ns, &m->root);
 		p = slots[i].parent;
 		k = slots[i].idx;
 		n = node_insert(p, k + 1);
@@ -761,9 +801,7 @@ static void mutate_once(struct msg *m, struct rng *r)
 		note(m, "dup");
 		break;
 	case 6:
-		if (!ns)
-			goto insert;
-		i = below(r, ns);
+		i = pick_slot(r, slots, ns, &m->root);
 		p = slots[i].parent;
 		k = slots[i].idx;
 		node_free(&p->kids[k]);
@@ -773,25 +811,24 @@ static void mutate_once(struct msg *m, struct rng *r)
 		note(m, "del");
 		break;
 	case 7:
-insert:
-		p = nests[below(r, nn)];
+		p = pick_nest(r, nests, nn);
 		n = node_insert(p, below(r, p->nkids + 1));
-		n->type = some_type(r);
+		n->type = some_type(r, space_max(p, &m->root));
 		set_payload(n, some_len(r), r);
 		note(m, "insert");
 		break;
 	case 8:
-		add_foreign(nests[below(r, nn)], r);
+		add_foreign(pick_nest(r, nests, nn), r);
 		note(m, "foreign");
 		break;
 	case 9:	/* a chain of nests, deep */
-		p = nests[below(r, nn)];
+		p = pick_nest(r, nests, nn);
 		k = 2 + below(r, chance(r, 20) ? 200 : 20);
 		n = p;
 		for (i = 0; i < k; i++)
 			n = add_nest(n, below(r, 3) ? (p == &m->root ?
 				     HVTRACE_A_CONFIG : p->type & NLA_TYPE_MASK) :
-				     some_type(r));
+				     some_type(r, HVTRACE_A_MAX));
 		add_u64(n, 2 + below(r, 3), rnd(r));
 		note(m, "deep");
 		break;
@@ -818,7 +855,7 @@ insert:
 		note(m, "bitmap");
 		break;
 	case 12: /* many attributes */
-		p = nests[below(r, nn)];
+		p = pick_nest(r, nests, nn);
 		k = 20 + below(r, chance(r, 20) ? 3000 : 200);
 		size = tree_size(&m->root);
 		for (i = 0; i < k && size < SEND_MAX / 2; i++) {
@@ -837,9 +874,7 @@ insert:
 		note(m, "many");
 		break;
 	case 13:
-		if (!ns)
-			goto insert;
-		i = below(r, ns);
+		i = pick_slot(r, slots, ns, &m->root);
 		n = &slots[i].parent->kids[slots[i].idx];
 		n->type ^= NLA_F_NESTED;
 		note(m, "nestflag");

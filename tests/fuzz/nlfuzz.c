@@ -97,6 +97,25 @@ static struct {
 	unsigned long long check_ns, side_ns;	/* state checks; other steps */
 } fig;
 
+/* Why requests were refused, as the oracle said (and the kernel agreed). */
+static struct {
+	const char *why;
+	unsigned long n;
+} whys[48];
+
+static void count_why(const char *why)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(whys) / sizeof(whys[0]); i++) {
+		if (whys[i].why == why || !whys[i].why) {
+			whys[i].why = why;
+			whys[i].n++;
+			return;
+		}
+	}
+}
+
 static unsigned long long now_ns(void)
 {
 	struct timespec t;
@@ -501,6 +520,9 @@ static bool judge(unsigned long step, struct unit *units, unsigned int n,
 			finding(step, "no answer to a request", u, b, res, detail);
 			continue;
 		}
+		if (res > 0 && allowed(&u->allow, res))
+			count_why(u->why ? u->why :
+				  "busy or out of memory, where the state allows it");
 		if (!allowed(&u->allow, res) && !(diverged && u->uncertain))
 			finding(step, res == 0 ? "accepted, must be refused" :
 				allowed(&u->allow, 0) ?
@@ -1011,6 +1033,18 @@ static void sender_figures(double secs)
 			printf("    %-11s %-4s %8lu  %8lu %8lu\n", "cmd > 9",
 			       d ? "dump" : "doit", other[d][0], other[d][1],
 			       other[d][2]);
+	printf("  refused because (the oracle's reasons, the kernel agreeing):\n");
+	for (;;) {
+		unsigned int best = 0;
+
+		for (c = 1; c < sizeof(whys) / sizeof(whys[0]); c++)
+			if (whys[c].n > whys[best].n)
+				best = c;
+		if (!whys[best].n)
+			break;
+		printf("    %7lu  %s\n", whys[best].n, whys[best].why);
+		whys[best].n = 0;
+	}
 	printf("  dump messages received %lu, multicast messages %lu, strays %lu\n",
 	       fig.dump_msgs, fig.mcast_msgs, fig.stray);
 	printf("  steps %lu: batches %lu, pipelines %lu, dumps abandoned %lu, never read %lu, new main sockets %lu, on a root-opened socket %lu\n",
