@@ -1037,10 +1037,12 @@ void bytes_mutate(struct wbuf *w, size_t start, struct rng *r, char *note,
 			h->nlmsg_len += k;
 		what = "garbage";
 		break;
-	case 4:	/* the family header alone, short */
-		k = NLMSG_HDRLEN + below(r, GENL_HDRLEN + 1);
+	case 4:	/* the headers alone, short: even the netlink one */
+		k = below(r, 4) ? NLMSG_HDRLEN + below(r, GENL_HDRLEN + 1) :
+				  below(r, NLMSG_HDRLEN);
 		w->len = start + k;
-		h->nlmsg_len = k;
+		if (k >= sizeof(h->nlmsg_len))
+			h->nlmsg_len = k;
 		what = "short";
 		break;
 	default:

@@ -87,6 +87,7 @@ static const char *const priv_names[] = {
 
 static struct {
 	unsigned long steps, sends, sent, accepted, refused, dropped, ackonly;
+	unsigned long unread;	/* sent on sockets never read to the end */
 	unsigned long err[128];
 	unsigned long cmd[256][2][3];	/* [cmd][dump][sent, accepted, refused] */
 	unsigned long dump_msgs, replies, mcast_msgs, stray;
@@ -480,6 +481,8 @@ static void tally(const struct unit *u, int res)
 		fig.cmd[u->cmd][d][2]++;
 		if (res < 128)
 			fig.err[res]++;
+	} else {
+		fig.unread++;
 	}
 }
 
@@ -1007,8 +1010,8 @@ static void sender_figures(double secs)
 
 	printf("nlfuzz: %s sender, seed %llu: %lu messages in %lu sends, %.1f s\n",
 	       opt.name, (unsigned long long)opt.seed, fig.sent, fig.sends, secs);
-	printf("  accepted %lu, refused %lu, dropped by netlink %lu (bad length), acked only %lu (no request)\n",
-	       fig.accepted, fig.refused, fig.dropped, fig.ackonly);
+	printf("  accepted %lu, refused %lu, dropped by netlink %lu (bad length), acked only %lu (no request), answer not read %lu (dumps abandoned or never read)\n",
+	       fig.accepted, fig.refused, fig.dropped, fig.ackonly, fig.unread);
 	printf("  refused by errno:");
 	for (e = 1; e < 128; e++)
 		if (fig.err[e])
@@ -1057,10 +1060,10 @@ static void sender_figures(double secs)
 	printf("), leaves %lu, binds %lu\n", fig.leaves, fig.bind_joins);
 	printf("  state checks %lu (%.1f s), other steps %.1f s, findings %lu\n",
 	       fig.checks, fig.check_ns / 1e9, fig.side_ns / 1e9, fig.findings);
-	printf("NLFUZZ sender=%s priv=%s seed=%llu sent=%lu accepted=%lu refused=%lu dropped=%lu acked=%lu dump_msgs=%lu checks=%lu findings=%lu\n",
+	printf("NLFUZZ sender=%s priv=%s seed=%llu sent=%lu accepted=%lu refused=%lu dropped=%lu acked=%lu unread=%lu dump_msgs=%lu checks=%lu findings=%lu\n",
 	       opt.name, priv_names[S.priv], (unsigned long long)opt.seed,
 	       fig.sent, fig.accepted, fig.refused, fig.dropped, fig.ackonly,
-	       fig.dump_msgs, fig.checks, fig.findings);
+	       fig.unread, fig.dump_msgs, fig.checks, fig.findings);
 }
 
 static int run_sender(void)
@@ -1313,7 +1316,11 @@ int main(int argc, char **argv)
 		/* The root-opened socket only for senders of the initial
 		 * network namespace: elsewhere it would be root's, there.
 		 */
-		if (!strstr(wrap[0], "unshare"))
+		for (i = 0; wrap[i]; i++)
+			if (!strcmp(wrap[i], "--net") || !strcmp(wrap[i], "-n") ||
+			    !strncmp(wrap[i], "--net=", 6))
+				break;
+		if (!wrap[i])
 			fcntl(opt.root_fd, F_SETFD, 0);
 		else
 			opt.root_fd = -1;

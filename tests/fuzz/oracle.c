@@ -765,4 +765,13 @@ void oracle_send(uint8_t *buf, size_t len, uint16_t family, enum priv priv,
 		step = NLMSG_ALIGN(h->nlmsg_len);
 		off += step > len - off ? len - off : step;
 	}
+	/* Bytes too few for a header: netlink ignores them, silently. */
+	if (off < len && len - off < NLMSG_HDRLEN && *nunits < max) {
+		struct unit *u = &units[(*nunits)++];
+
+		memset(u, 0, sizeof(*u));
+		u->kind = U_DROPPED;
+		u->off = off;
+		u->len = len - off;
+	}
 }

@@ -297,8 +297,8 @@ int nl_collect(int fd, struct collect *c,
 }
 
 /*
- * A request without attributes; its first reply (if any) into REPLY.
- * 0 or a negative errno.
+ * A doit request without attributes and without NLM_F_ACK (one answer:
+ * the reply or the error); the reply into REPLY. 0 or a negative errno.
  */
 int nl_request(int fd, uint16_t family, uint8_t cmd, uint16_t flags,
 	       uint32_t seq, uint8_t *reply, size_t replysz, size_t *replylen,
@@ -309,7 +309,7 @@ int nl_request(int fd, uint16_t family, uint8_t cmd, uint16_t flags,
 		struct genlmsghdr g;
 	} req = {
 		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = family,
-		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags,
+		       .nlmsg_flags = NLM_F_REQUEST | flags,
 		       .nlmsg_seq = seq },
 		.g = { .cmd = cmd, .version = HVTRACE_GENL_VERSION },
 	};
@@ -334,10 +334,11 @@ int nl_request(int fd, uint16_t family, uint8_t cmd, uint16_t flags,
 						NLMSG_DATA(h))->error;
 				if (h->nlmsg_type == NLMSG_DONE)
 					return 0;
-				if (!*replylen && h->nlmsg_len <= replysz) {
-					memcpy(reply, h, h->nlmsg_len);
-					*replylen = h->nlmsg_len;
-				}
+				if (h->nlmsg_len > replysz)
+					return -EMSGSIZE;
+				memcpy(reply, h, h->nlmsg_len);
+				*replylen = h->nlmsg_len;
+				return 0;
 			}
 			off += NLMSG_ALIGN(h->nlmsg_len);
 		}
