@@ -3,6 +3,10 @@
 # make                 hvctl, and hvtrace.ko for the running kernel if its
 #                      headers are installed
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
+# make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
+#                      nlfuzz)
+# make install         hvctl and its man page (PREFIX=/usr, SBINDIR, MANDIR,
+#                      DESTDIR); WERROR=1 makes warnings errors
 # make check           every test (unit, KUnit, VM suites, DKMS); installs
 #                      the Debian packages it needs
 # make demo            boot a VM with hvtrace loaded and run a workload
@@ -24,8 +28,14 @@ MODDIR = $(BUILD)/$(KREL)
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude/uapi -D_GNU_SOURCE \
+# Warnings are errors where we choose the compiler (make check sets
+# WERROR=1), not in a user's build with a newer one.
+CFLAGS += -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
+	  -Iinclude/uapi -D_GNU_SOURCE -MMD -MP \
 	  -DHVTRACE_VERSION=\"$(HVTRACE_VERSION)\"
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
 MNL_CFLAGS := $(shell pkg-config --cflags libmnl 2>/dev/null)
 MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
@@ -35,7 +45,7 @@ HVCTL_OBJS := $(HVCTL_SRCS:user/%.c=$(BUILD)/user/%.o)
 .PHONY: all hvctl module module-or-hint guest check demo check-style \
 	dkms-install check-host clean install fuzz
 
-all: hvctl guest module-or-hint
+all: hvctl module-or-hint
 
 hvctl: $(BUILD)/bin/hvctl
 
@@ -43,7 +53,9 @@ $(BUILD)/bin/hvctl: $(HVCTL_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(MNL_LIBS) -lm
 
-$(BUILD)/user/%.o: user/%.c $(wildcard user/*.h) include/uapi/linux/hvtrace.h
+-include $(HVCTL_OBJS:.o=.d)
+
+$(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
 
@@ -99,8 +111,8 @@ check-host:
 	tests/check-host
 
 install: hvctl
-	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)/usr/sbin/hvctl
-	install -D -m 0644 docs/hvctl.8 $(DESTDIR)/usr/share/man/man8/hvctl.8
+	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)$(SBINDIR)/hvctl
+	install -D -m 0644 docs/hvctl.8 $(DESTDIR)$(MANDIR)/man8/hvctl.8
 
 clean:
 	rm -rf $(BUILD)

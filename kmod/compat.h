@@ -7,6 +7,12 @@
 #define _HVT_COMPAT_H
 
 #include "compat_probes.h"
+#include "compat_tracepoints.h"
+
+/* The floor: get_exit_info returns the reason, kvm_exit passes the ISA. */
+#ifndef HVT_HAS_GET_EXIT_INFO_REASON
+#error "hvtrace needs Linux 5.16 or later (kvm_exit with its ISA)"
+#endif
 
 /*
  * Tracepoint probe prototypes: probes must match the tracepoint's TP_PROTO

@@ -19,6 +19,7 @@
 #include <linux/kvm_host.h>
 #include <linux/module.h>
 
+#include "compat/kvm_symbols.h"
 #include "exit_info.h"
 
 struct hvt_vendor {
@@ -28,8 +29,8 @@ struct hvt_vendor {
 };
 
 static const struct hvt_vendor vendors[] = {
-	{ "kvm_amd", "svm_get_exit_info", HVTRACE_ISA_SVM },
-	{ "kvm_intel", "vmx_get_exit_info", HVTRACE_ISA_VMX },
+	{ "kvm_amd", HVT_SYM_SVM_EXIT_INFO, HVTRACE_ISA_SVM },
+	{ "kvm_intel", HVT_SYM_VMX_EXIT_INFO, HVTRACE_ISA_VMX },
 };
 
 hvt_exit_info_fn hvt_exit_info_fn_ptr;

@@ -8,11 +8,17 @@
 
 #include <linux/kvm_host.h>
 
+#include "compat/kvm_vcpu.h"
+
 #include "vcpu.h"
 
 typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
 				 u64 *info1, u64 *info2, u32 *intr_info,
 				 u32 *error_code);
+
+/* We call the vendor's function as KVM would through this member. */
+static_assert(__builtin_types_compatible_p(typeof(kvm_x86_ops.get_exit_info),
+					   hvt_exit_info_fn));
 
 /* The vendor's get_exit_info, or NULL while no vendor module is live. */
 extern hvt_exit_info_fn hvt_exit_info_fn_ptr;
@@ -51,14 +57,11 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 	}
 	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
 	   &v->error_code);
-	if (!detail || unlikely(vcpu->arch.guest_state_protected)) {
+	if (!detail || unlikely(hvt_vcpu_protected(vcpu))) {
 		v->flags = 0;
 		return;
 	}
-	/* RIP: SVM always has it after an exit; VMX reads it lazily. */
-	if (unlikely(!(vcpu->arch.regs_avail & BIT(VCPU_REGS_RIP))))
-		static_call(kvm_x86_cache_reg)(vcpu, VCPU_REGS_RIP);
-	v->rip = vcpu->arch.regs[VCPU_REGS_RIP];
+	v->rip = hvt_vcpu_rip(vcpu);
 	v->addr = 0;
 
 	r = v->reason;
@@ -67,11 +70,11 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 			v->addr = v->info2;
 			flags |= HVTRACE_EVF_ADDR_GPA;
 		} else if (r == HVT_SVM_EXIT_MSR) {
-			v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+			v->addr = hvt_vcpu_ecx(vcpu);
 			flags |= HVTRACE_EVF_ADDR_MSR;
 		}
 	} else if ((u16)r == HVT_VMX_MSR_READ || (u16)r == HVT_VMX_MSR_WRITE) {
-		v->addr = (u32)vcpu->arch.regs[VCPU_REGS_RCX];
+		v->addr = hvt_vcpu_ecx(vcpu);
 		flags |= HVTRACE_EVF_ADDR_MSR;
 	}
 	/* VMX EPT violations: the GPA comes from kvm_page_fault. */

@@ -127,6 +127,8 @@ static int put_acct(struct sk_buff *msg, int cpu)
 
 	BUILD_BUG_ON(ARRAY_SIZE(acct_attr) != sizeof(a) / sizeof(u64));
 	hvt_acct_sum(&a, cpu);
+	/* The rings hold still: a resize frees them after a grace period. */
+	rcu_read_lock_sched();
 	for_each_cpu(c, &hvt_cpus_traced) {
 		struct hvt_ring *r = hvt_ring_of(c);
 
@@ -135,6 +137,7 @@ static int put_acct(struct sk_buff *msg, int cpu)
 		overwritten += READ_ONCE(r->overwritten);
 		drained += READ_ONCE(r->drained);
 	}
+	rcu_read_unlock_sched();
 	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
 	if (!nest || (cpu >= 0 && nla_put_u32(msg, HVTRACE_ACCT_CPU, cpu)))
 		return -EMSGSIZE;

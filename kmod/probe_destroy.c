@@ -19,6 +19,8 @@
 #include <linux/kprobes.h>
 #include <linux/kvm_host.h>
 
+#include "compat/kprobe_args.h"
+#include "compat/kvm_symbols.h"
 #include "probes.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
@@ -26,7 +28,7 @@
 /* Preemption is off in kprobe handlers: a probe's context. */
 static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
 {
-	const void *vcpu = (void *)regs_get_kernel_argument(regs, 0);
+	const void *vcpu = (void *)hvt_kprobe_arg(regs, 0);
 	struct hvt_vcpu *v = hvt_vcpu_lookup(vcpu);
 
 	if (!v) {
@@ -43,17 +45,17 @@ static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
 
 static int hvt_on_vm_destroy(struct kprobe *kp, struct pt_regs *regs)
 {
-	hvt_vm_retire((void *)regs_get_kernel_argument(regs, 0));
+	hvt_vm_retire((void *)hvt_kprobe_arg(regs, 0));
 	return 0;
 }
 
 static struct kprobe destroy_kprobes[] = {
 	{
-		.symbol_name = "kvm_arch_vcpu_destroy",
+		.symbol_name = HVT_SYM_VCPU_DESTROY,
 		.pre_handler = hvt_on_vcpu_destroy,
 	},
 	{
-		.symbol_name = "kvm_arch_destroy_vm",
+		.symbol_name = HVT_SYM_VM_DESTROY,
 		.pre_handler = hvt_on_vm_destroy,
 	},
 };

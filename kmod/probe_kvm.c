@@ -191,6 +191,28 @@ void hvt_exit_end_destroyed(struct hvt_vcpu *v)
 	c->acct.no_entry++;
 }
 
+/*
+ * The probes against the tracepoints' types, from the target kernel's BTF
+ * (compat/tracepoint-types.sh): arch/x86/kvm/trace.h is not in headers.
+ */
+#ifndef HVT_TP_UNCHECKED
+static_assert(__builtin_types_compatible_p(typeof(hvt_on_exit) *,
+					   hvt_tp_kvm_exit_t));
+static_assert(__builtin_types_compatible_p(typeof(hvt_on_entry) *,
+					   hvt_tp_kvm_entry_t));
+static_assert(__builtin_types_compatible_p(typeof(hvt_on_page_fault) *,
+					   hvt_tp_kvm_page_fault_t));
+#endif
+#ifdef HVT_CANARY_WRONG_PROTOTYPE
+/* make check proves the check bites: this probe's isa is u64. */
+static void hvt_on_exit_wrong(void *data, struct kvm_vcpu *vcpu, u64 isa)
+{
+}
+
+static_assert(__builtin_types_compatible_p(typeof(hvt_on_exit_wrong) *,
+					   hvt_tp_kvm_exit_t));
+#endif
+
 int hvt_probe_kvm_register(void)
 {
 	int err;

@@ -16,6 +16,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 
+#include "compat/task.h"
 #include "config.h"
 #include "probes.h"
 #include "record.h"
@@ -77,13 +78,9 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 		return;
 	now = local_clock();
 	cpu = smp_processor_id();
-	/*
-	 * Runnable: preempted, or yielding. prev_state is the state before
-	 * a pending signal kept the task runnable: __state tells that.
-	 */
+	/* Runnable: preempted, or yielding. */
 	if (out && READ_ONCE(out->in_exit) && hvt_split_enter(out, prev)) {
-		hvt_time_switch_out(out, preempt ||
-				    READ_ONCE(prev->__state) == TASK_RUNNING,
+		hvt_time_switch_out(out, preempt || hvt_task_runnable(prev),
 				    next, in, now, cpu);
 		hvt_split_leave(out);
 	}

@@ -23,6 +23,10 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kvm.h>
 
+#include "compat/kprobe_args.h"
+#include "compat/kvm_symbols.h"
+#include "compat/kvm_vcpu.h"
+#include "compat/tracepoint_module.h"
 #include "probes.h"
 #include "threads.h"
 #include "vcpu_table.h"
@@ -68,12 +72,12 @@ static_assert(sizeof(register_trace_kvm_vcpu_wakeup(hvt_on_vcpu_wakeup,
  */
 static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 {
-	const struct file *filp = (void *)regs_get_kernel_argument(regs, 0);
+	const struct file *filp = (void *)hvt_kprobe_arg(regs, 0);
 	struct hvt_vcpu *v;
 
-	if (regs_get_kernel_argument(regs, 1) != KVM_RUN)
+	if (hvt_kprobe_arg(regs, 1) != KVM_RUN)
 		return 0;
-	v = hvt_vcpu_find(filp->private_data);
+	v = hvt_vcpu_find(hvt_vcpu_of_file(filp));
 	if (!v)
 		return 0;
 	if (unlikely(READ_ONCE(v->task) != current))
@@ -84,7 +88,7 @@ static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 }
 
 static struct kprobe run_kprobe = {
-	.symbol_name = "kvm_vcpu_ioctl",
+	.symbol_name = HVT_SYM_VCPU_IOCTL,
 	.pre_handler = hvt_on_run,
 };
 
@@ -105,9 +109,8 @@ static void kvm_probes_attach(struct tp_module *tm)
 	unsigned int i, j;
 	int err;
 
-	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tp =
-			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+	for (i = 0; i < hvt_module_tracepoints(mod); i++) {
+		struct tracepoint *tp = hvt_module_tracepoint(mod, i);
 
 		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++) {
 			if (kvm_probes[j].tp || strcmp(tp->name, kvm_probes[j].name))

@@ -85,14 +85,14 @@ size_t hvt_vcpu_bytes(void);
 DECLARE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 
 #ifndef HVT_KUNIT
-#include <linux/kvm_host.h>
+#include "compat/kvm_vcpu.h"
 
 static inline void hvt_vcpu_ident(struct hvt_vcpu_ident *id,
 				  const struct kvm_vcpu *vcpu)
 {
-	id->kvm = vcpu->kvm;
-	id->vm_pid = vcpu->kvm->userspace_pid;
-	id->vcpu_id = vcpu->vcpu_id;
+	id->kvm = hvt_vcpu_vm(vcpu);
+	id->vm_pid = hvt_vm_pid(id->kvm);
+	id->vcpu_id = hvt_vcpu_index(vcpu);
 }
 
 /*
@@ -104,8 +104,9 @@ static inline void hvt_vcpu_ident(struct hvt_vcpu_ident *id,
 static inline bool hvt_vcpu_same(const struct hvt_vcpu *v,
 				 const struct kvm_vcpu *vcpu)
 {
-	return v->kvm == vcpu->kvm && v->vcpu_id == vcpu->vcpu_id &&
-	       v->vm_pid == vcpu->kvm->userspace_pid;
+	return v->kvm == hvt_vcpu_vm(vcpu) &&
+	       v->vcpu_id == hvt_vcpu_index(vcpu) &&
+	       v->vm_pid == hvt_vm_pid(hvt_vcpu_vm(vcpu));
 }
 
 /* A cached slot is VCPU's while its key is: keys change only to retire. */

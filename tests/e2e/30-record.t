@@ -14,9 +14,9 @@ wait $rec || fail "record exited $?"
 # The 8 slow exits, and each vCPU's last exit if the VM's destruction came
 # 50ms or more after it (it never re-enters: its time runs to that).
 d=$("$HVCTL" dump $t --format json)
-last=$(echo "$d" | events_py 'len(ev) - len(entered)')
+last=$(echo "$d" | events_py 'len(last)')
 n=$((8 + last))
-expect_eq "dump: the last exits" True "$(echo "$d" | events_py "$LAST_EXITS_DONE and len(ev) - len(entered) <= 2")"
+expect_eq "dump: the last exits" True "$(echo "$d" | events_py "$LAST_EXITS_DONE and len(last) <= 2")"
 echo "  8 slow exits and $last last exits"
 # babeltrace2: every event, reason names from the enum.
 bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"

@@ -13,7 +13,7 @@ ev=$("$HVCTL" -j drain) || fail "drain failed"
 # destruction and may well cross 2ms too.)
 expect_eq "--on vmm 2ms: recorded exits that re-entered" 5 "$(echo "$ev" | events_py 'len(entered)')"
 expect_eq "all on the slow port" True "$(echo "$ev" | events_py "all(e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81 for e in entered)")"
-expect_eq "and at most the last exit besides" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE and len(ev) - len(entered) <= 1")"
+expect_eq "and at most the last exit besides" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE and len(last) <= 1")"
 expect_eq "below = seen - recorded" $(( $(acct seen) - $(acct recorded) )) "$(acct below_threshold)"
 check_accounting
 
@@ -36,8 +36,16 @@ for mode in exclude include on-halt; do
 	case $mode in
 	exclude) expect_eq "halts recorded (5ms, halt excluded)" 0 "$halts" ;;
 	*) expect_eq "halts recorded ($mode, $late late)" 5 "$halts"
-	   expect_eq "nothing else recorded ($mode)" 5 "$(echo "$ev" | events_py 'len(entered)')"
-	   expect_eq "but the last exit ($mode)" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE")" ;;
+	   # Anything else recorded crossed the threshold on its own: under
+	   # emulation on a loaded host an exit can take 5ms.
+	   case $mode in
+	   include) what="e['duration_ns']" ;;
+	   on-halt) what="e['halt_ns']" ;;
+	   esac
+	   expect_eq "nothing else below the threshold ($mode)" True \
+		"$(echo "$ev" | events_py "all($what >= 5000000 for e in entered)")"
+	   echo "  others recorded ($mode): $(echo "$ev" | events_py "len(entered) - 5")"
+	   expect_eq "the last exit ($mode)" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE")" ;;
 	esac
 	check_accounting
 done

@@ -52,18 +52,20 @@ print(eval(sys.argv[1]))' "$1"
 }
 
 # events_py EXPR: evaluate EXPR with ev = list of events from `hvctl -j
-# drain` (or `hvctl dump -j`), and entered = its exits that re-entered
-# the guest (not a vCPU's last exit, ended by its destruction).
+# drain` (or `hvctl dump -j`), entered = its exits that re-entered the
+# guest, last = those that did not (a vCPU's last exit, ended by its
+# destruction).
 events_py() {
 	python3 -c 'import json, sys
 ev = [json.loads(l) for l in sys.stdin if l.strip()]
 entered = [e for e in ev if e["type"] == "exit" and not e.get("no_entry")]
+last = [e for e in ev if e["type"] == "exit" and e.get("no_entry")]
 print(eval(sys.argv[1]))' "$1"
 }
 
 # A predicate for events_py: every exit that never re-entered is a last
 # exit of hvguest (its OUT to the done port).
-LAST_EXITS_DONE="all(e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x3f0 for e in ev if e.get('no_entry'))"
+LAST_EXITS_DONE="all(e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x3f0 for e in last)"
 
 # Reset: recording off, default configuration, nothing buffered.
 reset_config() {
