@@ -3,12 +3,16 @@
 # make                 hvctl, and hvtrace.ko for the running kernel if its
 #                      headers are installed
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
-# make guest           the test tools (tests/guest: hvguest, hvhog)
+# make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
+#                      nlfuzz)
 # make install         hvctl and its man page (PREFIX=/usr, SBINDIR, MANDIR,
 #                      DESTDIR); WERROR=1 makes warnings errors
 # make check           every test (unit, KUnit, VM suites, DKMS); installs
 #                      the Debian packages it needs
 # make demo            boot a VM with hvtrace loaded and run a workload
+# make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
+#                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
+#                      FUZZ_KERNEL), its figures
 # make check-style     checkpatch and sparse on the module
 # make dkms-install    register, build and install with DKMS
 # sudo make check-host the e2e suite on a real KVM host (never on a dev box)
@@ -39,7 +43,7 @@ HVCTL_SRCS := $(wildcard user/*.c)
 HVCTL_OBJS := $(HVCTL_SRCS:user/%.c=$(BUILD)/user/%.o)
 
 .PHONY: all hvctl module module-or-hint guest check demo check-style \
-	dkms-install check-host clean install
+	dkms-install check-host clean install fuzz
 
 all: hvctl module-or-hint
 
@@ -55,8 +59,10 @@ $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
 
+# The programs the test VM runs: hvguest, hvhog, and nlfuzz.
 guest:
 	$(MAKE) -C tests/guest
+	$(MAKE) -C tests/fuzz
 
 module-or-hint:
 	@if [ -f $(KDIR)/Makefile ]; then \
@@ -85,6 +91,15 @@ demo:
 	tests/deps
 	$(MAKE) all
 	tests/demo
+
+FUZZ_KERNEL ?= 6.12
+FUZZ_SEEDS ?= 1,2,3,4
+FUZZ_COUNT ?= 42000
+FUZZ_SENDERS ?= root,nobody,nocaps,netns,perfmon,userns
+fuzz: hvctl guest
+	tests/vm/run --kernel $(FUZZ_KERNEL) --timeout 14400 -- env \
+		NLFUZZ_SEEDS=$(FUZZ_SEEDS) NLFUZZ_COUNT=$(FUZZ_COUNT) \
+		NLFUZZ_SENDERS=$(FUZZ_SENDERS) tests/fuzz/soak
 
 check-style:
 	scripts/check-style $(KDIR)

@@ -547,6 +547,16 @@ static int apply_reason_filter(struct hvt_config *c, const struct nlattr *list,
 		__set_bit(ridx, c->reasons);
 		c->filters |= HVT_F_REASON;
 	}
+	/*
+	 * The list has no policy of its own: the loop stops at the first
+	 * bytes that are no attribute, and what follows must not be taken
+	 * for the end of the list (or for "any", when it is the first).
+	 */
+	if (rem > 0) {
+		NL_SET_ERR_MSG_ATTR(extack, list,
+				    "exit reason list holds bytes that are no attribute");
+		return -EINVAL;
+	}
 	return 0;
 }
 
