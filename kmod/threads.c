@@ -129,6 +129,7 @@ static bool thread_set(struct task_struct *p, struct hvt_vcpu *v,
 	if (t && cmpxchg(&t->key, want, want | TAKING) == want) {
 		*was = READ_ONCE(t->v);
 		WRITE_ONCE(t->v, v);
+		/* The new vCPU is in place before the entry matches again. */
 		smp_store_release(&t->key, want);
 		return true;
 	}
