@@ -37,4 +37,23 @@ hv start
 "$HVCTL" buffer --size 8 2>/tmp/err && fail "resize while recording accepted"
 grep -q "stop recording" /tmp/err || fail "unclear error: $(cat /tmp/err)"
 echo "  resize while recording: $(cat /tmp/err)"
+
+# Nor while records wait to be drained: the change would lose them. Once
+# drained it goes through, and the counts go on across it.
+guest --cpu 1 --cpuid 20 >/dev/null || exit 1
+hv stop
+rec=$(acct recorded)
+[ "$rec" -gt 0 ] || fail "nothing recorded"
+"$HVCTL" buffer --size 8 2>/tmp/err && fail "resize with records waiting accepted"
+grep -q "records are still in the buffers: drain or clear them first" /tmp/err ||
+	fail "unclear error: $(cat /tmp/err)"
+echo "  resize with records waiting: $(cat /tmp/err)"
+expect_eq "buffer size unchanged" 4 "$("$HVCTL" -j config | py 'd["buffer_kb"]')"
+"$HVCTL" -j drain >/dev/null || fail "drain"
+expect_eq "drained + overwritten = recorded" "$rec" \
+	$(( $(acct drained) + $(acct overwritten) ))
+hv buffer --size 8
+expect_eq "after the change: drained + overwritten = recorded" "$rec" \
+	$(( $(acct drained) + $(acct overwritten) ))
+check_accounting
 reset_config

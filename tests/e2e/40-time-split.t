@@ -69,8 +69,10 @@ echo "  top preemptor: $top"
 expect_eq "top preemptor" "$hog_pid hvhog False" \
 	"$(echo "$s" | py "' '.join(str(d['preemptors'][0][k]) for k in ('pid', 'comm', 'vcpu'))")"
 hog_ns=$(echo "$s" | py "d['preemptors'][0]['ns']")
-[ "$hog_ns" -ge 250000000 ] && [ "$hog_ns" -le 330000000 ] ||
-	fail "hvhog ran ${hog_ns}ns instead of the vCPU, want about 300ms"
+# The hog's 300 ms by its own clock, plus its start and end (milliseconds
+# on a loaded host), and never more than the vCPU was runnable.
+[ "$hog_ns" -ge 250000000 ] && [ "$hog_ns" -le "$runnable" ] ||
+	fail "hvhog ran ${hog_ns}ns instead of the vCPU, want 250ms..${runnable}ns (runnable)"
 
 # Preemption records: every one was kept (threshold 0); the hog's add up
 # to what the aggregates credit it with.

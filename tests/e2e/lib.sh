@@ -70,6 +70,8 @@ LAST_EXITS_DONE="all(e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x3f0 for e i
 # Reset: recording off, default configuration, nothing buffered.
 reset_config() {
 	hv stop
+	# Records a test left: a buffer change refuses to throw them away.
+	hv clear
 	hv filter clear
 	hv set-threshold 0 --clear-reasons --exclude-halt
 	# No preemption records unless a test asks: counts stay exits only.
