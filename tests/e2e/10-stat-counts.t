@@ -11,8 +11,7 @@ r=$(guest --vcpus 2 --pio 300 --mmio 200 --cpuid 400 --rdmsr 150 \
 echo "  $r"
 kernel=$(ftrace_exits_stop)
 s=$("$HVCTL" -j stat --vcpus) || fail "hvctl stat failed"
-expect_eq "exits per reason (code count), hvtrace = ftrace's kvm_exit" \
-	"$(echo $kernel)" "$(echo $(hvtrace_exits))"
+expect_exits_as_ftrace "exits per reason (code count), hvtrace = ftrace's kvm_exit" "$kernel"
 count() {
 	echo "$s" | py "sum(r['count'] for r in d['reasons'] if r['reason'] == '$1')"
 }
