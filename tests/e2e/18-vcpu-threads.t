@@ -27,7 +27,11 @@ echo "  VMM's own clock ${want}ns over $n exits; hvtrace's VMM part ${got}ns"
 # quiet host and above 100 us on a loaded one; 250 us (an eighth of the
 # VMM's work) still tells a handover's synchronize_rcu() (milliseconds)
 # or the exit's handling counted as the VMM's.
-[ "$got" -ge "$want" ] || fail "VMM part ${got}ns below the VMM's own ${want}ns"
+# A VMM thread preempted in userspace (here: by the other thread, woken
+# to take the vCPU) is runnable time by design (docs/design.md, Known
+# limits), so it is VMM and runnable together that hold the VMM's clock.
+low=$(echo "$ev" | events_py "sum(e['vmm_ns'] + e['runnable_ns'] for e in $mine)")
+[ "$low" -ge "$want" ] || fail "VMM and runnable parts ${low}ns below the VMM's own ${want}ns"
 [ "$got" -le $((want + n * 250000)) ] ||
 	fail "VMM part ${got}ns exceeds the VMM's ${want}ns by more than 250us an exit"
 # KVM's synchronize_rcu() when the thread changes is the kernel's time.
