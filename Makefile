@@ -1,21 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make                 hvctl, and hvtrace.ko for the running kernel if its
-#                      headers are installed
+#                      headers are installed (not the test tools)
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
 # make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
 #                      nlfuzz)
-# make install         hvctl and its man page (PREFIX=/usr, SBINDIR, MANDIR,
-#                      DESTDIR); WERROR=1 makes warnings errors
-# make check           every test (unit, KUnit, VM suites, DKMS); installs
-#                      the Debian packages it needs
+# make install         hvctl, its man page and bash completion (PREFIX=/usr,
+#                      SBINDIR, MANDIR, BASHCOMPDIR, DESTDIR)
+# make check           every test (unit, KUnit, VM suites on 6.1 and 6.12,
+#                      part of them on 6.12-rt and the debug kernel, DKMS);
+#                      installs the Debian packages it needs
+# make check-matrix    the whole VM suite on 6.12-rt and on the debug
+#                      kernel (~50 minutes)
 # make demo            boot a VM with hvtrace loaded and run a workload
 # make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
 #                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
 #                      FUZZ_KERNEL), its figures
 # make check-style     checkpatch and sparse on the module
+# make check-spec      docs/hvtrace.yaml and the uapi header agree (names,
+#                      values, types, the header's attribute drawing)
 # make dkms-install    register, build and install with DKMS
 # sudo make check-host the e2e suite on a real KVM host (never on a dev box)
+#
+# WERROR=1 makes warnings errors (make check sets it; a user's newer
+# compiler must not break the build). CFLAGS, CPPFLAGS and LDFLAGS are the
+# builder's and come on top of hvctl's own flags.
 
 HVTRACE_VERSION := 0.1.0
 KVER ?= $(shell uname -r)
@@ -29,13 +38,15 @@ MODDIR = $(BUILD)/$(KREL)
 CC ?= gcc
 CFLAGS ?= -O2 -g
 # Warnings are errors where we choose the compiler (make check sets
-# WERROR=1), not in a user's build with a newer one.
-CFLAGS += -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
+# WERROR=1), not in a user's build with a newer one. Kept apart from
+# CFLAGS so that `make CFLAGS=...` (a packager's flags) still builds.
+HVCTL_CFLAGS := -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
 	  -Iinclude/uapi -D_GNU_SOURCE -MMD -MP \
 	  -DHVTRACE_VERSION=\"$(HVTRACE_VERSION)\"
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 MNL_CFLAGS := $(shell pkg-config --cflags libmnl 2>/dev/null)
 MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
@@ -43,7 +54,7 @@ HVCTL_SRCS := $(wildcard user/*.c)
 HVCTL_OBJS := $(HVCTL_SRCS:user/%.c=$(BUILD)/user/%.o)
 
 .PHONY: all hvctl module module-or-hint guest check demo check-style \
-	dkms-install check-host clean install fuzz
+	check-spec dkms-install check-host clean install fuzz check-matrix
 
 all: hvctl module-or-hint
 
@@ -51,13 +62,15 @@ hvctl: $(BUILD)/bin/hvctl
 
 $(BUILD)/bin/hvctl: $(HVCTL_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(MNL_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MNL_LIBS) -lm
 
 -include $(HVCTL_OBJS:.o=.d)
 
-$(BUILD)/user/%.o: user/%.c
+# The Makefile too: new flags rebuild everything, and so does a tree built
+# before the dependency files existed.
+$(BUILD)/user/%.o: user/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
+	$(CC) $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
 
 # The programs the test VM runs: hvguest, hvhog, and nlfuzz.
 guest:
@@ -86,6 +99,15 @@ module:
 check:
 	tests/check
 
+# The whole e2e suite on PREEMPT_RT and on the debug kernel (KASAN,
+# lockdep, KMEMLEAK, ...): about 13 and 50 minutes, side by side on 2
+# cores; make check runs a part of each.
+check-matrix:
+	tests/deps
+	$(MAKE) all guest
+	tests/ynl-prepare
+	tests/check-matrix
+
 # From nothing: the Debian packages come first (hvctl needs libmnl-dev).
 demo:
 	tests/deps
@@ -104,6 +126,9 @@ fuzz: hvctl guest
 check-style:
 	scripts/check-style $(KDIR)
 
+check-spec:
+	scripts/check-spec
+
 dkms-install:
 	scripts/dkms-install $(HVTRACE_VERSION)
 
@@ -113,6 +138,8 @@ check-host:
 install: hvctl
 	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)$(SBINDIR)/hvctl
 	install -D -m 0644 docs/hvctl.8 $(DESTDIR)$(MANDIR)/man8/hvctl.8
+	install -D -m 0644 scripts/hvctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/hvctl
 
 clean:
 	rm -rf $(BUILD)

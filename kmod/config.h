@@ -85,13 +85,14 @@ static inline u64 hvt_threshold_value(const struct hvt_config *c,
 
 	switch (c->on) {
 	case HVTRACE_ON_TOTAL:
-		return c->halt_triggers ? d : d - v->part[HVTRACE_PART_HALT];
+		return c->halt_triggers ? d :
+					  d - v->split.part[HVTRACE_PART_HALT];
 	case HVTRACE_ON_HANDLING:
 		for (i = 0; i < HVTRACE_NR_PARTS; i++)
-			sum += v->part[i];
+			sum += v->split.part[i];
 		return d - sum;
 	default:
-		return v->part[c->on - HVTRACE_ON_VMM];
+		return v->split.part[c->on - HVTRACE_ON_VMM];
 	}
 }
 

@@ -39,8 +39,11 @@ static DEFINE_MUTEX(vendor_lock);
 
 #define ENDBR64 0xfa1e0ff3U	/* f3 0f 1e fa */
 
-/* Address of FUNC in MODULE, proven by kallsyms, or 0. */
-static unsigned long resolve(const struct hvt_vendor *v)
+/*
+ * Address of FUNC in MODULE, proven by kallsyms, or 0; *found is false
+ * only when kprobes does not know the symbol (the vendor is not loaded).
+ */
+static unsigned long resolve(const struct hvt_vendor *v, bool *found)
 {
 	struct kprobe kp = {
 		.symbol_name = v->func,
@@ -51,8 +54,11 @@ static unsigned long resolve(const struct hvt_vendor *v)
 	unsigned long addr, off;
 	u32 insn;
 	char *p;
+	int err;
 
-	if (register_kprobe(&kp))
+	err = register_kprobe(&kp);
+	*found = err != -ENOENT;
+	if (err)
 		return 0;
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
@@ -81,13 +87,16 @@ static unsigned long resolve(const struct hvt_vendor *v)
 	return addr;
 }
 
-static void attach(const struct hvt_vendor *v)
+/* QUIET: the vendor may well not be loaded; say nothing if it is not. */
+static void attach(const struct hvt_vendor *v, bool quiet)
 {
-	unsigned long addr = resolve(v);
+	bool found;
+	unsigned long addr = resolve(v, &found);
 
 	if (!addr) {
-		pr_warn("cannot find %s in %s: exit reasons unavailable\n",
-			v->func, v->module);
+		if (found || !quiet)
+			pr_warn("cannot find %s in %s: exit reasons unavailable\n",
+				v->func, v->module);
 		return;
 	}
 	WRITE_ONCE(vendor, v);
@@ -122,7 +131,7 @@ static int module_event(struct notifier_block *nb, unsigned long state,
 		return NOTIFY_DONE;
 	mutex_lock(&vendor_lock);
 	if (state == MODULE_STATE_LIVE && !hvt_exit_info_fn_ptr)
-		attach(v);
+		attach(v, false);
 	else if (state == MODULE_STATE_GOING && vendor == v)
 		detach();
 	mutex_unlock(&vendor_lock);
@@ -142,16 +151,9 @@ int hvt_exit_info_init(void)
 	if (err)
 		return err;
 	mutex_lock(&vendor_lock);
-	for (i = 0; i < ARRAY_SIZE(vendors) && !hvt_exit_info_fn_ptr; i++) {
-		struct kprobe kp = { .symbol_name = vendors[i].func,
-				     .flags = KPROBE_FLAG_DISABLED };
-
-		/* Only a loaded vendor resolves; stay quiet about the other. */
-		if (register_kprobe(&kp))
-			continue;
-		unregister_kprobe(&kp);
-		attach(&vendors[i]);
-	}
+	/* One lookup each: every unregister_kprobe waits for RCU. */
+	for (i = 0; i < ARRAY_SIZE(vendors) && !hvt_exit_info_fn_ptr; i++)
+		attach(&vendors[i], true);
 	mutex_unlock(&vendor_lock);
 	return 0;
 }

@@ -65,13 +65,22 @@ static bool may_change(const struct sk_buff *skb,
 static struct genl_family hvt_family;
 
 static struct netlink_range_validation thr_range = {
-	.max = 3600ULL * NSEC_PER_SEC,
+	.max = HVTRACE_THRESHOLD_NS_MAX,
 };
 
 static struct netlink_range_validation buffer_kb_range = {
 	.min = HVTRACE_BUFFER_KB_MIN,
 	.max = HVTRACE_BUFFER_KB_MAX,
 };
+
+/*
+ * The CPU filter's bitmap may be as long as x86's largest NR_CPUS (8192)
+ * needs, whatever this kernel's: a CPU the kernel cannot have is refused
+ * by get_bitmap() with "no such CPU", not by the policy with a generic
+ * message that depends on how the kernel was configured.
+ */
+#define HVT_CPU_BITMAP_MAX_BYTES \
+	(sizeof(struct cpumask) > 8192 / 8 ? sizeof(struct cpumask) : 8192 / 8)
 
 static const struct nla_policy rsn_policy[HVTRACE_RSN_MAX + 1] = {
 	[HVTRACE_RSN_ISA] = NLA_POLICY_RANGE(NLA_U8, HVTRACE_ISA_VMX,
@@ -91,7 +100,7 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_FILTER_RIP_MIN] = { .type = NLA_U64 },
 	[HVTRACE_CFG_FILTER_RIP_MAX] = { .type = NLA_U64 },
 	[HVTRACE_CFG_FILTER_CPUS] = { .type = NLA_BINARY,
-				      .len = sizeof(struct cpumask) },
+				      .len = HVT_CPU_BITMAP_MAX_BYTES },
 	[HVTRACE_CFG_FILTERS_CLEAR] = { .type = NLA_FLAG },
 	[HVTRACE_CFG_BUFFER_KB] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							&buffer_kb_range),
@@ -907,11 +916,11 @@ static int put_reason_stats(struct sk_buff *skb, struct stats_dump *d)
 /* Where a vCPU out of the guest is now (racy: a snapshot). */
 static u8 vcpu_state(const struct hvt_vcpu *v)
 {
-	u8 where = READ_ONCE(v->where);
+	u8 where = READ_ONCE(v->split.where);
 
 	if (where == HVT_OFF_RUNNABLE)
 		return HVTRACE_VCPU_RUNNABLE;
-	if (READ_ONCE(v->in_user))
+	if (READ_ONCE(v->split.in_user))
 		return HVTRACE_VCPU_IN_VMM;
 	return where == HVT_OFF_BLOCKED ? HVTRACE_VCPU_BLOCKED :
 					  HVTRACE_VCPU_IN_KERNEL;
@@ -919,9 +928,9 @@ static u8 vcpu_state(const struct hvt_vcpu *v)
 
 static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 {
-	u64 since = READ_ONCE(v->exit_ts);
+	u64 since = READ_ONCE(v->split.exit_ts);
 
-	if (!READ_ONCE(v->in_exit))
+	if (!READ_ONCE(v->split.in_exit))
 		return 0;
 	return nla_put_u8(skb, HVTRACE_VCPU_EXIT_ISA, READ_ONCE(v->isa)) ||
 	       nla_put_u32(skb, HVTRACE_VCPU_EXIT_REASON,
@@ -987,7 +996,7 @@ static int put_preemptor(struct sk_buff *skb, const struct hvt_preemptor *p)
 /* A vCPU worth a message: active since the last clear, or out now. */
 static bool vcpu_shown(const struct hvt_vcpu *v)
 {
-	if (READ_ONCE(v->in_exit))
+	if (READ_ONCE(v->split.in_exit))
 		return true;
 	return READ_ONCE(v->gen) == READ_ONCE(hvt_gen) &&
 	       (READ_ONCE(v->stat.exits.count) ||

@@ -25,7 +25,7 @@
 
 static ulong threshold_ns;
 module_param(threshold_ns, ulong, 0444);
-MODULE_PARM_DESC(threshold_ns, "Initial duration threshold in ns (default 0: record every exit)");
+MODULE_PARM_DESC(threshold_ns, "Initial duration threshold in ns (default 0: record every exit; at most one hour)");
 
 static uint buffer_kb = HVTRACE_BUFFER_KB_DEFAULT;
 module_param(buffer_kb, uint, 0444);
@@ -49,6 +49,12 @@ MODULE_PARM_DESC(hist_reasons, "Exit reasons with their own latency histogram, p
 
 static int __init check_params(void)
 {
+	/* The load must not set what SET_CONFIG would refuse. */
+	if (threshold_ns > HVTRACE_THRESHOLD_NS_MAX) {
+		pr_err("threshold_ns=%lu above the maximum %llu (one hour)\n",
+		       threshold_ns, HVTRACE_THRESHOLD_NS_MAX);
+		return -EINVAL;
+	}
 	if (buffer_kb < HVTRACE_BUFFER_KB_MIN ||
 	    buffer_kb > HVTRACE_BUFFER_KB_MAX) {
 		pr_err("buffer_kb=%u out of range %u..%u\n", buffer_kb,

@@ -23,7 +23,6 @@
 #include "compat/kvm_symbols.h"
 #include "probes.h"
 #include "vcpu_table.h"
-#include "vcpu_time.h"
 
 /* Preemption is off in kprobe handlers: a probe's context. */
 static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
@@ -36,8 +35,7 @@ static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
 		hvt_vcpu_forget(vcpu);
 		return 0;
 	}
-	/* The thread's scheduling no longer drives the split. */
-	hvt_split_own(v, NULL);
+	/* Its exit ends; its thread's scheduling no longer drives it. */
 	hvt_exit_end_destroyed(v);
 	hvt_vcpu_retire(v);
 	return 0;

@@ -15,7 +15,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kvm_host.h>
-#include <linux/sched/clock.h>
 
 #include "config.h"
 #include "exit_info.h"
@@ -42,11 +41,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		c->acct.unpaired++;
 		return;
 	}
-	if (unlikely(v->in_exit)) {
-		c->acct.unpaired++;	/* the previous exit never re-entered */
-		hvt_time_reset(v);
-	}
-	if (unlikely(READ_ONCE(v->task) != current))
+	if (unlikely(READ_ONCE(v->split.task) != current))
 		hvt_thread_add(v);	/* a new vCPU thread */
 
 	v->isa = isa;
@@ -57,9 +52,14 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 	} else {
 		hvt_exit_info_read(vcpu, v, false);
 	}
-	v->in_exit = true;
-	/* Last, so the time covers none of our own work. */
-	v->exit_ts = local_clock();
+	/*
+	 * Last, so the time covers none of our own work. True: the exit
+	 * before never re-entered. C is read again there (the same pointer:
+	 * published before any probe runs on this CPU) rather than kept
+	 * across the calls above, which would cost every exit a register.
+	 */
+	if (unlikely(hvt_time_exit(&v->split)))
+		this_cpu_read(hvt_this_cpu)->acct.unpaired++;
 }
 
 static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
@@ -67,7 +67,7 @@ static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 {
 	struct hvt_vcpu *v = hvt_vcpu_find(vcpu);
 
-	if (v && v->in_exit && !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
+	if (v && v->split.in_exit && !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
 		v->addr = fault_address;
 		v->flags |= HVTRACE_EVF_ADDR_GPA;
 	}
@@ -102,86 +102,95 @@ static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
 }
 
 /*
- * The end of an exit something happened to (preempted, halted, in the
- * VMM, or its vCPU destroyed): its parts, then the same as for any exit,
- * then a clean slate. Out of line: most exits are handled in the kernel
- * without a switch.
+ * What every exit that ends is counted in: V's exit of D ns ended at
+ * the entry (or the destruction) on this CPU, whose state is C. Returns
+ * its reason's index; *VS is V's aggregates.
  */
-static noinline void end_split(struct hvt_cpu *c, struct hvt_vcpu_stat *vs,
-			       struct hvt_vcpu *v, unsigned int ridx,
-			       u64 now, u64 d)
+static __always_inline unsigned int exit_count(struct hvt_cpu *c,
+					       struct hvt_vcpu *v, u64 d,
+					       struct hvt_vcpu_stat **vs)
 {
-	int i;
-
-	hvt_time_close(v, now, d);
-	for (i = 0; i < HVTRACE_NR_PARTS; i++) {
-		c->reason[ridx].part_ns[i] += v->part[i];
-		vs->exits.part_ns[i] += v->part[i];
-	}
-	if (READ_ONCE(hvt_recording))
-		consider(c, v, ridx, d);
-	hvt_time_reset(v);
-}
-
-/* V's exit in flight ends NOW, on this CPU, whose state is C. */
-static __always_inline void exit_end(struct hvt_cpu *c, struct hvt_vcpu *v,
-				     u64 now)
-{
-	struct hvt_vcpu_stat *vs;
 	unsigned int ridx;
-	u64 d;
 
-	v->in_exit = false;
-	/*
-	 * local_clock() may step back a little across CPUs: then the exit
-	 * took no time, and exit + duration (the entry) stays monotonic on
-	 * this CPU, which trace readers rely on.
-	 */
-	if (unlikely(now < v->exit_ts))
-		v->exit_ts = now;
-	d = now - v->exit_ts;
 	/* A new slot has entry_ts U64_MAX: no guest time before its first exit. */
-	v->guest_ns = hvt_since(v->exit_ts, v->entry_ts);
-	v->entry_ts = now;
+	v->guest_ns = hvt_since(v->split.exit_ts, v->entry_ts);
+	v->entry_ts = v->split.exit_ts + d;
 
 	ridx = hvt_reason_index(v->isa, v->reason);
 	stat_add(&c->reason[ridx], d);
 	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
-	vs = hvt_vcpu_stat(v);
-	stat_add(&vs->exits, d);
-	vs->guest_ns += v->guest_ns;
+	*vs = hvt_vcpu_stat(v);
+	stat_add(&(*vs)->exits, d);
+	(*vs)->guest_ns += v->guest_ns;
+	return ridx;
+}
 
-	if (unlikely(v->split))
-		end_split(c, vs, v, ridx, now, d);
-	else if (READ_ONCE(hvt_recording))
+/*
+ * The end of an exit something happened to (preempted, halted, in the
+ * VMM, or its vCPU destroyed): its parts closed, the same as for any
+ * exit, its parts counted, then a clean slate. Out of line: most exits
+ * are handled in the kernel without a switch. The close and the reset
+ * are inline here, so this path makes no calls of its own.
+ */
+static noinline unsigned int end_split(struct hvt_cpu *c, struct hvt_vcpu *v,
+				       u64 d)
+{
+	struct hvt_vcpu_stat *vs;
+	unsigned int ridx;
+	int i;
+
+	hvt_time_close(&v->split, d);
+	ridx = exit_count(c, v, d, &vs);
+	for (i = 0; i < HVTRACE_NR_PARTS; i++) {
+		c->reason[ridx].part_ns[i] += v->split.part[i];
+		vs->exits.part_ns[i] += v->split.part[i];
+	}
+	if (READ_ONCE(hvt_recording))
 		consider(c, v, ridx, d);
+	hvt_time_reset(&v->split);
+	return ridx;
 }
 
 static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	struct hvt_vcpu_stat *vs;
 	struct hvt_vcpu *v;
+	unsigned int ridx;
+	u64 d;
 
 	if (unlikely(!c))
 		return;	/* its exit was counted as untraced */
 	c->entries++;
 	v = hvt_vcpu_find(vcpu);
-	if (!v || !v->in_exit)
+	if (!v)
 		return;
-	exit_end(c, v, local_clock());
+	switch (hvt_time_entry(&v->split, &d)) {
+	case HVT_END_NONE:
+		return;
+	case HVT_END_SPLIT:
+		end_split(c, v, d);
+		return;
+	case HVT_END_QUIET:
+		break;
+	}
+	ridx = exit_count(c, v, d, &vs);
+	if (READ_ONCE(hvt_recording))
+		consider(c, v, ridx, d);
 }
 
 /*
- * Preemption is off (a kprobe on KVM's destruction), the vCPU's thread
- * let go (hvt_split_own): nothing else writes V. The exit counts under
- * its reason, flagged, with its time up to now.
+ * Preemption is off (a kprobe on KVM's destruction). The exit counts
+ * under its reason, flagged, with its time up to now.
  */
 void hvt_exit_end_destroyed(struct hvt_vcpu *v)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
-	unsigned int ridx = hvt_reason_index(v->isa, v->reason);
+	unsigned int ridx;
+	u64 d;
 
-	if (!v->in_exit)
+	/* The thread lets go, the split ends; the slot retires next. */
+	if (!hvt_time_destroyed(&v->split, &d))
 		return;
 	if (unlikely(!c)) {
 		/* Destroyed on a CPU hvtrace could not trace: said so. */
@@ -189,9 +198,7 @@ void hvt_exit_end_destroyed(struct hvt_vcpu *v)
 		return;
 	}
 	v->flags |= HVTRACE_EVF_NO_ENTRY;
-	/* The split state may be all but empty: settle it anyway. */
-	v->split = true;
-	exit_end(c, v, local_clock());
+	ridx = end_split(c, v, d);
 	c->reason[ridx].no_entry++;
 	c->acct.no_entry++;
 }

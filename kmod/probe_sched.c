@@ -16,7 +16,6 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 
-#include "compat/task.h"
 #include "config.h"
 #include "probes.h"
 #include "record.h"
@@ -41,29 +40,28 @@ static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
 	hvt_record(c, v, HVTRACE_EV_PREEMPT, off, cpu);
 }
 
-static void switched_in(struct hvt_vcpu *v, const struct task_struct *prev,
-			bool prev_vcpu, u64 now, int cpu)
+/*
+ * V's thread came in and its split says what that ended (still held):
+ * credit who ran instead, count a preemption inside KVM and perhaps
+ * record it.
+ */
+static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
+			int cpu)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
-	u64 off = hvt_since(now, v->off_ts);
-	u64 r = hvt_time_switch_in(v, prev, prev_vcpu, now);
 
-	if (unlikely(!c)) {
-		v->preempted = false;
+	if (unlikely(!c))
 		return;
-	}
-	if (r && v->off_pid)
-		hvt_preemptor_add(c, v->off_pid, v->off_comm, v->off_vcpu, r);
-	/* Switched out runnable inside KVM (a wake-up never sets this). */
-	if (v->preempted) {
+	if (w->pid)
+		hvt_preemptor_add(c, w->pid, w->comm, w->vcpu, w->runnable_ns);
+	if (w->preempted) {
 		struct hvt_vcpu_stat *vs = hvt_vcpu_stat(v);
 
 		vs->preemptions++;
-		vs->preempted_ns += off;
+		vs->preempted_ns += w->off_ns;
 		if (READ_ONCE(hvt_recording))
-			consider_preempt(c, v, off, cpu);
+			consider_preempt(c, v, w->off_ns, cpu);
 	}
-	v->preempted = false;
 }
 
 static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
@@ -71,6 +69,8 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	struct hvt_vcpu *out = hvt_thread_vcpu(prev);
 	struct hvt_vcpu *in = hvt_thread_vcpu(next);
+	/* Initialized: INIT_STACK_ALL_ZERO would zero it in memory. */
+	struct hvt_switched_in w = {};
 	int cpu;
 	u64 now;
 
@@ -78,15 +78,12 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 		return;
 	now = local_clock();
 	cpu = smp_processor_id();
-	/* Runnable: preempted, or yielding. */
-	if (out && READ_ONCE(out->in_exit) && hvt_split_enter(out, prev)) {
-		hvt_time_switch_out(out, preempt || hvt_task_runnable(prev),
-				    next, in, now, cpu);
-		hvt_split_leave(out);
-	}
-	if (in && READ_ONCE(in->in_exit) && hvt_split_enter(in, next)) {
-		switched_in(in, prev, out, now, cpu);
-		hvt_split_leave(in);
+	if (out)
+		hvt_time_switch_out(&out->split, prev, preempt, next, in, now,
+				    cpu);
+	if (in && hvt_time_switch_in(&in->split, next, prev, out, now, &w)) {
+		switched_in(in, &w, cpu);
+		hvt_split_leave(&in->split);
 	}
 }
 
@@ -94,12 +91,8 @@ static void hvt_on_wakeup(void *data, struct task_struct *p)
 {
 	struct hvt_vcpu *v = hvt_thread_vcpu(p);
 
-	/* Woken before it got off CPU: nothing happened to its time. */
-	if (unlikely(v) && READ_ONCE(v->in_exit) &&
-	    READ_ONCE(v->where) == HVT_OFF_BLOCKED && hvt_split_enter(v, p)) {
-		hvt_time_wakeup(v, local_clock());
-		hvt_split_leave(v);
-	}
+	if (unlikely(v))
+		hvt_time_wakeup(&v->split, p);
 }
 
 /* A task_struct is freed: if it was a vCPU thread, forget it. */

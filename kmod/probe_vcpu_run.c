@@ -19,7 +19,6 @@
 #include <linux/kprobes.h>
 #include <linux/kvm_host.h>
 #include <linux/module.h>
-#include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kvm.h>
 
@@ -37,7 +36,7 @@ static struct hvt_vcpu *current_vcpu(void)
 {
 	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
 
-	if (likely(v && READ_ONCE(v->task) == current))
+	if (likely(v && READ_ONCE(v->split.task) == current))
 		return v;
 	return hvt_thread_vcpu(current);
 }
@@ -46,16 +45,16 @@ static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
 {
 	struct hvt_vcpu *v = current_vcpu();
 
-	if (v && v->in_exit)
-		hvt_time_to_user(v, local_clock());
+	if (v)
+		hvt_time_to_user(&v->split);
 }
 
 static void hvt_on_vcpu_wakeup(void *data, __u64 ns, bool waited, bool valid)
 {
 	struct hvt_vcpu *v = current_vcpu();
 
-	if (v && v->in_exit)
-		hvt_time_halted(v, ns, waited, local_clock());
+	if (v)
+		hvt_time_halted(&v->split, ns, waited);
 }
 
 static_assert(sizeof(register_trace_kvm_userspace_exit(hvt_on_userspace_exit,
@@ -80,10 +79,9 @@ static int hvt_on_run(struct kprobe *kp, struct pt_regs *regs)
 	v = hvt_vcpu_find(hvt_vcpu_of_file(filp));
 	if (!v)
 		return 0;
-	if (unlikely(READ_ONCE(v->task) != current))
+	if (unlikely(READ_ONCE(v->split.task) != current))
 		hvt_thread_add(v);
-	if (v->in_exit && v->in_user)
-		hvt_time_from_user(v, local_clock());
+	hvt_time_run(&v->split);
 	return 0;
 }
 

@@ -30,6 +30,7 @@ static void fill_vcpu(struct hvtrace_event *ev, const struct hvt_vcpu *v)
 noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 			 u8 type, u64 d, int cpu)
 {
+	const struct hvt_split *s = &v->split;
 	struct hvt_ring *r = hvt_ring_of(cpu);
 	struct hvtrace_event *ev;
 	u64 seq;
@@ -47,23 +48,23 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 	ev->cpu_entry = cpu;
 	ev->type = type;
 	if (type == HVTRACE_EV_EXIT) {
-		ev->ts_ns = v->exit_ts;
+		ev->ts_ns = s->exit_ts;
 		ev->cpu_exit = v->cpu_exit;
-		ev->flags = v->flags | v->pre_flags;
-		ev->preempt_pid = v->pre_pid;
-		ev->preempt_ns = v->pre_ns;
-		memcpy(ev->preempt_comm, v->pre_comm, sizeof(ev->preempt_comm));
-		memcpy(ev->part_ns, v->part, sizeof(ev->part_ns));
+		ev->flags = v->flags | s->pre_flags;
+		ev->preempt_pid = s->pre_pid;
+		ev->preempt_ns = s->pre_ns;
+		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
+		memcpy(ev->part_ns, s->part, sizeof(ev->part_ns));
 		ev->guest_ns = v->guest_ns;
 		c->acct.recorded++;
 	} else {
-		ev->ts_ns = v->off_ts;
-		ev->cpu_exit = v->cpu_off;
+		ev->ts_ns = s->off_ts;
+		ev->cpu_exit = s->cpu_off;
 		ev->flags = v->flags |
-			    (v->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
-		ev->preempt_pid = v->off_pid;
+			    (s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
+		ev->preempt_pid = s->off_pid;
 		ev->preempt_ns = d;
-		memcpy(ev->preempt_comm, v->off_comm, sizeof(ev->preempt_comm));
+		memcpy(ev->preempt_comm, s->off_comm, sizeof(ev->preempt_comm));
 		memset(ev->part_ns, 0, sizeof(ev->part_ns));
 		ev->part_ns[HVTRACE_PART_RUNNABLE] = d;
 		ev->guest_ns = 0;

@@ -10,12 +10,41 @@
  * writer overwrote the slot under it (overwrite mode), so the copy is
  * thrown away. That is a seqcount per slot, which needs no lock and lets
  * nested writers (interrupt, NMI) commit out of order.
+ *
+ * For example, 8 slots (mask 7): the reader has taken everything before
+ * position 17 (tail = 17), the writers have reserved up to 22 (head =
+ * 23, the next position to reserve):
+ *
+ *   slot          0      1      2      3      4      5      6      7
+ *             +------+------+------+------+------+------+------+------+
+ *   position  |  16  |  17  |  18  |  19  |  20  |  21  |  22  |  15  |
+ *   seq       |  17  |  18  |  19  |  20  |   0  |  22  |  23  |  16  |
+ *             +------+------+------+------+------+------+------+------+
+ *               read     ^                 writing          ^    read
+ *                      tail                             head - 1
+ *
+ * 17 to 19 are committed (seq = position + 1): the reader copies them.
+ * 20 is reserved but not committed (seq 0): its writer was interrupted
+ * by the one that took 21 and 22 and committed first; the reader stops
+ * at 20 (tail = 20) and comes back for it. 15 and 16 were read, so
+ * their slots take 23 and 24; discard mode reserves no further
+ * (head - tail > mask). Overwrite mode reserves on, and the reader skips
+ * what it finds lapped: head - tail beyond the ring, or a mark from a
+ * later lap (seq > tail + 1).
  */
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/topology.h>
 
 #include "ring.h"
+
+/*
+ * The record is ABI: READ_EVENTS copies it out as it is, and readers
+ * split the payload by this size (hvctl asserts the same).
+ */
+static_assert(sizeof(struct hvtrace_event) == 160);
+static_assert(offsetof(struct hvtrace_event, part_ns) == 96);
+static_assert(offsetof(struct hvtrace_event, preempt_comm) == 144);
 
 unsigned long hvt_ring_slots_for_kb(u32 kb)
 {

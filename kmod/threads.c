@@ -81,7 +81,7 @@ struct hvt_vcpu *hvt_thread_vcpu_slow(const struct task_struct *p)
 	struct hvt_thread *t = thread_find(p);
 	struct hvt_vcpu *v = t ? READ_ONCE(t->v) : NULL;
 
-	return v && READ_ONCE(v->task) == p ? v : NULL;
+	return v && READ_ONCE(v->split.task) == p ? v : NULL;
 }
 
 /* Saturated counts stay: a stuck count only costs lookups. */
@@ -108,7 +108,7 @@ static bool reusable(unsigned long key, const struct hvt_thread *t)
 	if (key & TAKING)
 		return false;
 	return !key || (key & GONE) || !v ||
-	       READ_ONCE(v->task) != (struct task_struct *)key;
+	       READ_ONCE(v->split.task) != (struct task_struct *)key;
 }
 
 /*
@@ -127,6 +127,7 @@ static bool thread_set(struct task_struct *p, struct hvt_vcpu *v,
 	*was = NULL;
 	t = thread_find(p);
 	if (t && cmpxchg(&t->key, want, want | TAKING) == want) {
+		/* Readers check split.task: the old vCPU no longer matches. */
 		*was = READ_ONCE(t->v);
 		WRITE_ONCE(t->v, v);
 		/* The new vCPU is in place before the entry matches again. */
@@ -163,13 +164,13 @@ void hvt_thread_add(struct hvt_vcpu *v)
 		 * and V must not name a task that hvt_thread_gone() will
 		 * never be told about.
 		 */
-		hvt_split_own(v, NULL);
+		hvt_split_own(&v->split, NULL);
 		return;
 	}
 	/* One thread running two vCPUs in turn drives only the one it runs. */
 	if (was && was != v)
-		hvt_split_let_go(was, p);
-	hvt_split_own(v, p);
+		hvt_split_let_go(&was->split, p);
+	hvt_split_own(&v->split, p);
 }
 
 void hvt_thread_gone(const struct task_struct *p)
@@ -184,5 +185,5 @@ void hvt_thread_gone(const struct task_struct *p)
 	v = READ_ONCE(t->v);
 	/* Its vCPU has no thread until the next exit or KVM_RUN. */
 	if (v)
-		cmpxchg(&v->task, (struct task_struct *)p, NULL);
+		cmpxchg(&v->split.task, (struct task_struct *)p, NULL);
 }

@@ -259,13 +259,8 @@ static u32 vm_id_of(const struct hvt_vcpu_ident *id)
 
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 {
-	/* A slot taken over by identity only: its old thread lets go. */
-	if (v->task)
-		hvt_split_own(v, NULL);
-	v->in_exit = false;
+	hvt_time_init(&v->split);
 	v->entry_ts = U64_MAX;	/* no guest time before the first exit */
-	v->where = HVT_ON_CPU;
-	hvt_time_reset(v);
 	v->kvm = id->kvm;
 	v->vm_pid = id->vm_pid;
 	v->vm_id = vm_id_of(id);

@@ -1,16 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Where an exit's time goes: the vCPU thread's state between its exit
- * and its next entry, advanced by the KVM probes (the VMM has the exit,
- * KVM_RUN again, the halt ended) and the scheduler probes (switched
- * out, woken, switched in). See enum hvtrace_part for the parts.
+ * and its next entry (struct hvt_split, in the vCPU's slot), advanced by
+ * one entry point per event. Each entry point checks its own guards (an
+ * exit in flight, the thread the event is about, where that thread is),
+ * so a probe is a lookup, one call and its own accounting; KUnit drives
+ * the same calls (tests/kunit/vcpu_time_test.c).
+ *
+ * An exit that does everything, in order (each stretch: what the thread
+ * does, and [the part it lands in]; handling is the rest):
+ *
+ * exit    to VMM  KVM_RUN    halt    block   wake-up     in     halted   entry
+ * (1)      (2)      (3)      (4)      (5)      (6)      (7)      (8)      (9)
+ *  |--------|========|--------|::::::::|########|........|--------|--------|
+ *   handling   VMM    handling polling  blocked  runnable      handling
+ *             [VMM]             [HALT]   ksleep [RUNNABLE]
+ *                                       -> [HALT] at (8)
+ *                                          else [OTHER]
+ *
+ *  (1) kvm_exit                probe_kvm.c        hvt_time_exit()
+ *  (2) kvm_userspace_exit      probe_vcpu_run.c   hvt_time_to_user()
+ *  (3) KVM_RUN (kprobe)        probe_vcpu_run.c   hvt_time_run()
+ *  (4) KVM's halt starts: no probe; (8) finds it from the halt's length
+ *  (5) sched_switch, out       probe_sched.c      hvt_time_switch_out()
+ *  (6) sched_wakeup            probe_sched.c      hvt_time_wakeup()
+ *  (7) sched_switch, in        probe_sched.c      hvt_time_switch_in()
+ *  (8) kvm_vcpu_wakeup         probe_vcpu_run.c   hvt_time_halted()
+ *  (9) kvm_entry               probe_kvm.c        hvt_time_entry()
+ *      or KVM destroys the vCPU: probe_destroy.c, hvt_time_destroyed()
+ *
+ * Any stretch may be cut by a switch-out (5): off CPU and runnable
+ * (preempted, or yielding) until the switch-in (7) is [RUNNABLE],
+ * wherever it happens. Blocked is [VMM] in userspace, between (2) and
+ * (3); in the kernel it is a sleep (ksleep) that (8) makes [HALT] when
+ * it ends a halt that blocked, and the entry makes [OTHER]. On CPU, the
+ * thread is [VMM] in userspace, and handling in the kernel but for a
+ * halt's polling, from (4) to its first block (or to (8)).
+ *
+ * Where the thread is (`where`), and what moves it:
+ *
+ *              switch-out, runnable (preempted, or yielding)
+ *      +-----------------------------------------------------------+
+ *      |                                                           v
+ *    ON_CPU --switch-out, blocked--> OFF_BLOCKED --wake-up--> OFF_RUNNABLE
+ *      ^                                  |                        |
+ *      +----------------------------------+------------------------+
+ *       switch-in; or hvt_time_settle(): KVM_RUN from another thread,
+ *       the destruction, the entry
  *
  * Handling is never accumulated: it is the duration less the parts, so
  * the parts add up by construction, and an exit nothing happened to (the
- * common case) costs nothing here: `split` stays false.
+ * common case) costs one flag test here: `split` stays false.
  *
- * Times are local_clock() of the CPU each probe runs on; an interval
- * whose end reads earlier than its start (clocks of two CPUs) is empty.
+ * Times are local_clock() of the CPU each probe runs on, read once the
+ * guards pass (hvt_time_now()); sched_switch reads it once for both of
+ * its tasks, whenever either is a vCPU thread, and passes it in. An
+ * interval whose end reads earlier than its start (clocks of two CPUs)
+ * is empty. Fields that `stat --vcpus` reads from another CPU are
+ * written with WRITE_ONCE.
  */
 #ifndef _HVT_VCPU_TIME_H
 #define _HVT_VCPU_TIME_H
@@ -18,9 +65,12 @@
 #include <linux/atomic.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/types.h>
+#include <uapi/linux/hvtrace.h>
 
-#include "vcpu.h"
+#include "compat/task.h"
 
 enum hvt_where {
 	HVT_ON_CPU,
@@ -28,77 +78,135 @@ enum hvt_where {
 	HVT_OFF_RUNNABLE,	/* preempted, or woken and waiting for a CPU */
 };
 
+/* Off-CPU stretches a vCPU remembers, to tell a halt's polling. */
+#define HVT_GAPS		4
+
+/*
+ * The split of a vCPU's exit in flight. Writers: the vCPU thread's own
+ * probes, and the scheduler's probes about that thread between
+ * hvt_split_enter() and hvt_split_leave(); see hvt_split_own() for a
+ * change of thread. The fields every exit touches come first.
+ */
+struct hvt_split {
+	bool in_exit;		/* kvm_exit seen, kvm_entry not yet */
+	u8 where;		/* enum hvt_where */
+	bool in_user;		/* the VMM has the exit (KVM_RUN returned) */
+	/* Next to each other: a switch-out sets one, clears the other. */
+	bool split;		/* something happened: the parts hold some */
+	bool preempted;		/* off CPU by preemption inside KVM */
+	u16 cpu_off;		/* switched out there */
+	/* Scheduler probes about `task` running (they may overlap). */
+	atomic_t busy;
+	u64 exit_ts;		/* the exit's start */
+	struct task_struct *task;	/* the vCPU thread */
+	u16 pre_flags;		/* HVTRACE_EVF_PREEMPT_VCPU */
+	u32 pre_pid;		/* longest runnable stretch: who ran */
+	u64 pre_ns;		/* and how long */
+	char pre_comm[TASK_COMM_LEN];
+	u64 part[HVTRACE_NR_PARTS];
+	u64 ksleep;		/* blocked in the kernel: halt or other */
+	u64 user_ts;		/* back in the VMM since */
+	u64 on_ts;		/* switched in */
+	u64 off_ts;		/* switched out */
+	u64 run_ts;		/* runnable since */
+	u64 sleep_ts;		/* first kernel sleep since the last halt */
+	/* The last off-CPU stretches, switch-out to switch-in. */
+	u64 gap_off[HVT_GAPS];
+	u64 gap_on[HVT_GAPS];
+	u8 gap_next;
+	/* Who took the CPU at the switch-out, for a preemption. */
+	u32 off_pid;
+	bool off_vcpu;
+	char off_comm[TASK_COMM_LEN];
+};
+
+/*
+ * The probes' clock. KUnit's is the test's own (vcpu_time_test.c), so
+ * the tests drive these very entry points with exact times.
+ */
+#ifdef HVT_KUNIT
+extern u64 hvt_time_test_now;
+
+static inline u64 hvt_time_now(void)
+{
+	return READ_ONCE(hvt_time_test_now);
+}
+#else
+static inline u64 hvt_time_now(void)
+{
+	return local_clock();
+}
+#endif
+
 static inline u64 hvt_since(u64 now, u64 ts)
 {
 	return now > ts ? now - ts : 0;
 }
 
 /*
- * Who drives the split. A scheduler probe about task P acts on P's vCPU V
- * between hvt_split_enter() (false: V is no longer P's, leave it) and
- * hvt_split_leave(). Making another task V's (a second VMM thread runs
- * it, or KVM destroys it) waits out such a probe: each side stores, then
- * looks at the other's store, with a full barrier between, so at least
- * one sees the other. The probes hold the CPU with interrupts off: the
- * wait is a few hundred nanoseconds at most, and only on a handover.
+ * Who drives the split. A scheduler probe about task P acts on P's vCPU
+ * between hvt_split_enter() (false: the split is no longer P's, leave
+ * it) and hvt_split_leave(). Making another task the split's (a second
+ * VMM thread runs the vCPU, or KVM destroys it) waits out such a probe:
+ * each side stores, then looks at the other's store, with a full barrier
+ * between, so at least one sees the other. The probes hold the CPU with
+ * interrupts off: the wait is a few hundred nanoseconds at most, and
+ * only on a handover.
  */
-static inline bool hvt_split_enter(struct hvt_vcpu *v,
+static inline bool hvt_split_enter(struct hvt_split *s,
 				   const struct task_struct *p)
 {
 	/* A count: probes about the old and the new thread may overlap. */
-	atomic_inc(&v->busy);
+	atomic_inc(&s->busy);
 	smp_mb__after_atomic();	/* pairs with hvt_split_own() */
-	if (likely(READ_ONCE(v->task) == p))
+	if (likely(READ_ONCE(s->task) == p))
 		return true;
-	/* Our stores to V are done before a waiting owner goes on. */
+	/* Our stores to S are done before a waiting owner goes on. */
 	smp_mb__before_atomic();
-	atomic_dec(&v->busy);
+	atomic_dec(&s->busy);
 	return false;
 }
 
-static inline void hvt_split_leave(struct hvt_vcpu *v)
+static inline void hvt_split_leave(struct hvt_split *s)
 {
 	/* Pairs with hvt_split_own()'s acquire: our stores come first. */
 	smp_mb__before_atomic();
-	atomic_dec(&v->busy);
+	atomic_dec(&s->busy);
 }
 
-static inline void hvt_split_own(struct hvt_vcpu *v, struct task_struct *p)
+static inline void hvt_split_own(struct hvt_split *s, struct task_struct *p)
 {
-	WRITE_ONCE(v->task, p);
+	WRITE_ONCE(s->task, p);
 	smp_mb();	/* pairs with hvt_split_enter() */
-	atomic_cond_read_acquire(&v->busy, !VAL);
+	atomic_cond_read_acquire(&s->busy, !VAL);
 }
 
 /*
- * P runs another vCPU now: V is no longer P's, unless another thread has
+ * P runs another vCPU now: S is no longer P's, unless another thread has
  * taken it meanwhile (then it is that thread's, and stays so).
  */
-static inline void hvt_split_let_go(struct hvt_vcpu *v,
+static inline void hvt_split_let_go(struct hvt_split *s,
 				    const struct task_struct *p)
 {
 	/* A successful cmpxchg is a full barrier, as in hvt_split_own(). */
-	if (cmpxchg(&v->task, (struct task_struct *)p, NULL) == p)
-		atomic_cond_read_acquire(&v->busy, !VAL);
+	if (cmpxchg(&s->task, (struct task_struct *)p, NULL) == p)
+		atomic_cond_read_acquire(&s->busy, !VAL);
 }
 
-/* kvm_userspace_exit: KVM_RUN returned, the VMM has the exit. */
-static inline void hvt_time_to_user(struct hvt_vcpu *v, u64 now)
-{
-	v->in_user = true;
-	v->user_ts = now;
-	v->split = true;
-}
+/*
+ * The transitions, without their guards: the entry points below call
+ * them once the guards pass.
+ */
 
 /* Blocked time ends (woken, or switched in without a wake-up seen). */
-static inline void hvt_time_unblock(struct hvt_vcpu *v, u64 now)
+static inline void __hvt_time_unblock(struct hvt_split *s, u64 now)
 {
-	u64 d = hvt_since(now, v->off_ts);
+	u64 d = hvt_since(now, s->off_ts);
 
-	if (v->in_user)
-		v->part[HVTRACE_PART_VMM] += d;
+	if (s->in_user)
+		s->part[HVTRACE_PART_VMM] += d;
 	else
-		v->ksleep += d;
+		s->ksleep += d;
 }
 
 /*
@@ -107,27 +215,27 @@ static inline void hvt_time_unblock(struct hvt_vcpu *v, u64 now)
  * far counts as if the thread came back now (no preemptor is credited:
  * nothing ran instead of it on its CPU that we know of).
  */
-static inline void hvt_time_settle(struct hvt_vcpu *v, u64 now)
+static inline void hvt_time_settle(struct hvt_split *s, u64 now)
 {
-	if (v->where == HVT_ON_CPU)
+	if (s->where == HVT_ON_CPU)
 		return;
-	if (v->where == HVT_OFF_BLOCKED)
-		hvt_time_unblock(v, now);
+	if (s->where == HVT_OFF_BLOCKED)
+		__hvt_time_unblock(s, now);
 	else
-		v->part[HVTRACE_PART_RUNNABLE] += hvt_since(now, v->run_ts);
-	v->where = HVT_ON_CPU;
-	v->on_ts = now;
-	v->user_ts = now;
+		s->part[HVTRACE_PART_RUNNABLE] += hvt_since(now, s->run_ts);
+	WRITE_ONCE(s->where, HVT_ON_CPU);
+	s->on_ts = now;
+	s->user_ts = now;
 }
 
 /* Back in the kernel with KVM_RUN (perhaps from another thread), or at
  * the entry.
  */
-static inline void hvt_time_from_user(struct hvt_vcpu *v, u64 now)
+static inline void __hvt_time_from_user(struct hvt_split *s, u64 now)
 {
-	hvt_time_settle(v, now);
-	v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
-	v->in_user = false;
+	hvt_time_settle(s, now);
+	s->part[HVTRACE_PART_VMM] += hvt_since(now, s->user_ts);
+	WRITE_ONCE(s->in_user, false);
 }
 
 static inline void hvt_note_task(u32 *pid, char *comm, bool *vcpu,
@@ -143,36 +251,28 @@ static inline void hvt_note_task(u32 *pid, char *comm, bool *vcpu,
  * NEXT takes the CPU; it is noted as who ran instead of a preempted
  * thread.
  */
-static inline void hvt_time_switch_out(struct hvt_vcpu *v, bool runnable,
-				       const struct task_struct *next,
-				       bool next_vcpu, u64 now, int cpu)
+static inline void __hvt_time_switch_out(struct hvt_split *s, bool runnable,
+					 const struct task_struct *next,
+					 bool next_vcpu, u64 now, int cpu)
 {
-	if (v->in_user)
-		v->part[HVTRACE_PART_VMM] += hvt_since(now, v->user_ts);
-	else if (!runnable && !v->sleep_ts)
-		v->sleep_ts = now;	/* perhaps a halt's block */
-	v->off_ts = now;
-	v->cpu_off = cpu;
-	v->split = true;
+	if (s->in_user)
+		s->part[HVTRACE_PART_VMM] += hvt_since(now, s->user_ts);
+	else if (!runnable && !s->sleep_ts)
+		s->sleep_ts = now;	/* perhaps a halt's block */
+	s->off_ts = now;
+	s->cpu_off = cpu;
+	s->split = true;
 	if (runnable) {
-		v->where = HVT_OFF_RUNNABLE;
-		v->run_ts = now;
-		v->preempted = !v->in_user;
-		hvt_note_task(&v->off_pid, v->off_comm, &v->off_vcpu, next,
+		WRITE_ONCE(s->where, HVT_OFF_RUNNABLE);
+		s->run_ts = now;
+		s->preempted = !s->in_user;
+		hvt_note_task(&s->off_pid, s->off_comm, &s->off_vcpu, next,
 			      next_vcpu);
 	} else {
-		v->where = HVT_OFF_BLOCKED;
-		v->preempted = false;
-		v->off_pid = 0;
+		WRITE_ONCE(s->where, HVT_OFF_BLOCKED);
+		s->preempted = false;
+		s->off_pid = 0;
 	}
-}
-
-/* sched_wakeup: blocked time ends, runnable time begins. */
-static inline void hvt_time_wakeup(struct hvt_vcpu *v, u64 now)
-{
-	hvt_time_unblock(v, now);
-	v->where = HVT_OFF_RUNNABLE;
-	v->run_ts = now;
 }
 
 /*
@@ -180,129 +280,314 @@ static inline void hvt_time_wakeup(struct hvt_vcpu *v, u64 now)
  * notes who ran instead if it is the exit's longest such stretch (the
  * preemptor noted at the switch-out, or else PREV, unless it was idle).
  */
-static inline u64 hvt_time_switch_in(struct hvt_vcpu *v,
-				     const struct task_struct *prev,
-				     bool prev_vcpu, u64 now)
+static inline u64 __hvt_time_switch_in(struct hvt_split *s,
+				       const struct task_struct *prev,
+				       bool prev_vcpu, u64 now)
 {
 	u64 r = 0;
 
-	if (v->where == HVT_OFF_BLOCKED) {
-		hvt_time_unblock(v, now);	/* the wake-up went unseen */
-	} else if (v->where == HVT_OFF_RUNNABLE) {
-		r = hvt_since(now, v->run_ts);
-		v->part[HVTRACE_PART_RUNNABLE] += r;
-		if (!v->off_pid && prev->pid)
-			hvt_note_task(&v->off_pid, v->off_comm, &v->off_vcpu,
+	if (s->where == HVT_OFF_BLOCKED) {
+		__hvt_time_unblock(s, now);	/* the wake-up went unseen */
+	} else if (s->where == HVT_OFF_RUNNABLE) {
+		r = hvt_since(now, s->run_ts);
+		s->part[HVTRACE_PART_RUNNABLE] += r;
+		if (!s->off_pid && prev->pid)
+			hvt_note_task(&s->off_pid, s->off_comm, &s->off_vcpu,
 				      prev, prev_vcpu);
-		if (v->off_pid && r > v->pre_ns) {
-			v->pre_ns = r;
-			v->pre_pid = v->off_pid;
-			memcpy(v->pre_comm, v->off_comm, TASK_COMM_LEN);
-			v->pre_flags = v->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
+		if (s->off_pid && r > s->pre_ns) {
+			s->pre_ns = r;
+			s->pre_pid = s->off_pid;
+			memcpy(s->pre_comm, s->off_comm, TASK_COMM_LEN);
+			s->pre_flags = s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
 		}
 	}
-	v->where = HVT_ON_CPU;
-	v->on_ts = now;
+	WRITE_ONCE(s->where, HVT_ON_CPU);
+	s->on_ts = now;
 	/*
 	 * Remembered for a halt's polling, which is on CPU only; after a
 	 * kernel block (perhaps the halt's) only the stretches before it
 	 * matter, until the halt ends.
 	 */
-	if (!v->sleep_ts) {
-		v->gap_off[v->gap_next] = v->off_ts;
-		v->gap_on[v->gap_next] = now;
-		v->gap_next = (v->gap_next + 1) % HVT_GAPS;
+	if (!s->sleep_ts) {
+		s->gap_off[s->gap_next] = s->off_ts;
+		s->gap_on[s->gap_next] = now;
+		s->gap_next = (s->gap_next + 1) % HVT_GAPS;
 	}
-	if (v->in_user)
-		v->user_ts = now;
+	if (s->in_user)
+		s->user_ts = now;
 	return r;
 }
 
 /*
- * V's time on CPU from FROM to TO, less the off-CPU stretches in it: a
+ * S's time on CPU from FROM to TO, less the off-CPU stretches in it: a
  * preemption while polling is runnable, not halt. KVM stops polling
  * once another task is runnable, so one stretch is the rule; if all the
  * remembered ones fall in the window, older ones may be missing, and
  * only the time since the last switch-in counts.
  */
-static inline u64 hvt_on_cpu(const struct hvt_vcpu *v, u64 from, u64 to)
+static inline u64 hvt_on_cpu(const struct hvt_split *s, u64 from, u64 to)
 {
 	u64 t = hvt_since(to, from), last = from;
 	int i, inside = 0;
 
 	for (i = 0; i < HVT_GAPS; i++) {
-		u64 off = max(v->gap_off[i], from), on = min(v->gap_on[i], to);
+		u64 off = max(s->gap_off[i], from), on = min(s->gap_on[i], to);
 
 		t -= min(t, hvt_since(on, off));
-		inside += v->gap_on[i] > from;
+		inside += s->gap_on[i] > from;
 		last = max(last, on);
 	}
 	return inside < HVT_GAPS ? t : min(t, hvt_since(to, last));
 }
 
 /*
- * kvm_vcpu_wakeup: KVM's halt of NS (its own clock, ktime) ended. The
- * halt is its polling on CPU plus its blocked time; runnable time after
- * the wake-up stays runnable. Only the polling is measured from NS, and
- * it is short, so the two clocks' rates do not matter.
+ * KVM's halt of NS (its own clock, ktime) ended. The halt is its polling
+ * on CPU plus its blocked time; runnable time after the wake-up stays
+ * runnable. Only the polling is measured from NS, and it is short, so
+ * the two clocks' rates do not matter.
  */
-static inline void hvt_time_halted(struct hvt_vcpu *v, u64 ns, bool waited,
-				   u64 now)
+static inline void __hvt_time_halted(struct hvt_split *s, u64 ns,
+				     bool waited, u64 now)
 {
-	u64 start = max(hvt_since(now, ns), v->exit_ts), halt;
+	u64 start = max(hvt_since(now, ns), s->exit_ts), halt;
 
-	if (waited && v->sleep_ts) {
-		halt = v->ksleep;
+	if (waited && s->sleep_ts) {
+		halt = s->ksleep;
 		/* Polled from the halt's start to its first block. */
-		halt += hvt_on_cpu(v, start, v->sleep_ts);
-		v->ksleep = 0;
-		v->sleep_ts = 0;
-	} else if (!v->sleep_ts) {
+		halt += hvt_on_cpu(s, start, s->sleep_ts);
+		s->ksleep = 0;
+		s->sleep_ts = 0;
+	} else if (!s->sleep_ts) {
 		/* Polling succeeded: on CPU but for a preemption. */
-		halt = hvt_on_cpu(v, start, now);
+		halt = hvt_on_cpu(s, start, now);
 	} else {
 		/* After a kernel sleep of this exit: since the switch-in. */
-		halt = hvt_since(now, max(start, v->on_ts));
+		halt = hvt_since(now, max(start, s->on_ts));
 	}
-	v->part[HVTRACE_PART_HALT] += halt;
-	v->split = true;
+	s->part[HVTRACE_PART_HALT] += halt;
+	s->split = true;
 }
 
 /*
- * At the entry closing an exit of D ns: the last parts, and trimmed so
- * they never exceed D (intervals measured on several CPUs' clocks).
+ * The last parts of a split exit of D ns (HVT_END_SPLIT: it ended at
+ * exit_ts + D), trimmed so they never exceed D (intervals measured on
+ * several CPUs' clocks). Inline, like hvt_time_reset(), in the caller's
+ * out-of-line counting of the exit (probe_kvm.c end_split()): an exit
+ * that went to the VMM, halted or was preempted makes no call for them.
  */
-static inline void hvt_time_close(struct hvt_vcpu *v, u64 now, u64 d)
+static inline void hvt_time_close(struct hvt_split *s, u64 d)
 {
-	u64 sum = 0;
+	u64 now = s->exit_ts + d, sum = 0;
 	int i;
 
-	hvt_time_settle(v, now);	/* off CPU: destroyed meanwhile */
-	if (v->in_user)
-		hvt_time_from_user(v, now);
-	v->part[HVTRACE_PART_OTHER] += v->ksleep;
+	hvt_time_settle(s, now);	/* off CPU: destroyed meanwhile */
+	if (s->in_user)
+		__hvt_time_from_user(s, now);
+	s->part[HVTRACE_PART_OTHER] += s->ksleep;
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		sum += v->part[i];
+		sum += s->part[i];
 	for (i = HVTRACE_NR_PARTS - 1; sum > d && i >= 0; i--) {
-		u64 cut = min(v->part[i], sum - d);
+		u64 cut = min(s->part[i], sum - d);
 
-		v->part[i] -= cut;
+		s->part[i] -= cut;
 		sum -= cut;
 	}
 }
 
-/* After the exit is accounted: the next one starts with nothing. */
-static inline void hvt_time_reset(struct hvt_vcpu *v)
+/*
+ * After the caller has counted a split exit's parts, or when an exit is
+ * dropped: the next one starts with nothing.
+ */
+static inline void hvt_time_reset(struct hvt_split *s)
 {
-	memset(v->part, 0, sizeof(v->part));
-	v->ksleep = 0;
-	v->sleep_ts = 0;
-	v->in_user = false;
-	v->preempted = false;
-	v->pre_pid = 0;
-	v->pre_ns = 0;
-	v->pre_flags = 0;
-	v->split = false;
+	memset(s->part, 0, sizeof(s->part));
+	s->ksleep = 0;
+	s->sleep_ts = 0;
+	WRITE_ONCE(s->in_user, false);
+	s->preempted = false;
+	s->pre_pid = 0;
+	s->pre_ns = 0;
+	s->pre_flags = 0;
+	s->split = false;
+}
+
+/* Out of line (vcpu_time.c): a new vCPU in the slot, no exit, no thread. */
+void hvt_time_init(struct hvt_split *s);
+
+/* The entry points, one per event, each with its guards. */
+
+/*
+ * kvm_exit: an exit begins now. The caller has made the current thread
+ * the split's (hvt_thread_add()) and read the exit's reason: called
+ * last, so the exit's time covers none of the probe's work. True when
+ * the exit before never re-entered: it is dropped (counted unpaired).
+ */
+static __always_inline bool hvt_time_exit(struct hvt_split *s)
+{
+	bool unpaired = s->in_exit;
+
+	if (unlikely(unpaired))
+		hvt_time_reset(s);
+	WRITE_ONCE(s->in_exit, true);
+	WRITE_ONCE(s->exit_ts, hvt_time_now());
+	return unpaired;
+}
+
+enum hvt_end {
+	HVT_END_NONE,		/* no exit in flight */
+	HVT_END_QUIET,		/* it ended, nothing happened to it */
+	HVT_END_SPLIT,		/* it ended; close, count its parts, reset */
+};
+
+/*
+ * The exit in flight ends at NOW (the entry, or its vCPU's destruction):
+ * *D is its duration. A clock that reads earlier than the exit's (another
+ * CPU's) makes it take no time, so the exit plus *D (the entry) stays
+ * monotonic on this CPU, which trace readers rely on.
+ */
+static __always_inline enum hvt_end __hvt_time_end(struct hvt_split *s,
+						   u64 now, u64 *d)
+{
+	WRITE_ONCE(s->in_exit, false);
+	if (unlikely(now < s->exit_ts))
+		WRITE_ONCE(s->exit_ts, now);
+	*d = now - s->exit_ts;
+	return likely(!s->split) ? HVT_END_QUIET : HVT_END_SPLIT;
+}
+
+/*
+ * kvm_entry: the exit in flight, if any, ends now after *D ns. With
+ * HVT_END_SPLIT the caller, out of line, closes its parts
+ * (hvt_time_close(): then s->part adds up to *D at most, and the longest
+ * preemptor, s->pre_*, is final), counts them, then calls
+ * hvt_time_reset(). HVT_END_QUIET (the common case) leaves nothing to
+ * close, count or reset; HVT_END_NONE: no exit was in flight (fastpath
+ * re-entries on AMD before 6.5), and the clock was not read.
+ */
+static __always_inline enum hvt_end hvt_time_entry(struct hvt_split *s,
+						   u64 *d)
+{
+	if (!s->in_exit)
+		return HVT_END_NONE;
+	return __hvt_time_end(s, hvt_time_now(), d);
+}
+
+/*
+ * KVM destroys the vCPU (a kprobe: preemption is off): its thread's
+ * scheduling no longer drives the split (hvt_split_own()), and the exit
+ * in flight, if any, ends now after *D ns as an HVT_END_SPLIT at the
+ * entry does: the caller closes it (whatever state it is in is settled),
+ * counts it and resets. False: no exit was in flight.
+ */
+bool hvt_time_destroyed(struct hvt_split *s, u64 *d);
+
+/*
+ * sched_switch: task P (S's thread) goes out at NOW on CPU, and NEXT (a
+ * vCPU thread: NEXT_VCPU) takes it. Runnable when PREEMPT, or still
+ * TASK_RUNNING (yielding); else blocked.
+ */
+static __always_inline void hvt_time_switch_out(struct hvt_split *s,
+						const struct task_struct *p,
+						bool preempt,
+						const struct task_struct *next,
+						bool next_vcpu, u64 now,
+						int cpu)
+{
+	if (likely(READ_ONCE(s->in_exit)) && hvt_split_enter(s, p)) {
+		__hvt_time_switch_out(s, preempt || hvt_task_runnable(p), next,
+				      next_vcpu, now, cpu);
+		hvt_split_leave(s);
+	}
+}
+
+/* What a switch-in ended, for the caller to credit and count. */
+struct hvt_switched_in {
+	u64 runnable_ns;	/* the runnable stretch that ended, or 0 */
+	u64 off_ns;		/* off CPU since the switch-out */
+	const char *comm;	/* who ran instead, while S is held */
+	u32 pid;		/* its pid; 0: nobody to credit runnable_ns */
+	bool vcpu;		/* it is a vCPU thread */
+	bool preempted;		/* it was a preemption inside KVM */
+};
+
+/*
+ * sched_switch: task P (S's thread) comes in at NOW after PREV (a vCPU
+ * thread: PREV_VCPU). False: P has no exit in flight, or the split is no
+ * longer P's. True: *W says what the switch-in ended, and S stays held,
+ * so a new owner (hvt_split_own()) also waits for the caller's counting
+ * of it (a preemption's record reads S): the caller then calls
+ * hvt_split_leave().
+ */
+static __always_inline bool hvt_time_switch_in(struct hvt_split *s,
+					       const struct task_struct *p,
+					       const struct task_struct *prev,
+					       bool prev_vcpu, u64 now,
+					       struct hvt_switched_in *w)
+{
+	if (!READ_ONCE(s->in_exit) || !hvt_split_enter(s, p))
+		return false;
+	w->off_ns = hvt_since(now, s->off_ts);
+	w->runnable_ns = __hvt_time_switch_in(s, prev, prev_vcpu, now);
+	if (w->runnable_ns && s->off_pid) {
+		w->pid = s->off_pid;
+		w->comm = s->off_comm;
+		w->vcpu = s->off_vcpu;
+	}
+	/* Switched out runnable inside KVM (a wake-up never sets this). */
+	w->preempted = s->preempted;
+	s->preempted = false;
+	return true;
+}
+
+/*
+ * sched_wakeup of task P (S's thread): blocked time ends, runnable time
+ * begins. Woken before it got off CPU: nothing happened to its time.
+ */
+static __always_inline void hvt_time_wakeup(struct hvt_split *s,
+					    const struct task_struct *p)
+{
+	u64 now;
+
+	if (READ_ONCE(s->in_exit) && READ_ONCE(s->where) == HVT_OFF_BLOCKED &&
+	    hvt_split_enter(s, p)) {
+		now = hvt_time_now();
+		__hvt_time_unblock(s, now);
+		WRITE_ONCE(s->where, HVT_OFF_RUNNABLE);
+		s->run_ts = now;
+		hvt_split_leave(s);
+	}
+}
+
+/* kvm_userspace_exit: KVM_RUN returned, the VMM has the exit. */
+static __always_inline void hvt_time_to_user(struct hvt_split *s)
+{
+	if (s->in_exit) {
+		WRITE_ONCE(s->in_user, true);
+		s->user_ts = hvt_time_now();
+		s->split = true;
+	}
+}
+
+/*
+ * KVM_RUN again, perhaps from another thread (the caller has made it
+ * the split's: hvt_thread_add()): the VMM is done with the exit, and
+ * the old thread's open stretch is settled.
+ */
+static __always_inline void hvt_time_run(struct hvt_split *s)
+{
+	if (s->in_exit && s->in_user)
+		__hvt_time_from_user(s, hvt_time_now());
+}
+
+/*
+ * kvm_vcpu_wakeup: KVM's halt of NS (ktime) ended; WAITED: it blocked
+ * (or was woken early).
+ */
+static __always_inline void hvt_time_halted(struct hvt_split *s, u64 ns,
+					    bool waited)
+{
+	if (s->in_exit)
+		__hvt_time_halted(s, ns, waited, hvt_time_now());
 }
 
 #endif /* _HVT_VCPU_TIME_H */

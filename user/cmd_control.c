@@ -2,34 +2,39 @@
 /* hvctl start, stop, clear: commands without arguments. */
 #include <stdio.h>
 
-#include <linux/hvtrace.h>
-
+#include "client.h"
 #include "hvctl.h"
-#include "nl.h"
 
-static int control(const struct hvctl_cmd *cmd, uint8_t nlcmd, int argc,
-		   char **argv)
+static int control(const struct hvctl_cmd *cmd, int (*call)(struct hvc *),
+		   int argc, char **argv)
 {
+	struct hvc *c;
+	int ret;
+
 	if (hvctl_want_help(cmd, argc, argv))
 		return 0;
-	if (argc > 1)
-		return hvctl_usage_err(cmd, "unexpected argument '%s'", argv[1]);
-	return hvnl_simple(nlcmd) ? 1 : 0;
+	if (hvctl_no_args(cmd, argc, argv))
+		return 2;
+	if (hvc_open(&c))
+		return 1;
+	ret = call(c);
+	hvc_close(c);
+	return ret ? 1 : 0;
 }
 
 static int start_run(int argc, char **argv)
 {
-	return control(&hvctl_cmd_start, HVTRACE_CMD_START, argc, argv);
+	return control(&hvctl_cmd_start, hvc_start, argc, argv);
 }
 
 static int stop_run(int argc, char **argv)
 {
-	return control(&hvctl_cmd_stop, HVTRACE_CMD_STOP, argc, argv);
+	return control(&hvctl_cmd_stop, hvc_stop, argc, argv);
 }
 
 static int clear_run(int argc, char **argv)
 {
-	return control(&hvctl_cmd_clear, HVTRACE_CMD_CLEAR, argc, argv);
+	return control(&hvctl_cmd_clear, hvc_clear, argc, argv);
 }
 
 const struct hvctl_cmd hvctl_cmd_start = {

@@ -14,10 +14,12 @@
 #include <linux/hvtrace.h>
 
 #include "duration.h"
+#include "event_fields.h"
 #include "exit_reasons.h"
 #include "hvctl.h"
 #include "output.h"
 #include "time_parts.h"
+#include "trace_filter.h"
 #include "trace_read.h"
 
 enum dump_format { FMT_TEXT, FMT_JSON, FMT_CSV };
@@ -28,14 +30,6 @@ enum dump_format { FMT_TEXT, FMT_JSON, FMT_CSV };
  * put_u64's fixed-size copy.
  */
 #define LINE_MAX_LEN 2048
-
-static const char csv_header[] =
-	"ts_ns,entry_ns,duration_ns,reason,isa,code,info1,info2,intr_info,"
-	"error_code,gpa,msr,rip,vm,vm_id,vm_pid,vcpu,tid,cpu_exit,cpu,seq,"
-	"flags,type,handling_ns,vmm_ns,halt_ns,runnable_ns,other_ns,guest_ns,"
-	"preempt_pid,preempt_comm,preempt_vcpu,preempt_ns\n";
-
-
 
 /*
  * Labels change from one event to the next (VMs and reasons interleave)
@@ -60,6 +54,12 @@ struct reason_slot {
 struct dump_ctx {
 	const struct trace_reader *r;
 	enum dump_format fmt;
+	/* The fields of fmt, in its order (event_fields_pick()). */
+	const struct event_field *fields[EVENT_NR_FIELDS];
+	unsigned int nr_fields;
+	/* JSON: each field's ",\"key\":", made once, and its length. */
+	char keys[EVENT_NR_FIELDS][24];
+	unsigned char key_len[EVENT_NR_FIELDS];
 	struct vm_slot vms[LABEL_CACHE];
 	struct reason_slot reasons[LABEL_CACHE];
 };
@@ -169,27 +169,12 @@ static char *put_dur(char *p, uint64_t ns)
 /* out_json_str() into the line: names and comms are short. */
 static char *put_json_str(char *p, const char *s)
 {
-	static const char digits[] = "0123456789abcdef";
-	int n;
+	int used;
 
 	*p++ = '"';
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		n = c < 0x80 ? 1 : out_utf8_len((const unsigned char *)s);
-		if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = c;
-		} else if (c < 0x20) {
-			p = put_str(p, "\\u00");
-			*p++ = digits[c >> 4];
-			*p++ = digits[c & 0xf];
-		} else if (n) {
-			p = put_mem(p, s, n);
-			s += n - 1;
-		} else {
-			p = put_str(p, "\\ufffd");
-		}
+	while (*s) {
+		p += out_json_char(p, s, &used);
+		s += used;
 	}
 	*p++ = '"';
 	return p;
@@ -226,103 +211,76 @@ static const char *vm_label(struct dump_ctx *c, const struct trace_record *e)
 	return v->label;
 }
 
-/* "NPF"; "unknown" when the vendor was not known; "0x..." if not named. */
+/* exit_reason_label(), cached: a line needs it, snprintf is slow. */
 static const char *reason_label(struct dump_ctx *c, const struct trace_record *e)
 {
 	struct reason_slot *rs;
-	const char *name;
-
 	rs = &c->reasons[(e->reason ^ e->reason >> 6 ^ e->isa << 5) % LABEL_CACHE];
 	if (rs->valid && rs->isa == e->isa && rs->code == e->reason)
 		return rs->label;
-	name = e->isa == HVTRACE_ISA_UNKNOWN ? "unknown" :
-					      exit_reason_name(e->isa, e->reason);
-	if (name)
-		snprintf(rs->label, sizeof(rs->label), "%s", name);
-	else
-		snprintf(rs->label, sizeof(rs->label), "0x%x", e->reason);
+	exit_reason_label(rs->label, sizeof(rs->label), e->isa, e->reason);
 	rs->isa = e->isa;
 	rs->code = e->reason;
 	rs->valid = true;
 	return rs->label;
 }
 
-/*
- * The decoded exit information, less the address the line shows already
- * from addr (SVM's NPF text starts "gpa 0x...", VMX's RDMSR-immediate
- * "msr 0x...").
- */
-static const char *qualifier(char *buf, size_t len, const struct trace_record *e)
-{
-	const char *q = buf, *sp;
-
-	exit_reason_qualifier(buf, len, e->isa, e->reason, e->info1, e->info2);
-	if (((e->flags & HVTRACE_EVF_ADDR_GPA) && !strncmp(q, "gpa ", 4)) ||
-	    ((e->flags & HVTRACE_EVF_ADDR_MSR) && !strncmp(q, "msr ", 4))) {
-		sp = strchr(q + 4, ' ');
-		q = sp ? sp + 1 : "";
-	}
-	return q;
-}
-
 /* "[120.443201] vm guest1 vcpu0 cpu3 ": the start, where it happened. */
-static char *text_where(char *p, struct dump_ctx *c, const struct trace_event *ev)
+static char *text_where(char *p, const struct event_view *v)
 {
-	uint64_t t = trace_exit_ns(ev);
 	char us[8];
 
 	*p++ = '[';
-	p = put_u64(p, t / 1000000000);
-	snprintf(us, sizeof(us), ".%06u", (unsigned int)(t % 1000000000 / 1000));
+	p = put_u64(p, v->ts_ns / 1000000000);
+	snprintf(us, sizeof(us), ".%06u",
+		 (unsigned int)(v->ts_ns % 1000000000 / 1000));
 	p = put_str(p, us);
 	p = put_str(p, "] vm ");
-	p = put_str(p, vm_label(c, &ev->e));
+	p = put_str(p, v->vm);
 	p = put_str(p, " vcpu");
-	p = put_u64(p, ev->e.vcpu_id);
+	p = put_u64(p, v->vcpu);
 	p = put_str(p, " cpu");
-	p = put_u64(p, ev->cpu);
+	p = put_u64(p, v->cpu);
 	*p++ = ' ';
 	return p;
 }
 
 /* "NPF gpa 0x7ff82000 write rip 0x...": the exit and what it was about. */
-static char *text_exit(char *p, struct dump_ctx *c, const struct trace_record *e)
+static char *text_exit(char *p, const struct event_view *v)
 {
 	char q[96];
 	const char *qs;
 
-	p = put_str(p, reason_label(c, e));
-	if (e->flags & HVTRACE_EVF_ADDR_GPA) {
+	p = put_str(p, v->reason);
+	if (v->flags & HVTRACE_EVF_ADDR_GPA) {
 		p = put_str(p, " gpa ");
-		p = put_hex(p, e->addr);
+		p = put_hex(p, v->addr);
 	}
-	if (e->flags & HVTRACE_EVF_ADDR_MSR) {
+	if (v->flags & HVTRACE_EVF_ADDR_MSR) {
 		p = put_str(p, " msr ");
-		p = put_hex(p, e->addr);
+		p = put_hex(p, v->addr);
 	}
-	qs = qualifier(q, sizeof(q), e);
+	qs = event_qualifier(q, sizeof(q), v);
 	if (*qs) {
 		*p++ = ' ';
 		p = put_str(p, qs);
 	}
-	if (e->flags & HVTRACE_EVF_RIP_VALID) {
+	if (v->flags & HVTRACE_EVF_RIP_VALID) {
 		p = put_str(p, " rip ");
-		p = put_hex(p, e->rip);
+		p = put_hex(p, v->rip);
 	}
 	return p;
 }
 
 /* "pid 4242 (stress-ng)", "vcpu pid 4102 (CPU 1/KVM)" */
-static char *text_preemptor(char *p, const struct trace_record *e)
+static char *text_preemptor(char *p, const struct event_view *v)
 {
-	char comm[TRACE_COMM_BUF];
-
-	if (e->flags & HVTRACE_EVF_PREEMPT_VCPU)
+	if (v->preempt_vcpu)
 		p = put_str(p, "vcpu ");
 	p = put_str(p, "pid ");
-	p = put_u64(p, e->preempt_pid);
+	p = put_u64(p, v->preempt_pid);
 	p = put_str(p, " (");
-	p = put_str(p, trace_comm(e, comm));
+	p = put_str(p, v->preempt_comm);
 	*p++ = ')';
 	return p;
 }
@@ -332,31 +290,28 @@ static char *text_preemptor(char *p, const struct trace_record *e)
  *   312.4us: handling 12.1us vmm 200.0us halt 0ns preempted 100.3us
  *   other 0ns guest 5.0us; preempted by pid 4242 (stress-ng) for 100.3us
  */
-static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
+static char *text_line(char *p, const struct event_view *v)
 {
-	const struct trace_record *e = &ev->e;
-
-	p = text_exit(text_where(p, c, ev), c, e);
+	p = text_exit(text_where(p, v), v);
 	*p++ = ' ';
-	p = put_dur(p, e->duration_ns);
+	p = put_dur(p, v->duration_ns);
 	/* Its vCPU was destroyed first: the duration runs to that. */
-	if (e->flags & HVTRACE_EVF_NO_ENTRY)
+	if (v->no_entry)
 		p = put_str(p, " never re-entered");
-	p = put_str(p, ": handling ");
-	p = put_dur(p, e->handling_ns);
-	for (int i = 0; i < HVTRACE_NR_PARTS; i++) {
+	p = put_str(p, ":");
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++) {
 		*p++ = ' ';
-		p = put_str(p, time_part_labels[1 + i]);
+		p = put_str(p, time_part_labels[i]);
 		*p++ = ' ';
-		p = put_dur(p, e->part_ns[i]);
+		p = put_dur(p, v->part_ns[i]);
 	}
 	p = put_str(p, " guest ");
-	p = put_dur(p, e->guest_ns);
-	if (!e->preempt_pid)
+	p = put_dur(p, v->guest_ns);
+	if (!v->preempt_pid)
 		return p;
-	p = text_preemptor(put_str(p, "; preempted by "), e);
+	p = text_preemptor(put_str(p, "; preempted by "), v);
 	p = put_str(p, " for ");
-	return put_dur(p, e->preempt_ns);
+	return put_dur(p, v->preempt_ns);
 }
 
 /*
@@ -364,168 +319,98 @@ static char *text_line(char *p, struct dump_ctx *c, const struct trace_event *ev
  *   (stress-ng); in NPF gpa 0x7ff82000 write rip 0x...
  * The time is the switch-out, the duration the time off CPU.
  */
-static char *text_preempt_line(char *p, struct dump_ctx *c,
-			       const struct trace_event *ev)
+static char *text_preempt_line(char *p, const struct event_view *v)
 {
-	const struct trace_record *e = &ev->e;
-
-	p = put_str(text_where(p, c, ev), "preempted ");
-	p = put_dur(p, e->duration_ns);
-	p = text_preemptor(put_str(p, " by "), e);
+	p = put_str(text_where(p, v), "preempted ");
+	p = put_dur(p, v->duration_ns);
+	p = text_preemptor(put_str(p, " by "), v);
 	/* The module notes the time off CPU; say so when it differs. */
-	if (e->preempt_ns != e->duration_ns) {
+	if (v->preempt_ns != v->duration_ns) {
 		p = put_str(p, " ran ");
-		p = put_dur(p, e->preempt_ns);
+		p = put_dur(p, v->preempt_ns);
 	}
-	return text_exit(put_str(p, "; in "), c, e);
+	return text_exit(put_str(p, "; in "), v);
 }
 
 /*
- * A member ",\"key\":" then the value (the caller writes the first key).
- * KEY is a literal: its length is known when compiling, so the copy is a
- * few moves rather than strlen() and memcpy() per member.
+ * One object a line, event_out_members()'s JSON built by hand: the
+ * table's fields in JSON's order (what the record is first).
  */
-#define json_key(p, key) put_mem(p, ",\"" key "\":", sizeof(",\"" key "\":") - 1)
-#define json_u64(p, key, v) put_u64(json_key(p, key), v)
-
-static char *json_preemptor(char *p, const struct trace_record *e)
+static char *json_line(char *p, const struct dump_ctx *c,
+		       const struct event_view *v)
 {
-	char comm[TRACE_COMM_BUF];
+	char *start = p;
 
-	p = json_u64(p, "preempt_pid", e->preempt_pid);
-	p = put_json_str(json_key(p, "preempt_comm"), trace_comm(e, comm));
-	p = put_str(json_key(p, "preempt_vcpu"),
-		    e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "true" : "false");
-	return json_u64(p, "preempt_ns", e->preempt_ns);
-}
+	for (unsigned int i = 0; i < c->nr_fields; i++) {
+		const struct event_field *f = c->fields[i];
 
-/*
- * The keys of ABI 1 traces first, as they were; then the time split, and
- * the preemptor where one is noted (always, for a preemption record).
- */
-static char *json_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
-{
-	const struct trace_record *e = &ev->e;
-	bool pre = trace_is_preempt(ev);
-
-	p = put_str(p, pre ? "{\"type\":\"preempt\"" : "{\"type\":\"exit\"");
-	p = json_u64(p, "ts_ns", trace_exit_ns(ev));
-	p = json_u64(p, "entry_ns", ev->ts_ns);
-	p = json_u64(p, "duration_ns", e->duration_ns);
-	p = put_json_str(json_key(p, "reason"), reason_label(c, e));
-	p = json_u64(p, "isa", e->isa);
-	p = json_u64(p, "code", e->reason);
-	p = json_u64(p, "info1", e->info1);
-	p = json_u64(p, "info2", e->info2);
-	p = json_u64(p, "intr_info", e->intr_info);
-	p = json_u64(p, "error_code", e->error_code);
-	if (e->flags & HVTRACE_EVF_ADDR_GPA)
-		p = json_u64(p, "gpa", e->addr);
-	if (e->flags & HVTRACE_EVF_ADDR_MSR)
-		p = json_u64(p, "msr", e->addr);
-	if (e->flags & HVTRACE_EVF_RIP_VALID)
-		p = json_u64(p, "rip", e->rip);
-	p = put_json_str(json_key(p, "vm"), vm_label(c, e));
-	p = json_u64(p, "vm_id", e->vm_id);
-	p = json_u64(p, "vm_pid", e->vm_pid);
-	p = json_u64(p, "vcpu", e->vcpu_id);
-	p = json_u64(p, "tid", e->tid);
-	p = json_u64(p, "cpu_exit", e->cpu_exit);
-	p = json_u64(p, "cpu", ev->cpu);
-	p = json_u64(p, "seq", e->seq);
-	p = json_u64(p, "flags", e->flags);
-	p = json_u64(p, "handling_ns", e->handling_ns);
-	p = json_u64(p, "vmm_ns", e->part_ns[HVTRACE_PART_VMM]);
-	p = json_u64(p, "halt_ns", e->part_ns[HVTRACE_PART_HALT]);
-	p = json_u64(p, "runnable_ns", e->part_ns[HVTRACE_PART_RUNNABLE]);
-	p = json_u64(p, "other_ns", e->part_ns[HVTRACE_PART_OTHER]);
-	p = json_u64(p, "guest_ns", e->guest_ns);
-	if (e->flags & HVTRACE_EVF_NO_ENTRY)
-		p = put_str(json_key(p, "no_entry"), "true");
-	if (pre || e->preempt_pid)
-		p = json_preemptor(p, e);
+		if (!event_field_present(f, v))
+			continue;
+		/* A constant-size copy is three moves; the line has slack. */
+		memcpy(p, c->keys[i], sizeof(c->keys[i]));
+		p += c->key_len[i];
+		if (f->kind == EF_STR)
+			p = put_json_str(p, event_field_str(f, v));
+		else if (f->kind == EF_BOOL)
+			p = put_str(p, event_field_u64(f, v) ? "true" : "false");
+		else
+			p = put_u64(p, event_field_u64(f, v));
+	}
+	/* The first member's comma opens the object. */
+	*start = '{';
 	*p++ = '}';
 	return p;
 }
 
-static char *csv_u64(char *p, uint64_t v)
+/* Columns as the header; the empty string where a field is not there. */
+static char *csv_line(char *p, const struct dump_ctx *c,
+		      const struct event_view *v)
 {
-	p = put_u64(p, v);
-	*p++ = ',';
+	for (unsigned int i = 0; i < c->nr_fields; i++) {
+		const struct event_field *f = c->fields[i];
+
+		if (i)
+			*p++ = ',';
+		if (!event_field_present(f, v))
+			continue;
+		if (f->kind == EF_STR)
+			p = put_csv_str(p, event_field_str(f, v));
+		else if (f->kind == EF_HEX)
+			p = put_hex(p, event_field_u64(f, v));
+		else
+			p = put_u64(p, event_field_u64(f, v));
+	}
 	return p;
 }
 
-static char *csv_hex(char *p, uint64_t v)
+static void print_csv_header(const struct dump_ctx *c)
 {
-	p = put_hex(p, v);
-	*p++ = ',';
-	return p;
-}
-
-/* Columns as csv_header; the empty string where a field does not apply. */
-static char *csv_line(char *p, struct dump_ctx *c, const struct trace_event *ev)
-{
-	const struct trace_record *e = &ev->e;
-	char comm[TRACE_COMM_BUF];
-
-	p = csv_u64(p, trace_exit_ns(ev));
-	p = csv_u64(p, ev->ts_ns);
-	p = csv_u64(p, e->duration_ns);
-	p = put_str(p, reason_label(c, e));
-	*p++ = ',';
-	p = csv_u64(p, e->isa);
-	p = csv_u64(p, e->reason);
-	p = csv_hex(p, e->info1);
-	p = csv_hex(p, e->info2);
-	p = csv_hex(p, e->intr_info);
-	p = csv_hex(p, e->error_code);
-	if (e->flags & HVTRACE_EVF_ADDR_GPA)
-		p = put_hex(p, e->addr);
-	*p++ = ',';
-	if (e->flags & HVTRACE_EVF_ADDR_MSR)
-		p = put_hex(p, e->addr);
-	*p++ = ',';
-	if (e->flags & HVTRACE_EVF_RIP_VALID)
-		p = put_hex(p, e->rip);
-	*p++ = ',';
-	p = put_csv_str(p, vm_label(c, e));
-	*p++ = ',';
-	p = csv_u64(p, e->vm_id);
-	p = csv_u64(p, e->vm_pid);
-	p = csv_u64(p, e->vcpu_id);
-	p = csv_u64(p, e->tid);
-	p = csv_u64(p, e->cpu_exit);
-	p = csv_u64(p, ev->cpu);
-	p = csv_u64(p, e->seq);
-	p = csv_hex(p, e->flags);
-	p = put_str(p, trace_is_preempt(ev) ? "preempt," : "exit,");
-	p = csv_u64(p, e->handling_ns);
-	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
-		p = csv_u64(p, e->part_ns[i]);
-	p = csv_u64(p, e->guest_ns);
-	if (!trace_is_preempt(ev) && !e->preempt_pid)
-		return put_str(p, ",,,");
-	p = csv_u64(p, e->preempt_pid);
-	p = put_csv_str(p, trace_comm(e, comm));
-	*p++ = ',';
-	p = put_str(p, e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "1," : "0,");
-	return put_u64(p, e->preempt_ns);
+	for (unsigned int i = 0; i < c->nr_fields; i++)
+		printf("%s%s", i ? "," : "", c->fields[i]->key);
+	putchar('\n');
 }
 
 static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 {
-	char line[LINE_MAX_LEN], *p;
+	char line[LINE_MAX_LEN], comm[TRACE_COMM_BUF], *p;
+	struct event_view v;
 
+	bool pre = trace_is_preempt(ev);
+
+	/* Most exits have no preemptor: no comm to make printable. */
+	event_view_trace(&v, &ev->e, pre, ev->ts_ns, ev->cpu,
+			 reason_label(c, &ev->e), vm_label(c, &ev->e),
+			 pre || ev->e.preempt_pid ? trace_comm(&ev->e, comm) : "");
 	switch (c->fmt) {
 	case FMT_JSON:
-		p = json_line(line, c, ev);
+		p = json_line(line, c, &v);
 		break;
 	case FMT_CSV:
-		p = csv_line(line, c, ev);
+		p = csv_line(line, c, &v);
 		break;
 	default:
-		p = trace_is_preempt(ev) ? text_preempt_line(line, c, ev) :
-					   text_line(line, c, ev);
+		p = v.preempt ? text_preempt_line(line, &v) :
+				text_line(line, &v);
 		break;
 	}
 	*p++ = '\n';
@@ -546,7 +431,8 @@ static void print_notes(const struct trace_reader *r)
 			info.torn_packets, info.torn_packets == 1 ? "" : "s");
 }
 
-static int dump(const char *dir, enum dump_format fmt, unsigned int flags)
+static int dump(const char *dir, enum dump_format fmt, unsigned int flags,
+		struct trace_filter *f)
 {
 	static char obuf[1 << 18];
 	struct dump_ctx c = { .fmt = fmt };
@@ -558,12 +444,22 @@ static int dump(const char *dir, enum dump_format fmt, unsigned int flags)
 	r = trace_open(dir, flags, err, sizeof(err));
 	if (!r)
 		return hvctl_err("%s", err);
+	if (trace_filter_bind(f, r)) {
+		trace_close(r);
+		return 1;
+	}
 	c.r = r;
+	c.nr_fields = event_fields_pick(c.fields,
+					fmt == FMT_CSV ? EF_CSV : EF_DUMP);
+	for (unsigned int i = 0; i < c.nr_fields; i++)
+		c.key_len[i] = snprintf(c.keys[i], sizeof(c.keys[i]), ",\"%s\":",
+					c.fields[i]->key);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (fmt == FMT_CSV)
-		fputs(csv_header, stdout);
+		print_csv_header(&c);
 	while ((ret = trace_next(r, &ev)) > 0)
-		print_event(&c, &ev);
+		if (trace_filter_match(f, r, &ev))
+			print_event(&c, &ev);
 	/* Standard output's errors: main() (out_check_stdout()). */
 	if (ret < 0) {
 		ret = hvctl_err("%s", trace_error(r));
@@ -575,23 +471,36 @@ static int dump(const char *dir, enum dump_format fmt, unsigned int flags)
 	return ret ? 1 : 0;
 }
 
+struct dump_opts {
+	const char *format;
+	bool strict;
+	struct trace_filter filter;
+};
+
+static const struct hvctl_opt dump_opts[] = {
+	OPT_STR("--format", struct dump_opts, format, "text json csv"),
+	OPT_FLAG("--strict", struct dump_opts, strict),
+	TRACE_FILTER_OPTS(struct dump_opts, filter),
+	OPT_END,
+};
+
 static int dump_run(int argc, char **argv)
 {
-	enum dump_format fmt = hvctl_json ? FMT_JSON : FMT_TEXT;
-	const char *dir = NULL, *f = NULL;
-	bool strict = false;
-	const struct hvctl_opt opts[] = {
-		{ "--format", &f, NULL },
-		{ "--strict", NULL, &strict },
-		{ NULL, NULL, NULL },
-	};
+	struct dump_opts o = { 0 };
+	enum dump_format fmt;
+	const char *dir, *f;
 	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_dump, argc, argv))
 		return 0;
-	ret = hvctl_dir_and_options(&hvctl_cmd_dump, argc, argv, opts, &dir);
+	ret = hvctl_parse_dir(&hvctl_cmd_dump, argc, argv, &o, &dir);
+	if (!ret)
+		ret = trace_filter_parse(&o.filter, &hvctl_cmd_dump);
 	if (ret)
 		return ret;
+	/* -j is taken anywhere on the line: only now is it known. */
+	fmt = hvctl_json ? FMT_JSON : FMT_TEXT;
+	f = o.format;
 	if (f && !strcmp(f, "text"))
 		fmt = FMT_TEXT;
 	else if (f && !strcmp(f, "json"))
@@ -601,13 +510,16 @@ static int dump_run(int argc, char **argv)
 	else if (f)
 		return hvctl_usage_err(&hvctl_cmd_dump,
 				       "unknown format '%s' (text, json or csv)", f);
-	return dump(dir, fmt, strict ? TRACE_STRICT : 0);
+	return dump(dir, fmt, o.strict ? TRACE_STRICT : 0, &o.filter);
 }
 
 const struct hvctl_cmd hvctl_cmd_dump = {
 	.name = "dump",
 	.run = dump_run,
-	.usage = "DIR [--format text|json|csv] [--strict]",
+	.usage = "DIR [--format text|json|csv] [--strict]\n"
+		 "       " TRACE_FILTER_USAGE,
+	.opts = dump_opts,
+	.args = "@dir",
 	.summary = "print every event of a recorded trace, one a line\n"
 		   "Exits with where their time went (handling, vmm, halt,\n"
 		   "preempted, other; guest time before) and who preempted them;\n"
@@ -616,5 +528,5 @@ const struct hvctl_cmd hvctl_cmd_dump = {
 		   "re-entry minus duration. json (also -j): one object a line;\n"
 		   "csv: a header line, addresses and flags in 0x hex. Damaged\n"
 		   "packets are skipped with a warning; --strict makes any damage\n"
-		   "an error",
+		   "an error. The filters pick events as on report (see its help)",
 };

@@ -17,11 +17,24 @@
 
 #include <linux/hvtrace.h>
 
+#include "event_fields.h"
 #include "exit_reasons.h"
 #include "hvctl.h"
 #include "out_file.h"
 #include "output.h"
+#include "trace_filter.h"
 #include "trace_read.h"
+
+/*
+ * The Perfetto UI parses a trace in the browser, where "2gb is typical"
+ * of the memory a page gets (perfetto.dev/docs/visualization/large-traces),
+ * and what it builds is larger than the file: past LIMIT bytes it cannot
+ * open the file, past WARN it may not. Our slices take some 400 bytes of
+ * JSON an event (measured on gen-trace's traces).
+ */
+#define PERFETTO_BYTES_PER_EVENT	400ULL
+#define PERFETTO_WARN_BYTES		(512ULL << 20)
+#define PERFETTO_LIMIT_BYTES		(2ULL << 30)
 
 /* Keys seen so far: open addressing, kept at most half full. */
 struct key_set {
@@ -74,6 +87,7 @@ struct exporter {
 	FILE *f;
 	struct key_set vms, threads;
 	bool first;			/* no array member written yet */
+	struct trace_filter *filter;
 };
 
 static void next_member(struct exporter *x)
@@ -122,92 +136,53 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 	return 0;
 }
 
-/* Who ran instead: "preempted_by": "stress-ng (4242)", and the fields. */
-static void preemptor_args(FILE *f, const struct trace_record *e)
-{
-	char comm[TRACE_COMM_BUF], name[TRACE_COMM_BUF + 16];
-
-	trace_comm(e, comm);
-	snprintf(name, sizeof(name), "%s (%" PRIu32 ")", comm, e->preempt_pid);
-	fputs(",\"preempted_by\":", f);
-	out_json_str(f, name);
-	fprintf(f, ",\"preempt_pid\":%" PRIu32 ",\"preempt_comm\":",
-		e->preempt_pid);
-	out_json_str(f, comm);
-	fprintf(f, ",\"preempt_vcpu\":%s,\"preempt_ns\":%" PRIu64,
-		e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "true" : "false",
-		(uint64_t)e->preempt_ns);
-}
-
 /*
- * The args of both kinds; of a preemption, reason to rip are the exit's in
- * flight, named by EXIT (its slice is named by the preemptor).
+ * The args of both kinds: the table's export fields (event_fields.h),
+ * with the exit in flight named by EXIT on a preemption (its slice is
+ * named by the preemptor), the decoded exit information as "detail", and
+ * who ran instead as "preempted_by": "stress-ng (4242)".
  */
-static void exit_args(FILE *f, const struct trace_event *ev, const char *exit)
+static void exit_args(FILE *f, const struct event_view *v, const char *exit)
 {
-	const struct trace_record *e = &ev->e;
-	char q[96];
+	char q[96], name[TRACE_COMM_BUF + 16];
+	struct out o;
 
-	fputs(",\"args\":{", f);
-	if (exit) {
-		fputs("\"exit\":", f);
-		out_json_str(f, exit);
-		fputc(',', f);
+	out_init(&o, f, true);
+	fputs(",\"args\":", f);
+	out_open_object(&o, NULL);
+	if (exit)
+		out_str(&o, "exit", NULL, exit);
+	event_out_members(&o, v, EF_EXPORT);
+	if (exit_reason_qualifier(q, sizeof(q), v->isa, v->code, v->info1,
+				  v->info2) > 0)
+		out_str(&o, "detail", NULL, q);
+	if (v->preempt || v->preempt_pid) {
+		snprintf(name, sizeof(name), "%s (%" PRIu64 ")",
+			 v->preempt_comm, v->preempt_pid);
+		out_str(&o, "preempted_by", NULL, name);
 	}
-	fprintf(f, "\"isa\":%u,\"code\":%" PRIu32 ",\"info1\":\"0x%"
-		PRIx64 "\",\"info2\":\"0x%" PRIx64 "\"", e->isa, e->reason,
-		(uint64_t)e->info1, (uint64_t)e->info2);
-	if (e->intr_info || e->error_code)
-		fprintf(f, ",\"intr_info\":\"0x%" PRIx32 "\",\"error_code\":\"0x%"
-			PRIx32 "\"", e->intr_info, e->error_code);
-	if (e->flags & HVTRACE_EVF_ADDR_GPA)
-		fprintf(f, ",\"gpa\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
-	if (e->flags & HVTRACE_EVF_ADDR_MSR)
-		fprintf(f, ",\"msr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
-	if (e->flags & HVTRACE_EVF_RIP_VALID)
-		fprintf(f, ",\"rip\":\"0x%" PRIx64 "\"", (uint64_t)e->rip);
-	if (exit_reason_qualifier(q, sizeof(q), e->isa, e->reason, e->info1,
-				  e->info2) > 0) {
-		fputs(",\"detail\":", f);
-		out_json_str(f, q);
-	}
-	fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"vm_id\":%" PRIu32
-		",\"vcpu\":%" PRIu32 ",\"cpu_exit\":%u,\"cpu\":%u,\"seq\":%"
-		PRIu64 ",\"flags\":\"0x%x\"", (uint64_t)e->duration_ns,
-		e->vm_id, e->vcpu_id, e->cpu_exit, ev->cpu, (uint64_t)e->seq,
-		e->flags);
-	fprintf(f, ",\"handling_ns\":%" PRIu64 ",\"vmm_ns\":%" PRIu64
-		",\"halt_ns\":%" PRIu64 ",\"runnable_ns\":%" PRIu64
-		",\"other_ns\":%" PRIu64 ",\"guest_ns\":%" PRIu64,
-		(uint64_t)e->handling_ns, (uint64_t)e->part_ns[HVTRACE_PART_VMM],
-		(uint64_t)e->part_ns[HVTRACE_PART_HALT],
-		(uint64_t)e->part_ns[HVTRACE_PART_RUNNABLE],
-		(uint64_t)e->part_ns[HVTRACE_PART_OTHER],
-		(uint64_t)e->guest_ns);
-	if (e->preempt_pid || trace_is_preempt(ev))
-		preemptor_args(f, e);
-	fputs("}}", f);
+	out_close_object(&o);
+	fputc('}', f);
 }
 
 static int export_event(struct exporter *x, const struct trace_event *ev)
 {
 	const struct trace_record *e = &ev->e;
-	char comm[TRACE_COMM_BUF], pre[TRACE_COMM_BUF + 40], code[16];
+	char comm[TRACE_COMM_BUF], pre[TRACE_COMM_BUF + 40], code[48];
 	const char *name;
+
+	struct event_view v;
 
 	if (name_tracks(x, e))
 		return -1;
-	name = e->isa == HVTRACE_ISA_UNKNOWN ? "unknown" :
-					      exit_reason_name(e->isa, e->reason);
-	if (!name) {
-		snprintf(code, sizeof(code), "0x%x", e->reason);
-		name = code;
-	}
+	name = exit_reason_label(code, sizeof(code), e->isa, e->reason);
+	event_view_trace(&v, e, trace_is_preempt(ev), ev->ts_ns, ev->cpu, name,
+			 "", trace_comm(e, comm));
 	next_member(x);
 	if (trace_is_preempt(ev)) {
 		snprintf(pre, sizeof(pre), "preempted by %s%s (%" PRIu32 ")",
 			 e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vcpu " : "",
-			 trace_comm(e, comm), e->preempt_pid);
+			 comm, e->preempt_pid);
 		fputs("{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":", x->f);
 		out_json_str(x->f, pre);
 	} else {
@@ -218,7 +193,7 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 		e->tid);
 	put_us(x->f, "ts", trace_exit_ns(ev));
 	put_us(x->f, "dur", e->duration_ns);
-	exit_args(x->f, ev, trace_is_preempt(ev) ? name : NULL);
+	exit_args(x->f, &v, trace_is_preempt(ev) ? name : NULL);
 	return 0;
 }
 
@@ -244,7 +219,8 @@ static int export(struct exporter *x)
 
 	fputs("{\"traceEvents\":[", x->f);
 	while ((ret = trace_next(x->r, &ev)) > 0)
-		if (export_event(x, &ev))
+		if (trace_filter_match(x->filter, x->r, &ev) &&
+		    export_event(x, &ev))
 			return hvctl_err("out of memory");
 	if (ret < 0)
 		return hvctl_err("%s", trace_error(x->r));
@@ -253,10 +229,65 @@ static int export(struct exporter *x)
 	return 0;
 }
 
-static int export_file(const char *dir, const char *out, unsigned int flags)
+/*
+ * The events the export would write, counted in a pass of their own
+ * (reading costs some 70ns an event), so that a file the Perfetto UI
+ * cannot open is said before it is written: -1 on errors (printed).
+ */
+static int64_t count_events(const char *dir, unsigned int flags,
+			    struct trace_filter *f)
+{
+	struct trace_filter copy = *f;
+	struct trace_event ev;
+	struct trace_reader *r;
+	int64_t n = 0;
+	char err[512];
+	int ret;
+
+	r = trace_open(dir, flags, err, sizeof(err));
+	if (!r) {
+		hvctl_err("%s", err);
+		return -1;
+	}
+	while ((ret = trace_next(r, &ev)) > 0)
+		n += trace_filter_match(&copy, r, &ev);
+	if (ret < 0) {
+		hvctl_err("%s", trace_error(r));
+		n = -1;
+	}
+	trace_close(r);
+	return n;
+}
+
+static int check_size(const char *dir, unsigned int flags,
+		      struct trace_filter *f, bool force)
+{
+	int64_t n = count_events(dir, flags, f);
+	uint64_t bytes;
+
+	if (n < 0)
+		return 1;
+	bytes = (uint64_t)n * PERFETTO_BYTES_PER_EVENT;
+	if (bytes <= PERFETTO_WARN_BYTES)
+		return 0;
+	fprintf(stderr, "hvctl: %s: %s: %" PRId64 " events to export make "
+		"some %.1f GB of JSON; the Perfetto UI %s open a trace past "
+		"about 2 GB (its memory in the browser; trace_processor --httpd "
+		"lifts that).\nhvctl: narrow it with --since/--until, --vm, "
+		"--vcpu, --reason or --cpu%s.\n",
+		bytes > PERFETTO_LIMIT_BYTES && !force ? "refused" : "warning",
+		dir, n, (double)bytes / 1e9,
+		bytes > PERFETTO_LIMIT_BYTES ? "cannot" : "may not",
+		bytes > PERFETTO_LIMIT_BYTES && !force ?
+		", or write it anyway with --force" : "");
+	return bytes > PERFETTO_LIMIT_BYTES && !force;
+}
+
+static int export_file(const char *dir, const char *out, unsigned int flags,
+		       struct trace_filter *f, bool force)
 {
 	static char obuf[1 << 18];
-	struct exporter x = { .first = true };
+	struct exporter x = { .first = true, .filter = f };
 	struct trace_reader *r;
 	struct out_file o;
 	char err[512];
@@ -265,6 +296,10 @@ static int export_file(const char *dir, const char *out, unsigned int flags)
 	r = trace_open(dir, flags, err, sizeof(err));
 	if (!r)
 		return hvctl_err("%s", err);
+	if (trace_filter_bind(f, r) || check_size(dir, flags, f, force)) {
+		trace_close(r);
+		return 1;
+	}
 	if (out_file_open(&o, out, dir)) {
 		trace_close(r);
 		return 1;
@@ -286,37 +321,54 @@ static int export_file(const char *dir, const char *out, unsigned int flags)
 	return ret ? 1 : 0;
 }
 
+struct export_opts {
+	const char *out;
+	bool strict, force;
+	struct trace_filter filter;
+};
+
+static const struct hvctl_opt export_opts[] = {
+	OPT_STR("--perfetto", struct export_opts, out, "@file"),
+	OPT_FLAG("--strict", struct export_opts, strict),
+	OPT_FLAG("--force", struct export_opts, force),
+	TRACE_FILTER_OPTS(struct export_opts, filter),
+	OPT_END,
+};
+
 static int export_run(int argc, char **argv)
 {
-	const char *dir = NULL, *out = NULL;
-	bool strict = false;
-	const struct hvctl_opt opts[] = {
-		{ "--perfetto", &out, NULL },
-		{ "--strict", NULL, &strict },
-		{ NULL, NULL, NULL },
-	};
+	struct export_opts o = { 0 };
+	const char *dir;
 	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_export, argc, argv))
 		return 0;
-	ret = hvctl_dir_and_options(&hvctl_cmd_export, argc, argv, opts, &dir);
+	ret = hvctl_parse_dir(&hvctl_cmd_export, argc, argv, &o, &dir);
+	if (!ret)
+		ret = trace_filter_parse(&o.filter, &hvctl_cmd_export);
 	if (ret)
 		return ret;
-	if (!out || !*out)
+	if (!o.out || !*o.out)
 		return hvctl_usage_err(&hvctl_cmd_export,
 				       "--perfetto FILE is required");
-	return export_file(dir, out, strict ? TRACE_STRICT : 0);
+	return export_file(dir, o.out, o.strict ? TRACE_STRICT : 0, &o.filter,
+			   o.force);
 }
 
 const struct hvctl_cmd hvctl_cmd_export = {
 	.name = "export",
 	.run = export_run,
-	.usage = "DIR --perfetto FILE [--strict]",
+	.usage = "DIR --perfetto FILE [--strict] [--force]\n"
+		 "       " TRACE_FILTER_USAGE,
+	.opts = export_opts,
+	.args = "@dir",
 	.summary = "convert a recorded trace for ui.perfetto.dev or chrome://tracing\n"
 		   "(trace-event JSON; FILE - is stdout): a process per VM, a\n"
 		   "track per vCPU, a slice per exit (its time split in the\n"
 		   "args), and within it a \"preempted by COMM (PID)\" slice per\n"
 		   "preemption record. FILE is replaced whole once written (new:\n"
 		   "mode 0600), never inside DIR; --strict makes any damage to the\n"
-		   "trace an error",
+		   "trace an error. The filters pick events as on report. Past\n"
+		   "some 2 GB of JSON (the Perfetto UI's limit) the export is\n"
+		   "refused, and past 512 MB warned about; --force writes it anyway",
 };

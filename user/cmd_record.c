@@ -19,11 +19,9 @@
 
 #include <linux/hvtrace.h>
 
-#include "config_req.h"
+#include "client.h"
 #include "duration.h"
 #include "hvctl.h"
-#include "nl.h"
-#include "status_fetch.h"
 #include "trace_format.h"
 #include "trace_write.h"
 
@@ -35,7 +33,7 @@ struct rec_opts {
 	const char *dir;
 	uint64_t duration_ns;
 	bool quiet;
-	int nconfig;		/* arguments forwarded to SET_CONFIG */
+	struct hvc_change ch;	/* thresholds, filters, buffers: one request */
 };
 
 struct rec_state {
@@ -93,56 +91,46 @@ static void set_lost(struct rec_state *st, unsigned int cpu, uint64_t lost,
 	trace_set_discarded(st->w, cpu, now);
 }
 
-static int drain_cb(const struct nlmsghdr *nlh, void *data)
+static int on_event(const struct hvtrace_event *ev, void *data)
 {
-	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	const struct hvtrace_event *ev;
 	struct rec_state *st = data;
-	unsigned int cpu;
-	size_t n;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	if (!tb[HVTRACE_A_EVENTS_CPU])
-		return MNL_CB_OK;
-	cpu = mnl_attr_get_u32(tb[HVTRACE_A_EVENTS_CPU]);
-	set_lost(st, cpu, hvnl_u64(tb[HVTRACE_A_EVENTS_LOST]),
-		 hvnl_u64(tb[HVTRACE_A_EVENTS_OVERWRITTEN]));
-	if (!tb[HVTRACE_A_EVENTS] || st->failed)
-		return MNL_CB_OK;
-	ev = mnl_attr_get_payload(tb[HVTRACE_A_EVENTS]);
-	n = mnl_attr_get_payload_len(tb[HVTRACE_A_EVENTS]) / sizeof(*ev);
-	for (size_t i = 0; i < n; i++) {
-		note_vm(st, &ev[i]);
-		if (trace_append(st->w, &ev[i])) {
-			st->failed = true;
-			break;
-		}
+	if (st->failed)
+		return -EIO;
+	note_vm(st, ev);
+	if (trace_append(st->w, ev)) {
+		st->failed = true;
+		return -EIO;
 	}
-	return MNL_CB_OK;
+	return 0;
 }
 
-static int drain(struct hvnl *nl, struct rec_state *st)
+static void on_cpu(unsigned int cpu, uint64_t lost, uint64_t overwritten,
+		   void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	set_lost(data, cpu, lost, overwritten);
+}
 
-	if (hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_READ_EVENTS,
-				       NLM_F_DUMP), drain_cb, st))
-		return -1;
-	return st->failed ? -1 : 0;
+static int drain(struct hvc *c, struct rec_state *st)
+{
+	struct hvc_drain_ops ops = {
+		.event = on_event, .cpu = on_cpu, .data = st,
+	};
+
+	return hvc_drain(c, &ops) || st->failed ? -1 : 0;
 }
 
 /*
  * Status: CPUs, version, a reader already draining; and per CPU (the
  * status dump) what was lost so far, which the trace does not count.
  */
-static int take_status(struct hvnl *nl, struct rec_state *st)
+static int take_status(struct hvc *c, struct rec_state *st)
 {
-	struct status s = { 0 };
+	struct hvc_status s = { 0 };
 	unsigned int n;
 	int ret = -1;
 
-	if (status_fetch(nl, &s, true))
+	if (hvc_status_get(c, &s, true))
 		goto out;
 	if (s.reader) {
 		hvctl_err("another reader is draining the buffers (is an hvctl record running?)");
@@ -158,7 +146,7 @@ static int take_status(struct hvnl *nl, struct rec_state *st)
 		goto out;
 	}
 	for (unsigned int i = 0; i < s.nr_cpu_rows; i++) {
-		const struct acct_row *r = &s.cpus[i];
+		const struct hvc_acct_row *r = &s.cpus[i];
 
 		if (r->cpu < st->nr_cpus)
 			st->base_lost[r->cpu] = r->n[HVTRACE_ACCT_LOST] +
@@ -166,7 +154,7 @@ static int take_status(struct hvnl *nl, struct rec_state *st)
 	}
 	ret = 0;
 out:
-	status_free(&s);
+	hvc_status_free(&s);
 	return ret;
 }
 
@@ -273,13 +261,13 @@ static void progress(struct rec_state *st, bool final)
 		final ? "\n" : "   ");
 }
 
-static int record_loop(struct hvnl *nl, struct hvnl *events,
+static int record_loop(struct hvc *c, struct hvc *events,
 		       struct rec_state *st, const struct rec_opts *o)
 {
 	uint64_t start = st->start, last_flush = start;
 	uint64_t last_progress = start;
 	bool tty = !o->quiet && isatty(STDERR_FILENO);
-	struct pollfd pfd = { .fd = hvnl_fd(events), .events = POLLIN };
+	struct pollfd pfd = { .fd = hvc_fd(events), .events = POLLIN };
 
 	while (!stop) {
 		uint64_t now = now_ns(CLOCK_MONOTONIC);
@@ -293,8 +281,8 @@ static int record_loop(struct hvnl *nl, struct hvnl *events,
 		}
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			return hvctl_err("poll: %s", strerror(errno)), -1;
-		hvnl_discard_pending(events);
-		if (drain(nl, st))
+		hvc_discard_pending(events);
+		if (drain(c, st))
 			return -1;
 		now = now_ns(CLOCK_MONOTONIC);
 		if (now - last_flush >= FLUSH_NS) {
@@ -312,105 +300,125 @@ static int record_loop(struct hvnl *nl, struct hvnl *events,
 	return 0;
 }
 
-/* Forward threshold/filter/buffer options as one SET_CONFIG. */
-static int apply_config(int argc, char **argv)
+/*
+ * The configuration options go into one change, checked as they come:
+ * --threshold D is "set-threshold D", --pid P "filter pid P", and so on.
+ */
+static int threshold_opt(void *p, const char *opt, const char *v)
 {
-	char *args[32] = { "filter" };
-	int n = 1, ret = 0;
+	struct hvc_change *ch = &((struct rec_opts *)p)->ch;
 
-	for (int i = 0; i + 1 < argc; i += 2) {
-		const char *k = argv[i], *v = argv[i + 1];
-		char *one[] = { NULL, (char *)v, NULL, NULL, NULL };
-
-		if (!strcmp(k, "--threshold")) {
-			one[0] = "set-threshold";
-			ret = hvctl_cmd_set_threshold.run(2, one);
-		} else if (!strcmp(k, "--buffer-size")) {
-			one[0] = "buffer";
-			one[1] = "--size";
-			one[2] = (char *)v;
-			ret = hvctl_cmd_buffer.run(3, one);
-		} else if (!strcmp(k, "--mode")) {
-			one[0] = "buffer";
-			one[1] = "--mode";
-			one[2] = (char *)v;
-			ret = hvctl_cmd_buffer.run(3, one);
-		} else if (n + 2 < 32) {
-			/* --pid P, --vcpu L, ... become "pid P vcpu L ..." */
-			args[n++] = (char *)k + 2;
-			args[n++] = (char *)v;
-		}
-		if (ret)
-			return ret;
-	}
-	return n > 1 ? hvctl_cmd_filter.run(n, args) : 0;
+	if (hvc_parse_threshold(v, &ch->threshold_ns))
+		return hvctl_usage(&hvctl_cmd_record);
+	ch->set |= HVC_CH_THRESHOLD;
+	ch->threshold_on = HVTRACE_ON_TOTAL;
+	hvc_change_typed(ch, HVTRACE_CFG_THRESHOLD_NS, opt, v);
+	hvc_change_typed(ch, HVTRACE_CFG_THRESHOLD_ON, opt, v);
+	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct rec_opts *o,
-		      char **cfg, int *ncfg)
+static int buffer_size_opt(void *p, const char *opt, const char *v)
+{
+	int ret = hvc_change_buffer_size(&((struct rec_opts *)p)->ch, opt, v);
+
+	return ret ? hvctl_change_err(&hvctl_cmd_record, ret) : 0;
+}
+
+static int mode_opt(void *p, const char *opt, const char *v)
+{
+	int ret = hvc_change_mode(&((struct rec_opts *)p)->ch, opt, v);
+
+	return ret ? hvctl_change_err(&hvctl_cmd_record, ret) : 0;
+}
+
+/* --pid, --vcpu, ...: the filter of that kind. */
+static int filter_opt(void *p, const char *opt, const char *v)
+{
+	int ret = hvc_change_filter(&((struct rec_opts *)p)->ch, opt, opt + 2, v);
+
+	return ret ? hvctl_change_err(&hvctl_cmd_record, ret) : 0;
+}
+
+static const struct hvctl_opt rec_opts[] = {
+	OPT_STR("-o", struct rec_opts, dir, "@dir"),
+	OPT_DURATION("--duration", struct rec_opts, duration_ns, 1),
+	OPT_CALL("--threshold", threshold_opt, NULL),
+	OPT_CALL("--pid", filter_opt, NULL),
+	OPT_CALL("--vcpu", filter_opt, NULL),
+	OPT_CALL("--reason", filter_opt, "@reason"),
+	OPT_CALL("--rip", filter_opt, NULL),
+	OPT_CALL("--cpu", filter_opt, NULL),
+	OPT_CALL("--buffer-size", buffer_size_opt, NULL),
+	OPT_CALL("--mode", mode_opt, "discard overwrite"),
+	{ .name = "--quiet", .alias = "-q", .kind = HVCTL_OPT_FLAG,
+	  .off = offsetof(struct rec_opts, quiet) },
+	OPT_END,
+};
+
+static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_record;
-	static const char *const forwarded[] = {
-		"--threshold", "--buffer-size", "--mode", "--pid", "--vcpu",
-		"--reason", "--rip", "--cpu",
-	};
-	const char *err;
+	int n, ret = hvctl_parse_opts(cmd, argc, argv, o, &n);
 
-	for (int i = 1; i < argc; i++) {
-		bool fwd = false;
-
-		for (size_t k = 0; k < sizeof(forwarded) / sizeof(*forwarded); k++)
-			fwd |= !strcmp(argv[i], forwarded[k]);
-		if (fwd) {
-			if (i + 1 == argc)
-				return hvctl_usage_err(cmd, "%s needs a value", argv[i]);
-			if (*ncfg + 2 > 30)
-				return hvctl_usage_err(cmd, "too many options");
-			cfg[(*ncfg)++] = argv[i];
-			cfg[(*ncfg)++] = argv[++i];
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			o->dir = argv[++i];
-		} else if (!strcmp(argv[i], "--duration") && i + 1 < argc) {
-			if (duration_parse(argv[++i], &o->duration_ns, &err))
-				return hvctl_usage_err(cmd, "--duration: %s", err);
-			if (!o->duration_ns)
-				return hvctl_usage_err(cmd, "--duration must be more than 0");
-		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
-			o->quiet = true;
-		} else {
-			return hvctl_usage_err(cmd, "unexpected argument '%s'", argv[i]);
-		}
-	}
+	if (!ret)
+		ret = hvctl_max_args(cmd, argv, n, 0);
+	if (ret)
+		return ret;
 	if (!o->dir)
 		return hvctl_usage_err(cmd, "missing -o DIR");
 	return 0;
 }
 
+/*
+ * Recording could not start after the change was applied: put back what
+ * it changed, as BEFORE had it, and say what became of it either way.
+ */
+static void put_back(struct hvc *c, const struct hvc_change *ch,
+		     const struct hvc_config *before)
+{
+	struct hvc_change *undo = malloc(sizeof(*undo));
+
+	if (undo) {
+		hvc_change_undo(undo, ch, before);
+		if (!hvc_config_set(c, undo)) {
+			fprintf(stderr, "note: the configuration is back as it "
+				"was before this record\n");
+			free(undo);
+			return;
+		}
+		free(undo);
+	}
+	hvctl_err("the configuration given to record stays applied ('hvctl "
+		  "config' shows it)");
+}
+
 static int record_run(int argc, char **argv)
 {
 	struct rec_opts o = { 0 };
+	struct hvc_config before = { 0 };
 	struct rec_state st = { 0 };
-	char *cfg[32], buf[MNL_SOCKET_BUFFER_SIZE], host[256], vendor[64];
-	struct hvnl *nl = NULL, *events = NULL;
+	struct hvc *c = NULL, *events = NULL;
+	char host[256], vendor[64];
 	struct trace_env env;
 	struct utsname uts;
-	int ncfg = 0, ret = 1;
+	bool applied = false;
+	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_record, argc, argv))
 		return 0;
-	ret = parse_opts(argc, argv, &o, cfg, &ncfg);
+	/* All of the command line is good before the module hears of it. */
+	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
 	ret = 1;
-	nl = hvnl_open();
-	if (!nl)
+	if (hvc_open(&c))
 		return 1;
-	events = hvnl_open();
-	if (!events || hvnl_subscribe_events(events))
+	if (hvc_open(&events) || hvc_subscribe(events))
 		goto out;
-	if (take_status(nl, &st))
+	if (take_status(c, &st))
 		goto out;
-	if (ncfg && apply_config(ncfg, cfg))
+	/* What the change replaces, to put it back if recording fails to start. */
+	if (o.ch.set && hvc_config_get(c, &before))
 		goto out;
 
 	uname(&uts);
@@ -423,20 +431,30 @@ static int record_run(int argc, char **argv)
 		.clock_offset_ns = (int64_t)(now_ns(CLOCK_REALTIME) -
 					     now_ns(CLOCK_MONOTONIC)),
 	};
+	/* The directory before the change: a bad -o changes nothing. */
 	st.w = trace_create(o.dir, st.nr_cpus, &env);
-	if (!st.w || write_start_files(st.w, &env))
+	if (!st.w)
+		goto out;
+	if (o.ch.set && hvc_config_set(c, &o.ch)) {
+		trace_discard(st.w);
+		st.w = NULL;
+		goto out;
+	}
+	applied = o.ch.set;
+	/* Its config.json is the configuration this change made. */
+	if (write_start_files(st.w, &env))
 		goto out;
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_START, 0), NULL,
-		      NULL))
+	if (hvc_start(c))
 		goto out;
+	applied = false;
 	st.start = now_ns(CLOCK_MONOTONIC);
-	ret = record_loop(nl, events, &st, &o) ? 1 : 0;
+	ret = record_loop(c, events, &st, &o) ? 1 : 0;
 	/* Stop, then take what is left: nothing drained is ever dropped. */
-	hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_STOP, 0), NULL, NULL);
-	if (!st.failed && drain(nl, &st))
+	hvc_stop(c);
+	if (!st.failed && drain(c, &st))
 		ret = 1;
 	if (write_side_files(st.w, &st, TRACE_SIDE_DIR "/stats-end.json"))
 		ret = 1;
@@ -448,10 +466,13 @@ static int record_run(int argc, char **argv)
 			"does not know were left out of the trace\n",
 			trace_skipped(st.w));
 out:
+	if (applied)
+		put_back(c, &o.ch, &before);
 	if (st.w && trace_finish(st.w))
 		ret = 1;
-	hvnl_close(events);
-	hvnl_close(nl);
+	hvc_config_free(&before);
+	hvc_close(events);
+	hvc_close(c);
 	free(st.base_lost);
 	free(st.lost);
 	return ret;
@@ -463,5 +484,6 @@ const struct hvctl_cmd hvctl_cmd_record = {
 	.usage = "-o DIR [--duration D] [--threshold D] [--pid P] [--vcpu LIST]\n"
 		 "                  [--reason NAMES] [--rip MIN-MAX] [--cpu LIST]\n"
 		 "                  [--buffer-size SIZE] [--mode discard|overwrite] [-q]",
+	.opts = rec_opts,
 	.summary = "record exits to a trace directory (CTF) until --duration or ^C",
 };

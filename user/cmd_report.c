@@ -9,8 +9,9 @@
  * preemptor. -j prints the same as one JSON document, --html FILE writes
  * it as a self-contained page with charts (report_html.c).
  *
- * One pass, fixed memory: the reader's read buffers, and some 22 MiB of
- * aggregates (report_agg.c) whatever the trace's size.
+ * One pass (two when a table overflows), fixed memory: the reader's read
+ * buffers, and some 23 MiB of aggregates (report_agg.c) whatever the
+ * trace's size. Rows come through the engine's iterators (report_agg.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,17 +22,20 @@
 #include "hvctl.h"
 #include "out_file.h"
 #include "output.h"
+#include "reason_row.h"
 #include "report_agg.h"
 #include "report_html.h"
 #include "report_split.h"
 #include "time_parts.h"
+#include "trace_filter.h"
 #include "trace_read.h"
 
 struct report_opts {
 	const char *dir;
 	const char *html;
-	unsigned int top;
+	uint64_t top;
 	bool strict;
+	struct trace_filter filter;
 };
 
 /* How a top table's keys print. */
@@ -63,11 +67,6 @@ static const struct top_kind top_spots = {
 	"0x%" PRIx64, 18, true, "rip",
 };
 
-static void dur(char *buf, uint64_t ns)
-{
-	duration_format(buf, 16, ns);
-}
-
 static double rate(const struct report *rep, uint64_t count)
 {
 	uint64_t span = report_span_ns(rep);
@@ -78,9 +77,12 @@ static double rate(const struct report *rep, uint64_t count)
 static unsigned int lost_cpus(const struct report *rep)
 {
 	unsigned int n = 0;
+	uint64_t lost, ns;
 
-	for (unsigned int c = 0; c < rep->loss_cpus; c++)
-		n += rep->loss[c].lost > 0;
+	for (unsigned int c = 0; c < report_summary(rep)->loss_cpus; c++) {
+		report_loss_cpu(rep, c, &lost, &ns);
+		n += lost > 0;
+	}
 	return n;
 }
 
@@ -89,63 +91,73 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-static void json_header(const struct report *rep, const char *dir)
+static void json_header(struct out *o, const struct report *rep, const char *dir)
 {
-	const struct trace_info *i = &rep->info;
+	const struct rep_summary *sum = report_summary(rep);
+	const struct trace_info *i = &sum->info;
+	struct rep_table_info vms, vcpus;
 
-	out_open_object("trace");
-	out_str("dir", NULL, dir);
-	out_u64("first_ns", NULL, i->first_ts);
-	out_u64("last_ns", NULL, i->last_ts);
-	out_u64("span_ns", NULL, report_span_ns(rep));
-	out_u64("events", NULL, rep->events);
-	out_u64("total_ns", NULL, rep->all_ns);
-	out_u64("preemptions", NULL, rep->preempts);
-	out_u64("preempted_ns", NULL, rep->preempt_ns);
-	out_u64("guest_ns", NULL, rep->all_split.guest_ns);
-	rep_out_split(rep, &rep->all_split, rep->all_ns);
-	out_u64("cpus", NULL, i->nr_streams);
+	report_table_info(rep, REP_T_VMS, &vms);
+	report_table_info(rep, REP_T_VCPUS, &vcpus);
+
+	out_open_object(o, "trace");
+	out_str(o, "dir", NULL, dir);
+	out_u64(o, "first_ns", NULL, i->first_ts);
+	out_u64(o, "last_ns", NULL, i->last_ts);
+	out_u64(o, "span_ns", NULL, report_span_ns(rep));
+	out_u64(o, "events", NULL, sum->events);
+	out_u64(o, "total_ns", NULL, sum->all_ns);
+	out_u64(o, "preemptions", NULL, sum->preempts);
+	out_u64(o, "preempted_ns", NULL, sum->preempt_ns);
+	out_u64(o, "guest_ns", NULL, sum->all_split.guest_ns);
+	rep_out_split(o, rep, &sum->all_split, sum->all_ns);
+	out_u64(o, "cpus", NULL, i->nr_streams);
 	/* Those the tables hold: see vms_other / vcpus_other for the rest. */
-	out_u64("vms", NULL, rep->vms.used);
-	out_u64("vcpus", NULL, rep->vcpus.used);
-	out_u64("packets", NULL, i->packets);
-	out_u64("torn_packets", NULL, i->torn_packets);
-	out_u64("damaged_packets", NULL, i->damaged_packets);
-	out_u64("implausible_events", NULL, i->implausible);
-	out_u64("unread_streams", NULL, i->bad_streams);
-	out_close_object();
+	out_u64(o, "vms", NULL, vms.used);
+	out_u64(o, "vcpus", NULL, vcpus.used);
+	out_u64(o, "packets", NULL, i->packets);
+	out_u64(o, "torn_packets", NULL, i->torn_packets);
+	out_u64(o, "damaged_packets", NULL, i->damaged_packets);
+	out_u64(o, "implausible_events", NULL, i->implausible);
+	out_u64(o, "unread_streams", NULL, i->bad_streams);
+	out_close_object(o);
 }
 
-static void json_loss(const struct report *rep)
+static void json_loss(struct out *o, const struct report *rep)
 {
-	out_open_object("loss");
-	out_u64("events_discarded", NULL, rep->info.discarded);
-	out_u64("ranges", NULL, rep->loss_ranges);
-	out_u64("lost_time_ns", NULL, rep->lost_ns);
-	out_u64("covered_ppm", NULL,
+	const struct rep_summary *sum = report_summary(rep);
+	uint64_t lost, lost_ns;
+
+	out_open_object(o, "loss");
+	out_u64(o, "events_discarded", NULL, sum->info.discarded);
+	out_u64(o, "ranges", NULL, sum->loss_ranges);
+	out_u64(o, "lost_time_ns", NULL, sum->lost_ns);
+	out_u64(o, "covered_ppm", NULL,
 		(uint64_t)(report_coverage(rep) * 1e6 + 0.5));
-	out_open_array("cpus");
-	for (unsigned int c = 0; c < rep->loss_cpus; c++) {
-		if (!rep->loss[c].lost && !rep->loss[c].lost_ns)
+	out_open_array(o, "cpus");
+	for (unsigned int c = 0; c < sum->loss_cpus; c++) {
+		report_loss_cpu(rep, c, &lost, &lost_ns);
+		if (!lost && !lost_ns)
 			continue;
-		out_open_object(NULL);
-		out_u64("cpu", NULL, c);
-		out_u64("lost", NULL, rep->loss[c].lost);
-		out_u64("lost_time_ns", NULL, rep->loss[c].lost_ns);
-		out_close_object();
+		out_open_object(o, NULL);
+		out_u64(o, "cpu", NULL, c);
+		out_u64(o, "lost", NULL, lost);
+		out_u64(o, "lost_time_ns", NULL, lost_ns);
+		out_close_object(o);
 	}
-	out_close_array();
-	out_close_object();
+	out_close_array(o);
+	out_close_object(o);
 }
 
 static void text_loss(const struct report *rep, const char *span)
 {
-	const struct trace_info *i = &rep->info;
+	const struct rep_summary *sum = report_summary(rep);
+	const struct trace_info *i = &sum->info;
 	char l[16];
 
-	dur(l, rep->lost_ns);
+	duration_str(l, sum->lost_ns);
 	printf("  lost     %" PRIu64 " events discarded", i->discarded);
-	if (rep->lost_ns)
+	if (sum->lost_ns)
 		printf(" on %u CPUs; %.2f%% of the traced CPU time "
 		       "(%u CPUs x %s) fully covered, %s in loss ranges\n",
 		       lost_cpus(rep), 100.0 * report_coverage(rep),
@@ -169,104 +181,99 @@ static void text_loss(const struct report *rep, const char *span)
 	if (i->bad_streams)
 		printf("  unread   %u stream%s not read, or not to the end\n",
 		       i->bad_streams, plural(i->bad_streams));
-	if (rep->loss_unordered)
+	if (sum->loss_unordered)
 		printf("  note     loss ranges out of order: coverage is a "
 		       "lower bound\n");
 }
 
-static void print_header(const struct report *rep, const char *dir)
+static void print_header(struct out *o, const struct report *rep, const char *dir)
 {
-	const struct trace_info *i = &rep->info;
-	unsigned int vms = rep->vms.used, vcpus = rep->vcpus.used;
+	const struct rep_summary *sum = report_summary(rep);
+	const struct trace_info *i = &sum->info;
+	struct rep_table_info vt, ct;
+	unsigned int vms, vcpus;
 	char s[16];
 
-	json_header(rep, dir);
-	json_loss(rep);
-	out_u64("memory_bytes", NULL, report_memory(rep));
-	if (hvctl_json)
+	report_table_info(rep, REP_T_VMS, &vt);
+	report_table_info(rep, REP_T_VCPUS, &ct);
+	vms = vt.used;
+	vcpus = ct.used;
+	json_header(o, rep, dir);
+	json_loss(o, rep);
+	out_u64(o, "memory_bytes", NULL, report_memory(rep));
+	if (o->json)
 		return;
-	dur(s, report_span_ns(rep));
+	duration_str(s, report_span_ns(rep));
 	printf("Trace %s\n", dir);
 	printf("  span     %s, %" PRIu64 " exit%s (%.0f/s) on %u CPU%s, "
-	       "%u%s VM%s, %u%s vCPU%s\n", s, rep->events,
-	       plural(rep->events), rate(rep, rep->events), i->nr_streams,
-	       plural(i->nr_streams), vms, rep->vms.other.count ? "+" : "",
-	       plural(vms), vcpus, rep->vcpus.other.count ? "+" : "",
+	       "%u%s VM%s, %u%s vCPU%s\n", s, sum->events,
+	       plural(sum->events), rate(rep, sum->events), i->nr_streams,
+	       plural(i->nr_streams), vms, vt.other.count ? "+" : "",
+	       plural(vms), vcpus, ct.other.count ? "+" : "",
 	       plural(vcpus));
-	if (rep->preempts) {
-		dur(s, rep->preempt_ns);
+	if (sum->preempts) {
+		duration_str(s, sum->preempt_ns);
 		printf("  preempt  %" PRIu64 " preemption record%s (vCPU threads "
-		       "off CPU inside KVM), %s\n", rep->preempts,
-		       plural(rep->preempts), s);
+		       "off CPU inside KVM), %s\n", sum->preempts,
+		       plural(sum->preempts), s);
 	}
-	dur(s, report_span_ns(rep));
+	duration_str(s, report_span_ns(rep));
 	text_loss(rep, s);
 }
 
-static void print_reason(const struct report *rep, unsigned int idx)
+static void print_reason(struct out *o, const struct report *rep,
+			 unsigned int idx)
 {
-	const struct rep_reason *rr = &rep->reasons[idx];
+	const struct rep_reason *rr = report_reason(rep, idx);
+	uint64_t all_ns = report_summary(rep)->all_ns;
 	const struct rep_stat *st = &rr->s;
-	uint64_t v50 = report_percentile(rr, 50);
-	uint64_t v99 = report_percentile(rr, 99);
-	uint64_t v999 = report_percentile(rr, 99.9);
-	char t[16], mn[16], p50[16], p99[16], p999[16], mx[16];
-	double r = rate(rep, st->count);
+	bool other = idx == REP_OTHER_REASON;
+	struct out_cell c[RC_NR] = {
+		[RC_REASON].s = rr->name,
+		[RC_ISA] = { .u = rr->isa, .absent = other },
+		[RC_CODE] = { .u = rr->code, .absent = other },
+		[RC_COUNT].u = st->count,
+		[RC_NO_ENTRY].absent = true,
+		[RC_RATE].d = rate(rep, st->count),
+		[RC_TOTAL].u = st->total_ns,
+		[RC_SHARE_PPM].u = ppm_of(st->total_ns, all_ns),
+		[RC_SHARE].d = all_ns ? 100.0 * (double)st->total_ns /
+					(double)all_ns : 0.0,
+		[RC_MIN].u = st->min_ns,
+		[RC_P50].u = report_percentile(rr, 50),
+		[RC_P99].u = report_percentile(rr, 99),
+		[RC_P999].u = report_percentile(rr, 99.9),
+		[RC_MAX].u = st->max_ns,
+	};
 
-	out_open_object(NULL);
-	out_str("reason", NULL, rr->name);
-	if (idx != REP_OTHER_REASON) {
-		out_u64("isa", NULL, rr->isa);
-		out_u64("code", NULL, rr->code);
-	}
-	out_u64("count", NULL, st->count);
-	out_u64("rate_per_s", NULL, (uint64_t)(r + 0.5));
-	out_u64("total_ns", NULL, st->total_ns);
-	out_u64("share_ppm", NULL, rep_ppm(st->total_ns, rep->all_ns));
-	out_u64("min_ns", NULL, st->min_ns);
-	out_u64("p50_ns", NULL, v50);
-	out_u64("p99_ns", NULL, v99);
-	out_u64("p999_ns", NULL, v999);
-	out_u64("max_ns", NULL, st->max_ns);
-	out_u64("preemptions", NULL, rr->split.preempts);
-	out_u64("preempted_ns", NULL, rr->split.preempt_ns);
-	rep_out_split(rep, &rr->split, st->total_ns);
-	out_close_object();
-	if (hvctl_json)
-		return;
-	dur(t, st->total_ns);
-	dur(mn, st->min_ns);
-	dur(p50, v50);
-	dur(p99, v99);
-	dur(p999, v999);
-	dur(mx, st->max_ns);
-	printf("%-24s %12" PRIu64 " %10.0f %10s %6.2f%% %9s %9s %9s %9s %9s\n",
-	       rr->name, st->count, r, t,
-	       rep->all_ns ? 100.0 * (double)st->total_ns /
-			     (double)rep->all_ns : 0.0,
-	       mn, p50, p99, p999, mx);
+	out_open_object(o, NULL);
+	out_cells(o, reason_cols, c, RC_NR);
+	out_u64(o, "preemptions", NULL, rr->split.preempts);
+	out_u64(o, "preempted_ns", NULL, rr->split.preempt_ns);
+	rep_out_split(o, rep, &rr->split, st->total_ns);
+	out_close_object(o);
+	if (!o->json)
+		fputc('\n', o->f);
 }
 
-static void print_reasons(const struct report *rep)
+static void print_reasons(struct out *o, const struct report *rep)
 {
 	unsigned int idx[REP_MAX_REASONS + 1];
 	unsigned int n = report_reasons_by_time(rep, idx);
 
-	if (!hvctl_json)
-		printf("\nExit reasons, by time\n"
-		       "%-24s %12s %10s %10s %7s %9s %9s %9s %9s %9s\n",
-		       "reason", "count", "rate/s", "time", "share", "min",
-		       "p50", "p99", "p99.9", "max");
-	out_open_array("reasons");
+	if (!o->json)
+		printf("\nExit reasons, by time\n");
+	out_heading(o, reason_cols, RC_NR);
+	out_open_array(o, "reasons");
 	for (unsigned int i = 0; i < n; i++)
-		print_reason(rep, idx[i]);
-	out_close_array();
-	if (!hvctl_json && !n)
+		print_reason(o, rep, idx[i]);
+	out_close_array(o);
+	if (!o->json && !n)
 		printf("(no exits in this trace)\n");
-	if (!hvctl_json && rep->reasons[REP_OTHER_REASON].s.count)
+	if (!o->json && report_reason(rep, REP_OTHER_REASON)->s.count)
 		printf("(more than %u distinct reasons: the rest are "
 		       "\"other\")\n", REP_MAX_REASONS);
-	rep_print_reason_split(rep);
+	rep_print_reason_split(o, rep);
 }
 
 /* The reason with the most time and its share, "-" when not known. */
@@ -282,70 +289,66 @@ static void top_reason_text(const struct report *rep, unsigned int reason,
 }
 
 static void print_vm_row(const char *name, const char *id, const char *pid,
-			 const char *vcpu, const struct rep_entry *e,
+			 const char *vcpu, const struct rep_row *e,
 			 const char *top)
 {
 	char t[16], mx[16];
 
-	dur(t, e->total_ns);
-	dur(mx, e->max_ns);
+	duration_str(t, e->total_ns);
+	duration_str(mx, e->max_ns);
 	printf("%-20.20s %6s %8s %5s %12" PRIu64 " %10s %9s  %s\n", name, id,
 	       pid, vcpu, e->count, t, mx, top);
 }
 
-static void json_top_reason(const struct report *rep, unsigned int reason,
+static void json_top_reason(struct out *o, const struct report *rep, unsigned int reason,
 			    uint64_t ns)
 {
 	if (reason > REP_MAX_REASONS)
 		return;
-	out_str("top_reason", NULL, report_reason_name(rep, reason));
-	out_u64("top_reason_ns", NULL, ns);
+	out_str(o, "top_reason", NULL, report_reason_name(rep, reason));
+	out_u64(o, "top_reason_ns", NULL, ns);
 }
 
-static void print_vcpus(const struct report *rep, uint32_t vm_id,
-			const struct rep_entry **vcpus, unsigned int n,
-			unsigned int top)
+/* The vCPUs of VM_ID from VCPUS (all of them, by time), the TOP first. */
+static void print_vcpus(struct out *o, const struct report *rep, uint32_t vm_id,
+			struct rep_iter *vcpus, unsigned int top)
 {
 	unsigned int shown = 0, more = 0;
 	char id[16], tid[16], buf[48];
+	struct rep_row v;
 
-	out_open_array("vcpus");
-	for (unsigned int i = 0; i < n; i++) {
-		const struct rep_entry *v = vcpus[i];
-		unsigned int slot = v - rep->vcpus.e;
-
-		if (v->key >> 32 != vm_id)
+	out_open_array(o, "vcpus");
+	rep_iter_rewind(vcpus);
+	while (rep_iter_next(vcpus, &v)) {
+		if (v.key >> 32 != vm_id)
 			continue;
 		if (shown++ >= top) {
 			more++;
 			continue;
 		}
-		out_open_object(NULL);
-		out_u64("vcpu", NULL, (uint32_t)v->key);
-		out_u64("tid", NULL, v->aux);
-		out_u64("count", NULL, v->count);
-		out_u64("total_ns", NULL, v->total_ns);
-		out_u64("max_ns", NULL, v->max_ns);
-		json_top_reason(rep, rep->vcpu_top[slot],
-				rep->vcpu_top_ns[slot]);
-		out_u64("guest_ns", NULL, rep->vcpus.split[slot].guest_ns);
-		out_u64("preemptions", NULL, rep->vcpus.split[slot].preempts);
-		out_u64("preempted_ns", NULL,
-			rep->vcpus.split[slot].preempt_ns);
-		rep_out_split(rep, &rep->vcpus.split[slot], v->total_ns);
-		out_close_object();
-		if (hvctl_json)
+		out_open_object(o, NULL);
+		out_u64(o, "vcpu", NULL, (uint32_t)v.key);
+		out_u64(o, "tid", NULL, v.aux);
+		out_u64(o, "count", NULL, v.count);
+		out_u64(o, "total_ns", NULL, v.total_ns);
+		out_u64(o, "max_ns", NULL, v.max_ns);
+		json_top_reason(o, rep, v.top_reason, v.top_reason_ns);
+		out_u64(o, "guest_ns", NULL, v.split->guest_ns);
+		out_u64(o, "preemptions", NULL, v.split->preempts);
+		out_u64(o, "preempted_ns", NULL, v.split->preempt_ns);
+		rep_out_split(o, rep, v.split, v.total_ns);
+		out_close_object(o);
+		if (o->json)
 			continue;
-		snprintf(id, sizeof(id), "%u", (uint32_t)v->key);
-		snprintf(tid, sizeof(tid), "%u", v->aux);
-		top_reason_text(rep, rep->vcpu_top[slot],
-				rep->vcpu_top_ns[slot], v->total_ns, buf,
-				sizeof(buf));
-		print_vm_row("", "", tid, id, v, buf);
+		snprintf(id, sizeof(id), "%u", (uint32_t)v.key);
+		snprintf(tid, sizeof(tid), "%u", v.aux);
+		top_reason_text(rep, v.top_reason, v.top_reason_ns,
+				v.total_ns, buf, sizeof(buf));
+		print_vm_row("", "", tid, id, &v, buf);
 	}
-	out_close_array();
-	out_u64("vcpus_omitted", NULL, more);
-	if (more && !hvctl_json)
+	out_close_array(o);
+	out_u64(o, "vcpus_omitted", NULL, more);
+	if (more && !o->json)
 		printf("%-20s %6s %8s %5s (%u more vCPUs)\n", "", "", "", "",
 		       more);
 }
@@ -355,219 +358,309 @@ static void print_vcpus(const struct report *rep, uint32_t vm_id,
  * top tables (MUST), else only when there were any. Text: a row like the
  * entries' (key column WIDTH, then REASON_W), and why.
  */
-static void print_overflow(const struct rep_table *t, const char *key,
+static void print_overflow(struct out *o, const struct rep_table_info *t, const char *key,
 			   bool must, int width, int reason_w)
 {
-	const struct rep_entry *o = &t->other;
+	const struct rep_row *ov = &t->other;
 	char tt[16], mx[16];
 
-	if (!o->count && !must)
+	if (!ov->count && !must)
 		return;
-	out_open_object(key);
-	out_u64("count", NULL, o->count);
-	out_u64("total_ns", NULL, o->total_ns);
-	out_u64("max_ns", NULL, o->max_ns);
-	out_close_object();
-	if (hvctl_json || !o->count)
+	out_open_object(o, key);
+	out_u64(o, "count", NULL, ov->count);
+	out_u64(o, "total_ns", NULL, ov->total_ns);
+	out_u64(o, "max_ns", NULL, ov->max_ns);
+	out_close_object(o);
+	if (o->json || !ov->count)
 		return;
-	dur(tt, o->total_ns);
-	dur(mx, o->max_ns);
+	duration_str(tt, ov->total_ns);
+	duration_str(mx, ov->max_ns);
 	printf("%-*s %-*s %12" PRIu64 " %10s %9s\n", width, "other", reason_w,
-	       "", o->count, tt, mx);
+	       "", ov->count, tt, mx);
 	printf("(other: the table holds %u %s; exits under further ones are "
 	       "counted there)\n", t->limit, t->what);
 }
 
-static void print_vms(const struct report *rep, unsigned int top)
+/*
+ * A table that overflowed was counted again (report_again()): its rows
+ * are exact, and no key in other had more than bound_ns. The first
+ * SHOWN rows are the true top ones down to the first with no more.
+ */
+static void print_exactness(struct out *o, const struct rep_table_info *t,
+			    struct rep_iter *rows, unsigned int shown)
 {
-	unsigned int nvm = report_table_sorted(&rep->vms, rep->vm_order);
-	unsigned int nvcpu = report_table_sorted(&rep->vcpus, rep->order);
-	char name[64], id[16], pid[16], buf[48];
+	unsigned int sure = 0;
+	struct rep_row r;
+	char b[16];
 
-	if (!hvctl_json)
+	if (!t->seeded)
+		return;
+	rep_iter_rewind(rows);
+	while (sure < shown && rep_iter_next(rows, &r) &&
+	       r.total_ns > t->bound_ns)
+		sure++;
+	out_u64(o, "bound_ns", NULL, t->bound_ns);
+	out_u64(o, "exact_rows", NULL, sure);
+	out_bool(o, "exact", NULL, sure == shown);
+	if (o->json)
+		return;
+	duration_str(b, t->bound_ns);
+	if (sure == shown)
+		printf("(counted in a second pass: these rows are exact and the "
+		       "top ones; none in other has more than %s)\n", b);
+	else
+		printf("(counted in a second pass: the rows are exact, the first "
+		       "%u the top ones; keys in other may have up to %s each)\n",
+		       sure, b);
+}
+
+static int print_vms(struct out *o, const struct report *rep, unsigned int top)
+{
+	const struct rep_summary *sum = report_summary(rep);
+	struct rep_table_info vt, ct;
+	struct rep_iter vms, vcpus;
+	unsigned int nvm, nvcpu, i = 0;
+	char name[64], id[16], pid[16], buf[48];
+	struct rep_row vm;
+
+	if (rep_iter_start(&vms, rep, REP_T_VMS, REP_BY_TIME) ||
+	    rep_iter_start(&vcpus, rep, REP_T_VCPUS, REP_BY_TIME)) {
+		rep_iter_end(&vms);
+		return -1;
+	}
+	report_table_info(rep, REP_T_VMS, &vt);
+	report_table_info(rep, REP_T_VCPUS, &ct);
+	nvm = rep_iter_rows(&vms);
+	nvcpu = rep_iter_rows(&vcpus);
+	if (!o->json)
 		printf("\nVMs and their vCPUs, by time (vCPU rows: pid column "
 		       "is the thread)\n%-20s %6s %8s %5s %12s %10s %9s  %s\n",
 		       "vm", "id", "pid", "vcpu", "exits", "time", "max",
 		       "top reason (share of time)");
-	out_open_array("vms");
-	for (unsigned int i = 0; i < nvm && i < top; i++) {
-		const struct rep_entry *vm = rep->vm_order[i];
-		unsigned int slot = vm - rep->vms.e;
-
-		report_vm_name(rep, vm, name, sizeof(name));
-		out_open_object(NULL);
-		out_str("name", NULL, name);
-		out_u64("vm_id", NULL, vm->key);
-		out_u64("vm_pid", NULL, vm->aux);
-		out_u64("count", NULL, vm->count);
-		out_u64("total_ns", NULL, vm->total_ns);
-		out_u64("max_ns", NULL, vm->max_ns);
-		json_top_reason(rep, rep->vm_top[slot], rep->vm_top_ns[slot]);
-		if (!hvctl_json) {
-			snprintf(id, sizeof(id), "%u", (uint32_t)vm->key);
-			snprintf(pid, sizeof(pid), "%u", vm->aux);
-			top_reason_text(rep, rep->vm_top[slot],
-					rep->vm_top_ns[slot], vm->total_ns,
-					buf, sizeof(buf));
-			print_vm_row(name, id, pid, "all", vm, buf);
+	out_open_array(o, "vms");
+	while (i++ < top && rep_iter_next(&vms, &vm)) {
+		report_vm_name(rep, vm.key, name, sizeof(name));
+		out_open_object(o, NULL);
+		out_str(o, "name", NULL, name);
+		out_u64(o, "vm_id", NULL, vm.key);
+		out_u64(o, "vm_pid", NULL, vm.aux);
+		out_u64(o, "count", NULL, vm.count);
+		out_u64(o, "total_ns", NULL, vm.total_ns);
+		out_u64(o, "max_ns", NULL, vm.max_ns);
+		json_top_reason(o, rep, vm.top_reason, vm.top_reason_ns);
+		if (!o->json) {
+			snprintf(id, sizeof(id), "%u", (uint32_t)vm.key);
+			snprintf(pid, sizeof(pid), "%u", vm.aux);
+			top_reason_text(rep, vm.top_reason, vm.top_reason_ns,
+					vm.total_ns, buf, sizeof(buf));
+			print_vm_row(name, id, pid, "all", &vm, buf);
 		}
-		print_vcpus(rep, vm->key, rep->order, nvcpu, top);
-		out_close_object();
+		print_vcpus(o, rep, vm.key, &vcpus, top);
+		out_close_object(o);
 	}
-	out_close_array();
-	out_u64("vms_omitted", NULL, nvm > top ? nvm - top : 0);
-	if (!hvctl_json && nvm > top)
+	out_close_array(o);
+	out_u64(o, "vms_omitted", NULL, nvm > top ? nvm - top : 0);
+	if (!o->json && nvm > top)
 		printf("(%u more VMs)\n", nvm - top);
-	print_overflow(&rep->vms, "vms_other", false, 35, 6);
-	print_overflow(&rep->vcpus, "vcpus_other", false, 35, 6);
-	if (!hvctl_json && rep->pairs.other.count)
+	print_overflow(o, &vt, "vms_other", false, 35, 6);
+	print_exactness(o, &vt, &vms, nvm < top ? nvm : top);
+	print_overflow(o, &ct, "vcpus_other", false, 35, 6);
+	print_exactness(o, &ct, &vcpus, nvcpu < top ? nvcpu : top);
+	if (!o->json && sum->pairs_other)
 		printf("(top reasons leave out %" PRIu64 " exits: the %s "
-		       "table is full)\n", rep->pairs.other.count,
-		       rep->pairs.what);
-	rep_print_vcpu_split(rep, top);
+		       "table is full)\n", sum->pairs_other, sum->pairs_what);
+	rep_iter_end(&vms);
+	rep_iter_end(&vcpus);
+	return rep_print_vcpu_split(o, rep, top);
 }
 
-static void print_top(const struct report *rep, const struct rep_table *t,
-		      const struct top_kind *k, unsigned int top)
+static int print_top(struct out *o, const struct report *rep, enum rep_table_id id,
+		     const struct top_kind *k, unsigned int top)
 {
-	unsigned int n = report_table_sorted(t, rep->order);
+	struct rep_table_info t;
+	struct rep_iter it;
+	struct rep_row e;
+	unsigned int n, i = 0;
 	char key[48], tt[16], mx[16], tp[64];
 
-	out_open_object(k->json);
-	out_u64("capacity", NULL, t->limit);
-	out_u64("distinct", NULL, t->used);
-	if (!hvctl_json) {
+	if (rep_iter_start(&it, rep, id, REP_BY_TIME))
+		return -1;
+	report_table_info(rep, id, &t);
+	n = rep_iter_rows(&it);
+	out_open_object(o, k->json);
+	out_u64(o, "capacity", NULL, t.limit);
+	out_u64(o, "distinct", NULL, t.used);
+	if (!o->json) {
 		printf("\n%s, top %u of %u%s by time (preempted: share of the "
 		       "time; top preemptor: see \"Top preemptors\")\n",
 		       k->title, n < top ? n : top, n,
-		       t->other.count ? "+" : "");
+		       t.other.count ? "+" : "");
 		printf("%-*s %-24s %12s %10s %9s %8s  %s\n", k->width +
 		       (k->key2 ? 19 : 0), k->key2 ? "page               rip" :
 		       k->key, k->reason ? "reason" : "", "exits", "time",
 		       "max", "preempted", "top preemptor (share of time)");
 	}
-	out_open_array("entries");
-	for (unsigned int i = 0; i < n && i < top; i++) {
-		const struct rep_entry *e = rep->order[i];
-		const struct rep_split *s = rep_split_of(t, e);
-		const char *reason = report_reason_name(rep, e->reason);
+	out_open_array(o, "entries");
+	while (i++ < top && rep_iter_next(&it, &e)) {
+		const struct rep_split *s = e.split;
+		const char *reason = report_reason_name(rep, e.reason);
 
-		out_open_object(NULL);
-		out_u64(k->key, NULL, e->key);
-		if (k->key2 && e->key2 != REP_NO_RIP)
-			out_u64(k->key2, NULL, e->key2);
+		out_open_object(o, NULL);
+		out_u64(o, k->key, NULL, e.key);
+		if (k->key2 && e.key2 != REP_NO_RIP)
+			out_u64(o, k->key2, NULL, e.key2);
 		if (k->reason)
-			out_str("reason", NULL, reason);
-		out_u64("count", NULL, e->count);
-		out_u64("total_ns", NULL, e->total_ns);
-		out_u64("max_ns", NULL, e->max_ns);
-		rep_out_split(rep, s, e->total_ns);
-		out_close_object();
-		if (hvctl_json)
+			out_str(o, "reason", NULL, reason);
+		out_u64(o, "count", NULL, e.count);
+		out_u64(o, "total_ns", NULL, e.total_ns);
+		out_u64(o, "max_ns", NULL, e.max_ns);
+		rep_out_split(o, rep, s, e.total_ns);
+		out_close_object(o);
+		if (o->json)
 			continue;
-		snprintf(key, sizeof(key), k->fmt, e->key);
+		snprintf(key, sizeof(key), k->fmt, e.key);
 		if (k->key2) {
 			size_t l = strlen(key);
 
-			if (e->key2 == REP_NO_RIP)
+			if (e.key2 == REP_NO_RIP)
 				snprintf(key + l, sizeof(key) - l, "%*s%s",
 					 k->width - (int)l + 1, "", "-");
 			else
 				snprintf(key + l, sizeof(key) - l,
 					 "%*s0x%016" PRIx64,
-					 k->width - (int)l + 1, "", e->key2);
+					 k->width - (int)l + 1, "", e.key2);
 		}
-		dur(tt, e->total_ns);
-		dur(mx, e->max_ns);
+		duration_str(tt, e.total_ns);
+		duration_str(mx, e.max_ns);
 		printf("%-*s %-24s %12" PRIu64 " %10s %9s %8.1f%%  %s\n",
 		       k->width + (k->key2 ? 19 : 0), key,
-		       k->reason ? reason : "", e->count, tt, mx,
-		       time_share(s->part_ns[REP_RUNNABLE], e->total_ns),
-		       rep_top_text(rep, s, e->total_ns, tp, sizeof(tp)));
+		       k->reason ? reason : "", e.count, tt, mx,
+		       time_share(s->part_ns[REP_RUNNABLE], e.total_ns),
+		       rep_top_text(rep, s, e.total_ns, tp, sizeof(tp)));
 	}
-	out_close_array();
-	print_overflow(t, "other", true, k->width + (k->key2 ? 19 : 0), 24);
-	out_close_object();
-	if (!hvctl_json && !n && !t->other.count)
+	out_close_array(o);
+	print_overflow(o, &t, "other", true, k->width + (k->key2 ? 19 : 0), 24);
+	print_exactness(o, &t, &it, n < top ? n : top);
+	out_close_object(o);
+	if (!o->json && !n && !t.other.count)
 		printf("(none in this trace)\n");
+	rep_iter_end(&it);
+	return 0;
 }
 
-static void print_memory(const struct report *rep)
+static void print_memory(struct out *o, const struct report *rep)
 {
-	if (hvctl_json)
+	struct rep_table_info t[REP_NR_TABLES];
+
+	if (o->json)
 		return;
+	for (unsigned int i = 0; i < REP_NR_TABLES; i++)
+		report_table_info(rep, i, &t[i]);
 	printf("\nMemory: %.1f MiB for the aggregates, fixed whatever the "
 	       "trace's size (at most %u reasons, %u VMs, %u vCPUs, %u RIPs, "
 	       "%u pages, %u hot spots, %u ports, %u MSRs, %u preemptors: "
 	       "past that, \"other\"), plus the reader's fixed read "
 	       "buffers\n", (double)report_memory(rep) / (1 << 20),
-	       REP_MAX_REASONS, rep->vms.limit, rep->vcpus.limit,
-	       rep->rips.limit, rep->pages.limit, rep->spots.limit,
-	       rep->ports.limit, rep->msrs.limit, rep->pre.limit);
+	       REP_MAX_REASONS, t[REP_T_VMS].limit, t[REP_T_VCPUS].limit,
+	       t[REP_T_RIPS].limit, t[REP_T_PAGES].limit, t[REP_T_SPOTS].limit,
+	       t[REP_T_PORTS].limit, t[REP_T_MSRS].limit,
+	       report_summary(rep)->pre_limit);
 }
 
-static void print_report(const struct report *rep, const char *dir,
-			 unsigned int top)
+/* 0, or -1 out of memory (with part of the report printed). */
+static int print_report(struct out *o, const struct report *rep, const char *dir,
+			unsigned int top)
 {
-	out_open_object(NULL);
-	print_header(rep, dir);
-	print_reasons(rep);
-	print_vms(rep, top);
-	rep_print_preemptors(rep, top);
-	rep_print_preempted_spots(rep, top);
-	print_top(rep, &rep->rips, &top_rips, top);
-	print_top(rep, &rep->pages, &top_pages, top);
-	print_top(rep, &rep->spots, &top_spots, top);
-	print_top(rep, &rep->ports, &top_ports, top);
-	print_top(rep, &rep->msrs, &top_msrs, top);
-	print_memory(rep);
-	out_close_object();
-	out_end();
+	int ret;
+
+	out_open_object(o, NULL);
+	print_header(o, rep, dir);
+	print_reasons(o, rep);
+	ret = print_vms(o, rep, top) ||
+	      rep_print_preemptors(o, rep, top) ||
+	      rep_print_preempted_spots(o, rep, top) ||
+	      print_top(o, rep, REP_T_RIPS, &top_rips, top) ||
+	      print_top(o, rep, REP_T_PAGES, &top_pages, top) ||
+	      print_top(o, rep, REP_T_SPOTS, &top_spots, top) ||
+	      print_top(o, rep, REP_T_PORTS, &top_ports, top) ||
+	      print_top(o, rep, REP_T_MSRS, &top_msrs, top);
+	if (ret)
+		return -1;
+	print_memory(o, rep);
+	out_close_object(o);
+	out_end(o);
+	return 0;
 }
 
-static int read_trace(struct trace_reader *r, struct report *rep,
-		      const char *dir)
+static int read_pass(struct trace_reader *r, struct report *rep,
+		     const char *dir, struct trace_filter *f)
 {
 	struct trace_event ev;
 	int ret;
 
 	while ((ret = trace_next(r, &ev)) > 0)
-		report_add(rep, &ev);
+		if (trace_filter_match(f, r, &ev))
+			report_add(rep, &ev);
 	if (ret < 0)
 		return hvctl_err("reading %s: %s", dir, trace_error(r));
-	return report_finish(rep, r);
+	return 0;
 }
+
+/*
+ * One pass, or two when a table overflowed (report_wants_pass()): the
+ * second with a reader of its own, which *R becomes.
+ */
+static int read_trace(struct trace_reader **r, struct report *rep,
+		      const char *dir, unsigned int flags,
+		      struct trace_filter *f)
+{
+	struct trace_reader *again;
+	uint64_t lo, hi;
+	char err[512];
+
+	if (read_pass(*r, rep, dir, f))
+		return 1;
+	if (report_wants_pass(rep)) {
+		again = trace_open(dir, flags, err, sizeof(err));
+		if (!again)
+			return hvctl_err("%s", err);
+		trace_close(*r);
+		*r = again;
+		report_again(rep);
+		if (read_pass(*r, rep, dir, f))
+			return 1;
+	}
+	if (trace_filter_window(f, &lo, &hi))
+		report_set_window(rep, lo, hi);
+	if (report_finish(rep, *r))
+		return hvctl_err("%s changed while it was read twice", dir);
+	return 0;
+}
+
+static const struct hvctl_opt report_opts[] = {
+	OPT_STR("--html", struct report_opts, html, "@file"),
+	OPT_U64("--top", struct report_opts, top, 1, 100000),
+	OPT_FLAG("--strict", struct report_opts, strict),
+	TRACE_FILTER_OPTS(struct report_opts, filter),
+	OPT_END,
+};
 
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_report;
-	const char *top = NULL;
-	const struct hvctl_opt opts[] = {
-		{ "-j", NULL, &hvctl_json },
-		{ "--json", NULL, &hvctl_json },
-		{ "--html", &o->html, NULL },
-		{ "--top", &top, NULL },
-		{ "--strict", NULL, &o->strict },
-		{ NULL, NULL, NULL },
-	};
-	int ret = hvctl_dir_and_options(cmd, argc, argv, opts, &o->dir);
-	unsigned long n;
-	char *end;
+	int ret = hvctl_parse_dir(cmd, argc, argv, o, &o->dir);
 
-	if (ret || !top)
-		return ret;
-	n = strtoul(top, &end, 10);
-	if (*end || !*top || !n || n > 100000)
-		return hvctl_usage_err(cmd, "--top takes a number from 1 to "
-				       "100000");
-	o->top = n;
-	return 0;
+	if (!ret)
+		ret = trace_filter_parse(&o->filter, cmd);
+	return ret;
 }
 
 static int report_run(int argc, char **argv)
 {
 	struct report_opts o = { .top = 10 };
+	struct out out;
 	struct out_file html = { 0 };
+	unsigned int flags;
 	struct trace_reader *r;
 	struct report *rep;
 	char err[512];
@@ -578,25 +671,37 @@ static int report_run(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret;
-	r = trace_open(o.dir, o.strict ? TRACE_STRICT : 0, err, sizeof(err));
+	flags = o.strict ? TRACE_STRICT : 0;
+	r = trace_open(o.dir, flags, err, sizeof(err));
 	if (!r)
 		return hvctl_err("%s", err);
+	if (trace_filter_bind(&o.filter, r)) {
+		trace_close(r);
+		return 1;
+	}
 	/* Before reading: a page that cannot be written is said at once. */
 	if (o.html && out_file_open(&html, o.html, o.dir)) {
 		trace_close(r);
 		return 1;
 	}
 	rep = report_new();
-	ret = rep ? read_trace(r, rep, o.dir) : hvctl_err("out of memory");
+	ret = rep ? read_trace(&r, rep, o.dir, flags, &o.filter) :
+		    hvctl_err("out of memory");
 	if (!ret && o.html) {
-		report_html(rep, o.dir, html.f, o.top);
-		ret = out_file_commit(&html);
+		if (report_html(rep, o.dir, html.f, o.top)) {
+			out_file_discard(&html);
+			ret = hvctl_err("out of memory");
+		} else {
+			ret = out_file_commit(&html);
+		}
 	} else if (o.html) {
 		out_file_discard(&html);
 	}
 	/* --html -: the page is standard output, and nothing else. */
-	if (!ret && !(o.html && !strcmp(o.html, "-")))
-		print_report(rep, o.dir, o.top);
+	out_init(&out, stdout, hvctl_json);
+	if (!ret && !(o.html && !strcmp(o.html, "-")) &&
+	    print_report(&out, rep, o.dir, o.top))
+		ret = hvctl_err("out of memory");
 	if (!ret)
 		trace_print_warnings(r, stderr);
 	if (rep)
@@ -608,7 +713,10 @@ static int report_run(int argc, char **argv)
 const struct hvctl_cmd hvctl_cmd_report = {
 	.name = "report",
 	.run = report_run,
-	.usage = "DIR [-j] [--html FILE] [--top N] [--strict]",
+	.usage = "DIR [--html FILE] [--top N] [--strict]\n"
+		 "       " TRACE_FILTER_USAGE,
+	.opts = report_opts,
+	.args = "@dir",
 	.summary = "summarize a recorded trace: span and losses, per reason\n"
 		   "counts, time, percentiles and where the time went (handling,\n"
 		   "vmm, halt, preempted, other), per VM and vCPU (with guest time\n"
@@ -618,5 +726,9 @@ const struct hvctl_cmd hvctl_cmd_report = {
 		   "--html FILE also writes a self-contained page with charts\n"
 		   "(replaced whole once written; new: mode 0600; never inside\n"
 		   "DIR; - : to stdout, instead of the report). Damaged packets\n"
-		   "are skipped with a warning; --strict makes any damage an error",
+		   "are skipped with a warning; --strict makes any damage an error.\n"
+		   "Top lists are exact: a table that overflows is counted again in\n"
+		   "a second pass. Filters: --since/--until T (\"1.5s\" from the\n"
+		   "start, or absolute: dump's seconds or the JSON's ns), --vm ID or\n"
+		   "NAME, --vcpu N, --reason R, --cpu N (lists: 1,2); all must match",
 };

@@ -9,6 +9,7 @@
  * flagged gone); --live refreshes like `perf kvm stat live`. First of
  * all, the vCPUs out of the guest right now, longest first.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,11 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "duration.h"
 #include "hvctl.h"
 #include "output.h"
-#include "stats_fetch.h"
+#include "reason_row.h"
 #include "time_parts.h"
+#include "util.h"
 
 /* Rows of the text table of preemptors; JSON has them all. */
 #define TOP_PREEMPTORS 10
@@ -37,6 +40,42 @@ struct stat_opts {
 
 static volatile sig_atomic_t stop;
 
+/*
+ * Names for display of what the client returns. An exit: its
+ * exit_reason_label(), "NPF", "VMX 0x1234";
+ * without a code (a catch-all row) "other VMX" or "other SVM"; of ISA
+ * unknown "unknown".
+ */
+static const char *exit_label(unsigned int isa, uint32_t code, bool has_code,
+			      char *buf, unsigned int len)
+{
+	if (!has_code || isa == HVTRACE_ISA_UNKNOWN) {
+		snprintf(buf, len, "%s", isa == HV_ISA_VMX ? "other VMX" :
+			 isa == HV_ISA_SVM ? "other SVM" : "unknown");
+		return buf;
+	}
+	return exit_reason_label(buf, len, isa, code);
+}
+
+static const char *reason_row_name(const struct hvc_reason_row *r,
+				   char *buf, unsigned int len)
+{
+	return exit_label(r->isa, r->code, r->has_code, buf, len);
+}
+
+/* "in kernel", "in VMM", "runnable", "blocked"; JSON: "in_kernel", ... */
+static const char *vcpu_state_name(unsigned int state, bool json)
+{
+	static const char *const names[][2] = {
+		[HVTRACE_VCPU_IN_KERNEL] = { "in kernel", "in_kernel" },
+		[HVTRACE_VCPU_IN_VMM] = { "in VMM", "in_vmm" },
+		[HVTRACE_VCPU_RUNNABLE] = { "runnable", "runnable" },
+		[HVTRACE_VCPU_BLOCKED] = { "blocked", "blocked" },
+	};
+
+	return state <= HVTRACE_VCPU_STATE_MAX ? names[state][json] : "?";
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -45,66 +84,48 @@ static void on_signal(int sig)
 
 static int by_count(const void *a, const void *b)
 {
-	const struct reason_row *x = a, *y = b;
+	const struct hvc_reason_row *x = a, *y = b;
 
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-static void dur(char *buf, uint64_t ns)
+/* One reason row; RATE is per second over the time the counts cover. */
+static void print_reason(struct out *o, const struct hvc_reason_row *r,
+			 uint64_t all_ns, double rate)
 {
-	duration_format(buf, 16, ns);
-}
+	struct out_cell c[RC_NR] = {
+		[RC_ISA].u = r->isa,
+		[RC_CODE] = { .u = r->code, .absent = !r->has_code },
+		[RC_COUNT].u = r->count,
+		[RC_NO_ENTRY].u = r->no_entry,
+		[RC_RATE].d = rate,
+		[RC_TOTAL].u = r->total_ns,
+		[RC_SHARE_PPM].u = ppm_of(r->total_ns, all_ns),
+		[RC_SHARE].d = all_ns ? 100.0 * (double)r->total_ns /
+					(double)all_ns : 0.0,
+		[RC_MIN].u = r->min_ns,
+		[RC_P50].absent = !r->has_hist,
+		[RC_P99].absent = !r->has_hist,
+		[RC_P999].absent = !r->has_hist,
+		[RC_MAX].u = r->max_ns,
+	};
+	char name[48];
 
-/* One reason row; RATE_BASE_NS is the time the counts cover. */
-static void print_reason(const struct reason_row *r, uint64_t all_ns,
-			 double rate)
-{
-	char name[32], t[16], mn[16], p50[16], p99[16], p999[16], mx[16];
-	uint64_t v50 = 0, v99 = 0, v999 = 0;
-
-	reason_row_name(r, name, sizeof(name));
+	c[RC_REASON].s = reason_row_name(r, name, sizeof(name));
 	if (r->has_hist) {
-		v50 = hist_percentile(&r->hist, 50, r->min_ns, r->max_ns);
-		v99 = hist_percentile(&r->hist, 99, r->min_ns, r->max_ns);
-		v999 = hist_percentile(&r->hist, 99.9, r->min_ns, r->max_ns);
+		c[RC_P50].u = hist_percentile(&r->hist, 50, r->min_ns,
+					      r->max_ns);
+		c[RC_P99].u = hist_percentile(&r->hist, 99, r->min_ns,
+					      r->max_ns);
+		c[RC_P999].u = hist_percentile(&r->hist, 99.9, r->min_ns,
+					       r->max_ns);
 	}
-	out_open_object(NULL);
-	out_str("reason", NULL, name);
-	out_u64("isa", NULL, r->isa);
-	if (r->has_code)
-		out_u64("code", NULL, r->code);
-	out_u64("count", NULL, r->count);
-	out_u64("no_entry", NULL, r->no_entry);
-	out_u64("rate_per_s", NULL, (uint64_t)(rate + 0.5));
-	out_u64("total_ns", NULL, r->total_ns);
-	out_u64("min_ns", NULL, r->min_ns);
-	if (r->has_hist) {
-		out_u64("p50_ns", NULL, v50);
-		out_u64("p99_ns", NULL, v99);
-		out_u64("p999_ns", NULL, v999);
-	}
-	out_u64("max_ns", NULL, r->max_ns);
-	out_time_parts(r->total_ns, r->part_ns);
-	out_close_object();
-	if (hvctl_json)
-		return;
-
-	dur(t, r->total_ns);
-	dur(mn, r->min_ns);
-	dur(mx, r->max_ns);
-	if (r->has_hist) {
-		dur(p50, v50);
-		dur(p99, v99);
-		dur(p999, v999);
-	} else {
-		strcpy(p50, "-");
-		strcpy(p99, "-");
-		strcpy(p999, "-");
-	}
-	printf("%-24s %12" PRIu64 " %10.0f %10s %6.2f%% %9s %9s %9s %9s %9s\n",
-	       name, r->count, rate, t,
-	       all_ns ? 100.0 * (double)r->total_ns / (double)all_ns : 0.0,
-	       mn, p50, p99, p999, mx);
+	out_open_object(o, NULL);
+	out_cells(o, reason_cols, c, RC_NR);
+	out_time_parts(o, r->total_ns, r->part_ns);
+	out_close_object(o);
+	if (!o->json)
+		fputc('\n', o->f);
 }
 
 /* Text: a "time share%" cell of the split tables, 16 wide. */
@@ -112,7 +133,7 @@ static void print_share(uint64_t ns, uint64_t whole)
 {
 	char t[16];
 
-	dur(t, ns);
+	duration_str(t, ns);
 	printf(" %9s %5.1f%%", t, time_share(ns, whole));
 }
 
@@ -136,45 +157,45 @@ static void print_split_heading(const char *first, bool guest)
 }
 
 /* Text: where each reason's time went, in the order of the main table. */
-static void print_reason_splits(const struct stats *s)
+static void print_reason_splits(const struct hvc_stats *s)
 {
 	char name[32];
 
 	print_split_heading("reason time split", false);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
-		const struct reason_row *r = &s->reasons[i];
+		const struct hvc_reason_row *r = &s->reasons[i];
 
 		printf("%-24s", reason_row_name(r, name, sizeof(name)));
 		print_split(r->total_ns, r->part_ns, r->total_ns);
 	}
 }
 
-static void print_vcpu(const struct vcpu_row *v)
+static void print_vcpu(struct out *o, const struct hvc_vcpu_row *v)
 {
 	char t[16], mn[16], mx[16], avg[16], pt[16];
 
-	out_open_object(NULL);
-	out_u64("vm_id", NULL, v->vm_id);
-	out_u64("vm_pid", NULL, v->vm_pid);
-	out_u64("vcpu", NULL, v->vcpu_id);
-	out_u64("tid", NULL, v->tid);
-	out_u64("count", NULL, v->count);
-	out_u64("total_ns", NULL, v->total_ns);
-	out_u64("min_ns", NULL, v->min_ns);
-	out_u64("max_ns", NULL, v->max_ns);
-	out_u64("guest_ns", NULL, v->guest_ns);
-	out_time_parts(v->total_ns, v->part_ns);
-	out_u64("preemptions", NULL, v->preemptions);
-	out_u64("preempted_ns", NULL, v->preempted_ns);
-	out_bool("gone", NULL, v->gone);
-	out_close_object();
-	if (hvctl_json)
+	out_open_object(o, NULL);
+	out_u64(o, "vm_id", NULL, v->vm_id);
+	out_u64(o, "vm_pid", NULL, v->vm_pid);
+	out_u64(o, "vcpu", NULL, v->vcpu_id);
+	out_u64(o, "tid", NULL, v->tid);
+	out_u64(o, "count", NULL, v->count);
+	out_u64(o, "total_ns", NULL, v->total_ns);
+	out_u64(o, "min_ns", NULL, v->min_ns);
+	out_u64(o, "max_ns", NULL, v->max_ns);
+	out_u64(o, "guest_ns", NULL, v->guest_ns);
+	out_time_parts(o, v->total_ns, v->part_ns);
+	out_u64(o, "preemptions", NULL, v->preemptions);
+	out_u64(o, "preempted_ns", NULL, v->preempted_ns);
+	out_bool(o, "gone", NULL, v->gone);
+	out_close_object(o);
+	if (o->json)
 		return;
-	dur(t, v->total_ns);
-	dur(mn, v->min_ns);
-	dur(mx, v->max_ns);
-	dur(avg, v->count ? v->total_ns / v->count : 0);
-	dur(pt, v->preempted_ns);
+	duration_str(t, v->total_ns);
+	duration_str(mn, v->min_ns);
+	duration_str(mx, v->max_ns);
+	duration_str(avg, v->count ? v->total_ns / v->count : 0);
+	duration_str(pt, v->preempted_ns);
 	printf("vm %-4u pid %-8u vcpu %-4u tid %-8u %12" PRIu64
 	       " %10s %9s %9s %9s %12" PRIu64 " %12s%s\n", v->vm_id, v->vm_pid,
 	       v->vcpu_id, v->tid, v->count, t, mn, avg, mx, v->preemptions,
@@ -182,13 +203,13 @@ static void print_vcpu(const struct vcpu_row *v)
 }
 
 /* Text: each vCPU's time, in the guest and in exits' parts. */
-static void print_vcpu_splits(const struct stats *s)
+static void print_vcpu_splits(const struct hvc_stats *s)
 {
 	char label[32];
 
 	print_split_heading("vcpu time split", true);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
-		const struct vcpu_row *v = &s->vcpus[i];
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
 
 		snprintf(label, sizeof(label), "vm %u vcpu %u%s", v->vm_id,
@@ -199,62 +220,67 @@ static void print_vcpu_splits(const struct stats *s)
 	}
 }
 
-static void print_preemptors(const struct stats *s)
+/* JSON keeps pid first, as ABI 3 had it; text names the task first. */
+static const struct out_col preemptor_cols[] = {
+	{ "pid", NULL, 0, OUT_U64 },
+	{ "comm", "top preemptors", -24, OUT_STR },
+	{ NULL, "pid", 8, OUT_U64 },
+	{ "vcpu", "vcpu", 4, OUT_BOOL },
+	{ "count", "count", 12, OUT_U64 },
+	{ "ns", "time", 10, OUT_DUR },
+};
+
+static void print_preemptors(struct out *o, const struct hvc_stats *s)
 {
-	char t[16];
-
-	if (!hvctl_json)
-		printf("\n%-24s %8s %4s %12s %10s\n", "top preemptors", "pid",
-		       "vcpu", "count", "time");
-	out_open_array("preemptors");
+	if (!o->json)
+		putchar('\n');
+	out_heading(o, preemptor_cols, ARRAY_SIZE(preemptor_cols));
+	out_open_array(o, "preemptors");
 	for (unsigned int i = 0; i < s->nr_preemptors; i++) {
-		const struct preemptor_row *p = &s->preemptors[i];
+		const struct hvc_preemptor_row *p = &s->preemptors[i];
+		const struct out_cell cells[] = {
+			{ .u = p->pid }, { .s = p->comm }, { .u = p->pid },
+			{ .u = p->vcpu }, { .u = p->count }, { .u = p->ns },
+		};
 
-		if (!hvctl_json && i == TOP_PREEMPTORS)
+		if (!o->json && i == TOP_PREEMPTORS)
 			break;
-		out_open_object(NULL);
-		out_u64("pid", NULL, p->pid);
-		out_str("comm", NULL, p->comm);
-		out_bool("vcpu", NULL, p->vcpu);
-		out_u64("count", NULL, p->count);
-		out_u64("ns", NULL, p->ns);
-		out_close_object();
-		if (hvctl_json)
-			continue;
-		dur(t, p->ns);
-		printf("%-24s %8u %4s %12" PRIu64 " %10s\n", p->comm, p->pid,
-		       p->vcpu ? "yes" : "no", p->count, t);
+		out_open_object(o, NULL);
+		out_cells(o, preemptor_cols, cells, ARRAY_SIZE(cells));
+		out_close_object(o);
+		if (!o->json)
+			putchar('\n');
 	}
-	out_close_array();
+	out_close_array(o);
 }
 
 static int by_time_out(const void *a, const void *b)
 {
-	const struct vcpu_row *x = *(const struct vcpu_row *const *)a;
-	const struct vcpu_row *y = *(const struct vcpu_row *const *)b;
+	const struct hvc_vcpu_row *x = *(const struct hvc_vcpu_row *const *)a;
+	const struct hvc_vcpu_row *y = *(const struct hvc_vcpu_row *const *)b;
 
 	return x->exit_ns < y->exit_ns ? 1 : x->exit_ns > y->exit_ns ? -1 : 0;
 }
 
-static void print_out_of_guest_row(const struct vcpu_row *v)
+static void print_out_of_guest_row(struct out *o, const struct hvc_vcpu_row *v)
 {
 	char name[32], t[16];
 
 	exit_label(v->exit_isa, v->exit_reason, true, name, sizeof(name));
-	out_open_object(NULL);
-	out_u64("vm_id", NULL, v->vm_id);
-	out_u64("vm_pid", NULL, v->vm_pid);
-	out_u64("vcpu", NULL, v->vcpu_id);
-	out_u64("tid", NULL, v->tid);
-	out_str("reason", NULL, name);
-	out_u64("isa", NULL, v->exit_isa);
-	out_u64("code", NULL, v->exit_reason);
-	out_u64("exit_ns", NULL, v->exit_ns);
-	out_str("state", NULL, vcpu_state_name(v->exit_state, true));
-	out_close_object();
-	if (hvctl_json)
+	out_open_object(o, NULL);
+	out_u64(o, "vm_id", NULL, v->vm_id);
+	out_u64(o, "vm_pid", NULL, v->vm_pid);
+	out_u64(o, "vcpu", NULL, v->vcpu_id);
+	out_u64(o, "tid", NULL, v->tid);
+	out_str(o, "reason", NULL, name);
+	out_u64(o, "isa", NULL, v->exit_isa);
+	out_u64(o, "code", NULL, v->exit_reason);
+	out_u64(o, "exit_ns", NULL, v->exit_ns);
+	out_str(o, "state", NULL, vcpu_state_name(v->exit_state, true));
+	out_close_object(o);
+	if (o->json)
 		return;
-	dur(t, v->exit_ns);
+	duration_str(t, v->exit_ns);
 	printf("%s vm %-4u pid %-8u vcpu %-4u tid %-8u %-20s %10s %-10s%s\n",
 	       v->exit_ns >= STUCK_NS ? "!!" : "  ", v->vm_id, v->vm_pid,
 	       v->vcpu_id, v->tid, name, t,
@@ -266,9 +292,9 @@ static void print_out_of_guest_row(const struct vcpu_row *v)
  * The vCPUs in an exit right now, longest first: a vCPU held in its VMM
  * for minutes is the first line, marked. Text: only when there is one.
  */
-static void print_out_of_guest(const struct stats *s)
+static void print_out_of_guest(struct out *o, const struct hvc_stats *s)
 {
-	const struct vcpu_row **out;
+	const struct hvc_vcpu_row **out;
 	unsigned int n = 0;
 
 	out = calloc(s->nr_vcpus + 1, sizeof(*out));
@@ -280,26 +306,26 @@ static void print_out_of_guest(const struct stats *s)
 		if (s->vcpus[i].in_exit && !s->vcpus[i].gone)
 			out[n++] = &s->vcpus[i];
 	qsort(out, n, sizeof(*out), by_time_out);
-	if (!hvctl_json && n)
+	if (!o->json && n)
 		printf("out of the guest now (longest first):\n");
-	out_open_array("out_of_guest");
+	out_open_array(o, "out_of_guest");
 	for (unsigned int i = 0; i < n; i++)
-		print_out_of_guest_row(out[i]);
-	out_close_array();
-	if (!hvctl_json && n)
+		print_out_of_guest_row(o, out[i]);
+	out_close_array(o);
+	if (!o->json && n)
 		putchar('\n');
 	free(out);
 }
 
 /* Text: the exits that never re-entered, when there were any. */
-static void print_no_entry(const struct stats *s)
+static void print_no_entry(const struct hvc_stats *s)
 {
 	const char *sep = "\nnever re-entered (their vCPU was destroyed "
 			  "during the exit; counted above): ";
 	char name[32];
 
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
-		const struct reason_row *r = &s->reasons[i];
+		const struct hvc_reason_row *r = &s->reasons[i];
 
 		if (!r->no_entry)
 			continue;
@@ -312,8 +338,9 @@ static void print_no_entry(const struct stats *s)
 }
 
 /* PREV: the previous snapshot (live mode) for rates, or NULL. */
-static void print_stats(struct stats *s, const struct stats *prev,
-			uint64_t interval_ns, const struct stat_opts *o)
+static void print_stats(struct out *o, struct hvc_stats *s,
+			const struct hvc_stats *prev, uint64_t interval_ns,
+			const struct stat_opts *opts)
 {
 	uint64_t all_ns = 0, all = 0;
 	double secs;
@@ -326,22 +353,18 @@ static void print_stats(struct stats *s, const struct stats *prev,
 	}
 	secs = (double)(prev ? interval_ns : s->age_ns) / 1e9;
 
-	out_open_object(NULL);
-	out_u64("window_ns", NULL, prev ? interval_ns : s->age_ns);
-	out_u64("exits", NULL, all);
-	if (!hvctl_json)
+	out_open_object(o, NULL);
+	out_u64(o, "window_ns", NULL, prev ? interval_ns : s->age_ns);
+	out_u64(o, "exits", NULL, all);
+	if (!o->json)
 		printf("%" PRIu64 " exits over %.1fs%s\n\n", all,
 		       (double)s->age_ns / 1e9,
 		       prev ? " (rate: last interval)" : "");
-	print_out_of_guest(s);
-	if (!hvctl_json) {
-		printf("%-24s %12s %10s %10s %7s %9s %9s %9s %9s %9s\n",
-		       "reason", "count", "rate/s", "time", "share", "min",
-		       "p50", "p99", "p99.9", "max");
-	}
-	out_open_array("reasons");
+	print_out_of_guest(o, s);
+	out_heading(o, reason_cols, RC_NR);
+	out_open_array(o, "reasons");
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
-		const struct reason_row *r = &s->reasons[i];
+		const struct hvc_reason_row *r = &s->reasons[i];
 		uint64_t before = 0;
 
 		for (unsigned int j = 0; prev && j < prev->nr_reasons; j++)
@@ -349,101 +372,115 @@ static void print_stats(struct stats *s, const struct stats *prev,
 			    prev->reasons[j].code == r->code &&
 			    prev->reasons[j].has_code == r->has_code)
 				before = prev->reasons[j].count;
-		print_reason(r, all_ns,
+		print_reason(o, r, all_ns,
 			     secs > 0 ? (double)(r->count - before) / secs : 0);
 	}
-	out_close_array();
-	if (!hvctl_json) {
+	out_close_array(o);
+	if (!o->json) {
 		print_no_entry(s);
 		print_reason_splits(s);
 	}
-	if (o->vcpus) {
-		if (!hvctl_json)
+	if (opts->vcpus) {
+		if (!o->json)
 			printf("\n%-43s %12s %10s %9s %9s %9s %12s %12s\n",
 			       "vcpu", "exits", "time", "min", "avg", "max",
 			       "preemptions", "preempt time");
-		out_open_array("vcpus");
+		out_open_array(o, "vcpus");
 		for (unsigned int i = 0; i < s->nr_vcpus; i++)
-			print_vcpu(&s->vcpus[i]);
-		out_close_array();
-		if (!hvctl_json)
+			print_vcpu(o, &s->vcpus[i]);
+		out_close_array(o);
+		if (!o->json)
 			print_vcpu_splits(s);
-		print_preemptors(s);
+		print_preemptors(o, s);
 	}
-	out_close_object();
-	out_end();
+	out_close_object(o);
+	out_end(o);
+}
+
+/* One session a snapshot, as a refresh may outlive a module reload. */
+static int fetch(struct hvc_stats *s)
+{
+	struct hvc *c;
+	int ret;
+
+	ret = hvc_open(&c);
+	if (ret)
+		return ret;
+	ret = hvc_stats_get(c, s);
+	hvc_close(c);
+	return ret;
 }
 
 static int live(const struct stat_opts *o)
 {
-	struct stats cur = { 0 }, prev = { 0 };
+	struct hvc_stats cur = { 0 }, prev = { 0 };
 	struct timespec ts = {
 		.tv_sec = o->interval_ns / 1000000000,
 		.tv_nsec = o->interval_ns % 1000000000,
 	};
 	uint64_t n = 0;
+	struct out out;
 
+	out_init(&out, stdout, hvctl_json);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (stats_fetch(&prev))
+	if (fetch(&prev))
 		return 1;
 	while (!stop && (!o->count || n++ < o->count)) {
 		nanosleep(&ts, NULL);
 		if (stop)
 			break;
-		if (stats_fetch(&cur)) {
-			stats_free(&prev);
+		if (fetch(&cur)) {
+			hvc_stats_free(&prev);
 			return 1;
 		}
-		if (!hvctl_json && isatty(STDOUT_FILENO))
+		if (!out.json && isatty(STDOUT_FILENO))
 			printf("\033[H\033[2J");
-		print_stats(&cur, &prev, o->interval_ns, o);
-		stats_free(&prev);
+		print_stats(&out, &cur, &prev, o->interval_ns, o);
+		hvc_stats_free(&prev);
 		prev = cur;
 		memset(&cur, 0, sizeof(cur));
 	}
-	stats_free(&prev);
+	hvc_stats_free(&prev);
 	return 0;
 }
+
+/* 0 for --interval and --count: not given (neither can be 0). */
+static const struct hvctl_opt stat_opts[] = {
+	OPT_FLAG("--vcpus", struct stat_opts, vcpus),
+	OPT_FLAG("--live", struct stat_opts, live),
+	OPT_DURATION("--interval", struct stat_opts, interval_ns, 10000000),
+	OPT_U64("--count", struct stat_opts, count, 1, 0),
+	OPT_END,
+};
 
 static int stat_run(int argc, char **argv)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_stat;
-	struct stat_opts o = { .interval_ns = 1000000000 };
-	struct stats s = { 0 };
-	const char *err;
+	struct stat_opts o = { 0 };
+	struct out out;
+	struct hvc_stats s = { 0 };
+	int n, ret;
 
 	if (hvctl_want_help(cmd, argc, argv))
 		return 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--vcpus")) {
-			o.vcpus = true;
-		} else if (!strcmp(argv[i], "--live")) {
-			o.live = true;
-		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			if (duration_parse(argv[++i], &o.interval_ns, &err))
-				return hvctl_usage_err(cmd, "--interval: %s", err);
-			if (o.interval_ns < 10000000)
-				return hvctl_usage_err(cmd, "--interval must be at least 10ms");
-			o.live = true;
-		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			char *end;
-
-			o.count = strtoull(argv[++i], &end, 10);
-			if (*end || !o.count)
-				return hvctl_usage_err(cmd, "--count takes a positive number");
-			o.live = true;
-		} else {
-			return hvctl_usage_err(cmd, "unexpected argument '%s'",
-					       argv[i]);
-		}
-	}
+	/* All of the command line is good before the module hears of it. */
+	ret = hvctl_parse_opts(cmd, argc, argv, &o, &n);
+	if (!ret)
+		ret = hvctl_max_args(cmd, argv, n, 0);
+	if (ret)
+		return ret;
+	if (o.interval_ns || o.count)
+		o.live = true;
+	if (!o.interval_ns)
+		o.interval_ns = 1000000000;
 	if (o.live)
 		return live(&o);
-	if (stats_fetch(&s))
+	if (fetch(&s))
 		return 1;
-	print_stats(&s, NULL, 0, &o);
-	stats_free(&s);
+	out_init(&out, stdout, hvctl_json);
+	print_stats(&out, &s, NULL, 0, &o);
+	hvc_stats_free(&s);
 	return 0;
 }
 
@@ -451,6 +488,7 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.name = "stat",
 	.run = stat_run,
 	.usage = "[--vcpus] [--live] [--interval DURATION] [--count N]",
+	.opts = stat_opts,
 	.summary = "per exit reason counts, rates, time and latency percentiles,\n"
 		   "and where the time went (handling, vmm, halt, preempted,\n"
 		   "other); the vCPUs out of the guest now; --vcpus per vCPU\n"
@@ -461,17 +499,14 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 
 int hvctl_write_stats_json(FILE *f)
 {
-	struct stat_opts o = { .vcpus = true };
-	struct stats s = { 0 };
-	bool json = hvctl_json;
+	struct stat_opts opts = { .vcpus = true };
+	struct hvc_stats s = { 0 };
+	struct out o;
 
-	if (stats_fetch(&s))
+	if (fetch(&s))
 		return -1;
-	hvctl_json = true;
-	out_set_file(f);
-	print_stats(&s, NULL, 0, &o);
-	out_set_file(stdout);
-	hvctl_json = json;
-	stats_free(&s);
+	out_init(&o, f, true);
+	print_stats(&o, &s, NULL, 0, &opts);
+	hvc_stats_free(&s);
 	return 0;
 }

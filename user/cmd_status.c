@@ -11,9 +11,10 @@
 
 #include <linux/hvtrace.h>
 
+#include "client.h"
 #include "hvctl.h"
 #include "output.h"
-#include "status_fetch.h"
+#include "util.h"
 
 struct acct_field {
 	unsigned int attr;
@@ -49,7 +50,7 @@ struct acct_set {
 	size_t n;
 };
 
-#define ACCT_SET(t, a) { t, a, sizeof(a) / sizeof((a)[0]) }
+#define ACCT_SET(t, a) { t, a, ARRAY_SIZE(a) }
 
 static const struct acct_set acct_sets[] = {
 	ACCT_SET("exits (seen = filtered + below + recorded + lost)",
@@ -58,51 +59,51 @@ static const struct acct_set acct_sets[] = {
 		 preempt_fields),
 };
 
-#define N_SETS (sizeof(acct_sets) / sizeof(acct_sets[0]))
+#define N_SETS ARRAY_SIZE(acct_sets)
 
 /*
  * One CPU's row, or with TOTAL the totals. JSON: every set in one object;
  * text: set ONLY, as each set is a table of its own.
  */
-static void print_acct_row(const struct acct_row *row, bool total,
+static void print_acct_row(struct out *o, const struct hvc_acct_row *row, bool total,
 			   const struct acct_set *only)
 {
 	char label[16] = "total";
 
-	out_open_object(total ? "total" : NULL);
+	out_open_object(o, total ? "total" : NULL);
 	if (!total) {
-		out_u64("cpu", NULL, row->cpu);
+		out_u64(o, "cpu", NULL, row->cpu);
 		snprintf(label, sizeof(label), "%u", row->cpu);
 	}
-	if (!hvctl_json)
+	if (!o->json)
 		printf("  %-6s", label);
 	for (size_t s = 0; s < N_SETS; s++) {
-		if (!hvctl_json && &acct_sets[s] != only)
+		if (!o->json && &acct_sets[s] != only)
 			continue;
 		for (size_t i = 0; i < acct_sets[s].n; i++)
-			out_u64(acct_sets[s].f[i].key, " %12" PRIu64,
+			out_u64(o, acct_sets[s].f[i].key, " %12" PRIu64,
 				row->n[acct_sets[s].f[i].attr]);
 	}
-	if (!hvctl_json)
+	if (!o->json)
 		putchar('\n');
-	out_close_object();
+	out_close_object(o);
 }
 
 /* Rows for each CPU (the dump), then the totals (the reply). */
-static void print_acct_rows(const struct status *st,
+static void print_acct_rows(struct out *o, const struct hvc_status *st,
 			    const struct acct_set *only)
 {
-	out_open_array("cpus");
+	out_open_array(o, "cpus");
 	for (unsigned int i = 0; i < st->nr_cpu_rows; i++)
-		print_acct_row(&st->cpus[i], false, only);
-	out_close_array();
-	print_acct_row(&st->total, true, only);
+		print_acct_row(o, &st->cpus[i], false, only);
+	out_close_array(o);
+	print_acct_row(o, &st->total, true, only);
 }
 
-static void print_accounting(const struct status *st)
+static void print_accounting(struct out *o, const struct hvc_status *st)
 {
-	if (hvctl_json) {
-		print_acct_rows(st, NULL);
+	if (o->json) {
+		print_acct_rows(o, st, NULL);
 		return;
 	}
 	for (size_t s = 0; s < N_SETS; s++) {
@@ -111,7 +112,7 @@ static void print_accounting(const struct status *st)
 		for (size_t i = 0; i < acct_sets[s].n; i++)
 			printf(" %12.12s", acct_sets[s].f[i].label);
 		putchar('\n');
-		print_acct_rows(st, &acct_sets[s]);
+		print_acct_rows(o, st, &acct_sets[s]);
 	}
 }
 
@@ -122,7 +123,7 @@ static void format_bytes(char *buf, size_t len, uint64_t b)
 	double v = (double)b;
 	int u = -1;
 
-	while (v >= 1024 && u + 1 < (int)(sizeof(units) / sizeof(*units))) {
+	while (v >= 1024 && u + 1 < (int)ARRAY_SIZE(units)) {
 		v /= 1024;
 		u++;
 	}
@@ -133,37 +134,37 @@ static void format_bytes(char *buf, size_t len, uint64_t b)
 }
 
 /* The vCPU and VM tables: how full, what came and went. */
-static void print_vcpus(const struct status *st)
+static void print_vcpus(struct out *o, const struct hvc_status *st)
 {
-	out_u64("vcpus_live", "  vcpus:         %" PRIu64 " live",
+	out_u64(o, "vcpus_live", "  vcpus:         %" PRIu64 " live",
 		st->vcpus_live);
-	out_u64("vcpus_max", " (max %" PRIu64 ")", st->vcpus_max);
-	out_u64("vcpus_created", "; since load %" PRIu64 " created",
+	out_u64(o, "vcpus_max", " (max %" PRIu64 ")", st->vcpus_max);
+	out_u64(o, "vcpus_created", "; since load %" PRIu64 " created",
 		st->vcpus_created);
-	out_u64("vcpus_reclaimed", ", %" PRIu64 " reclaimed\n",
+	out_u64(o, "vcpus_reclaimed", ", %" PRIu64 " reclaimed\n",
 		st->vcpus_reclaimed);
-	out_u64("vms_live", "  vms:           %" PRIu64 " live\n",
+	out_u64(o, "vms_live", "  vms:           %" PRIu64 " live\n",
 		st->vms_live);
 	/* vCPUs nobody traces: easy to miss, so said loudly. */
-	out_u64("vcpus_refused", st->vcpus_refused ?
+	out_u64(o, "vcpus_refused", st->vcpus_refused ?
 		"  refused:       %" PRIu64 " (more than max_vcpus alive): "
 		"their exits are NOT traced\n" : NULL, st->vcpus_refused);
-	out_bool("reclaim", NULL, st->reclaim);
-	if (!hvctl_json)
+	out_bool(o, "reclaim", NULL, st->reclaim);
+	if (!o->json)
 		printf("  reclaim:       %s\n", st->reclaim ?
 		       "yes (vCPU and VM destruction is followed)" :
 		       "no (destruction cannot be followed: a vCPU at a reused "
 		       "address is told apart by identity only)");
 }
 
-static void print_memory(const struct status *st)
+static void print_memory(struct out *o, const struct hvc_status *st)
 {
 	char all[16], cpu[16], vcpu[16];
 
-	out_u64("mem_bytes", NULL, st->mem_bytes);
-	out_u64("mem_cpu_bytes", NULL, st->mem_cpu_bytes);
-	out_u64("mem_vcpu_bytes", NULL, st->mem_vcpu_bytes);
-	if (hvctl_json)
+	out_u64(o, "mem_bytes", NULL, st->mem_bytes);
+	out_u64(o, "mem_cpu_bytes", NULL, st->mem_cpu_bytes);
+	out_u64(o, "mem_vcpu_bytes", NULL, st->mem_vcpu_bytes);
+	if (o->json)
 		return;
 	format_bytes(all, sizeof(all), st->mem_bytes);
 	format_bytes(cpu, sizeof(cpu), st->mem_cpu_bytes);
@@ -172,55 +173,55 @@ static void print_memory(const struct status *st)
 	       all, cpu, vcpu);
 }
 
-static void print_status(const struct status *st)
+static void print_status(struct out *o, const struct hvc_status *st)
 {
-	out_open_object(NULL);
-	out_str("version", "hvtrace %s", st->version);
-	out_u64("abi", " (netlink ABI %" PRIu64 ")\n", st->abi);
-	out_str("recording", "  recording:     %s\n",
+	out_open_object(o, NULL);
+	out_str(o, "version", "hvtrace %s", st->version);
+	out_u64(o, "abi", " (netlink ABI %" PRIu64 ")\n", st->abi);
+	out_str(o, "recording", "  recording:     %s\n",
 		st->recording ? "on" : "off");
-	out_str("vendor", "  exit reasons:  %s\n", *st->vendor ? st->vendor :
+	out_str(o, "vendor", "  exit reasons:  %s\n", *st->vendor ? st->vendor :
 		"unavailable (no kvm_amd/kvm_intel)");
-	out_u64("nr_cpus", "  cpus:          %" PRIu64, st->nr_cpus);
-	out_u64("cpus_traced", " (%" PRIu64 " traced)\n", st->cpus_traced);
-	out_str("reader", "  reader:        %s\n",
+	out_u64(o, "nr_cpus", "  cpus:          %" PRIu64, st->nr_cpus);
+	out_u64(o, "cpus_traced", " (%" PRIu64 " traced)\n", st->cpus_traced);
+	out_str(o, "reader", "  reader:        %s\n",
 		st->reader ? "draining" : "none");
-	out_u64("exits_seen", "  exits seen:    %" PRIu64 "\n",
+	out_u64(o, "exits_seen", "  exits seen:    %" PRIu64 "\n",
 		st->exits_seen);
-	out_u64("entries_seen", "  entries seen:  %" PRIu64 "\n",
+	out_u64(o, "entries_seen", "  entries seen:  %" PRIu64 "\n",
 		st->entries_seen);
-	out_u64("exits_untraced", "  untraced:      %" PRIu64
+	out_u64(o, "exits_untraced", "  untraced:      %" PRIu64
 		" exits (on CPUs without hvtrace state)\n",
 		st->exits_untraced);
-	print_vcpus(st);
-	print_memory(st);
-	out_open_object("accounting");
-	print_accounting(st);
-	out_close_object();
-	out_close_object();
+	print_vcpus(o, st);
+	print_memory(o, st);
+	out_open_object(o, "accounting");
+	print_accounting(o, st);
+	out_close_object(o);
+	out_close_object(o);
 }
 
 static int status_run(int argc, char **argv)
 {
-	struct status st = { 0 };
-	struct hvnl *nl;
+	struct hvc_status st = { 0 };
+	struct out out;
+	struct hvc *c;
 	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_status, argc, argv))
 		return 0;
-	if (argc > 1)
-		return hvctl_usage_err(&hvctl_cmd_status,
-				       "unexpected argument '%s'", argv[1]);
-	nl = hvnl_open();
-	if (!nl)
+	if (hvctl_no_args(&hvctl_cmd_status, argc, argv))
+		return 2;
+	if (hvc_open(&c))
 		return 1;
-	ret = status_fetch(nl, &st, true);
-	hvnl_close(nl);
+	ret = hvc_status_get(c, &st, true);
+	hvc_close(c);
 	if (!ret) {
-		print_status(&st);
-		out_end();
+		out_init(&out, stdout, hvctl_json);
+		print_status(&out, &st);
+		out_end(&out);
 	}
-	status_free(&st);
+	hvc_status_free(&st);
 	return ret ? 1 : 0;
 }
 

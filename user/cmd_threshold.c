@@ -12,13 +12,9 @@
 
 #include <linux/hvtrace.h>
 
-#include "config_req.h"
-#include "duration.h"
+#include "client.h"
 #include "hvctl.h"
 #include "time_parts.h"
-
-/* The module's limit (kmod/genl.c): an hour. */
-#define HVCTL_MAX_THRESHOLD_NS (3600ULL * 1000000000ULL)
 
 #define MAX_REFS (EXIT_REASON_MAX_MATCHES * 3)
 
@@ -31,7 +27,8 @@ struct thr_opts {
 	bool clear;		/* --clear-reasons */
 	bool preempt;		/* --preemptions */
 	int nrefs;
-	struct exit_reason_ref refs[MAX_REFS + EXIT_REASON_MAX_MATCHES];
+	/* Per-reason thresholds go in as --reason comes, at 0 until DURATION */
+	struct hvc_change ch;
 };
 
 static int set_halt(struct thr_opts *o, const char *opt, int v)
@@ -45,61 +42,68 @@ static int set_halt(struct thr_opts *o, const char *opt, int v)
 	return 0;
 }
 
+static int reason_opt(void *p, const char *opt, const char *v)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_set_threshold;
+	struct thr_opts *o = p;
+	int ret = hvc_change_reason_threshold(&o->ch, opt, v, 0);
+
+	if (ret)
+		return hvctl_change_err(cmd, ret);
+	o->nrefs = o->ch.nr_thresholds;
+	if (o->nrefs > MAX_REFS)
+		return hvctl_usage_err(cmd, "too many --reason");
+	return 0;
+}
+
+static int on_opt(void *p, const char *opt, const char *v)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_set_threshold;
+	struct thr_opts *o = p;
+
+	o->on = threshold_on_parse(v);
+	if (o->on < 0)
+		return hvctl_usage_err(cmd, "unknown part '%s' for %s (%s)", v,
+				       opt, THRESHOLD_ON_NAMES);
+	return 0;
+}
+
+static int exclude_halt_opt(void *o, const char *opt, const char *v)
+{
+	(void)v;
+	return set_halt(o, opt, 0);
+}
+
+static int include_halt_opt(void *o, const char *opt, const char *v)
+{
+	(void)v;
+	return set_halt(o, opt, 1);
+}
+
+static const struct hvctl_opt thr_opts[] = {
+	OPT_CALL("--on", on_opt, "total handling vmm halt preempted other"),
+	{ .name = "--reason", .kind = HVCTL_OPT_CALL, .call = reason_opt,
+	  .values = "@reason", .repeat = true },
+	OPT_FLAG("--clear-reasons", struct thr_opts, clear),
+	OPT_FLAG_CALL("--exclude-halt", exclude_halt_opt),
+	OPT_FLAG_CALL("--include-halt", include_halt_opt),
+	OPT_FLAG("--preemptions", struct thr_opts, preempt),
+	OPT_END,
+};
+
 /* Collect argv into O; 0, or the exit status of the error printed. */
 static int parse_args(int argc, char **argv, struct thr_opts *o)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_set_threshold;
-	const char *err;
+	int n, ret = hvctl_parse_opts(cmd, argc, argv, o, &n);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int n, ret = 0;
-
-		if (!strcmp(a, "--reason")) {
-			if (++i == argc)
-				return hvctl_usage_err(cmd, "--reason needs a name");
-			n = parse_reason_arg(argv[i], o->refs + o->nrefs,
-					     EXIT_REASON_MAX_MATCHES);
-			if (!n)
-				return 1;
-			o->nrefs += n;
-			if (o->nrefs > MAX_REFS)
-				return hvctl_usage_err(cmd, "too many --reason");
-		} else if (!strcmp(a, "--on") || !strncmp(a, "--on=", 5)) {
-			const char *part = a[4] ? a + 5 : argv[++i];
-
-			if (!part)
-				return hvctl_usage_err(cmd, "--on needs a part (%s)",
-						       THRESHOLD_ON_NAMES);
-			if (o->on >= 0)
-				return hvctl_usage_err(cmd, "--on given twice");
-			o->on = threshold_on_parse(part);
-			if (o->on < 0)
-				return hvctl_usage_err(cmd,
-						       "unknown part '%s' for --on (%s)",
-						       part, THRESHOLD_ON_NAMES);
-		} else if (!strcmp(a, "--exclude-halt")) {
-			ret = set_halt(o, a, 0);
-		} else if (!strcmp(a, "--include-halt")) {
-			ret = set_halt(o, a, 1);
-		} else if (!strcmp(a, "--clear-reasons")) {
-			o->clear = true;
-		} else if (!strcmp(a, "--preemptions")) {
-			o->preempt = true;
-		} else if (!o->dur && a[0] != '-') {
-			o->dur = a;
-		} else {
-			return hvctl_usage_err(cmd, "unexpected argument '%s'", a);
-		}
-		if (ret)
-			return ret;
-	}
-	if (o->dur && duration_parse(o->dur, &o->ns, &err))
-		return hvctl_usage_err(cmd, "%s", err);
-	if (o->ns > HVCTL_MAX_THRESHOLD_NS)
-		return hvctl_usage_err(cmd,
-				       "threshold %s out of range (at most 3600s)",
-				       o->dur);
+	if (!ret)
+		ret = hvctl_max_args(cmd, argv, n, 1);
+	if (ret)
+		return ret;
+	o->dur = n ? argv[1] : NULL;
+	if (o->dur && hvc_parse_threshold(o->dur, &o->ns))
+		return hvctl_usage(cmd);
 	return 0;
 }
 
@@ -135,31 +139,42 @@ static int check_args(const struct thr_opts *o)
 	return 0;
 }
 
-static void put_settings(struct nlmsghdr *nlh, const struct thr_opts *o)
+/* What the command line changes, now that all of it is known good. */
+static void make_change(struct thr_opts *o)
 {
+	struct hvc_change *ch = &o->ch;
+
 	if (o->preempt) {
-		mnl_attr_put_u64(nlh, HVTRACE_CFG_PREEMPT_THRESHOLD_NS, o->ns);
+		ch->set |= HVC_CH_PREEMPT;
+		ch->preempt_threshold_ns = o->ns;
+		hvc_change_typed(ch, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
+				 "--preemptions", o->dur);
 		return;
 	}
 	if (o->clear)
-		mnl_attr_put(nlh, HVTRACE_CFG_REASON_THRESHOLDS_CLEAR, 0, NULL);
+		ch->set |= HVC_CH_CLEAR_THRESHOLDS;
 	if (o->dur && !o->nrefs) {
-		mnl_attr_put_u64(nlh, HVTRACE_CFG_THRESHOLD_NS, o->ns);
+		ch->set |= HVC_CH_THRESHOLD;
+		ch->threshold_ns = o->ns;
 		/* Without --on: total, so the command says it all. */
-		mnl_attr_put_u8(nlh, HVTRACE_CFG_THRESHOLD_ON,
-				o->on >= 0 ? o->on : HVTRACE_ON_TOTAL);
+		ch->threshold_on = o->on >= 0 ? o->on : HVTRACE_ON_TOTAL;
+		hvc_change_typed(ch, HVTRACE_CFG_THRESHOLD_NS, NULL, o->dur);
+		hvc_change_typed(ch, HVTRACE_CFG_THRESHOLD_ON, o->on >= 0 ?
+				 "--on" : NULL, threshold_on_name(ch->threshold_on));
 	}
-	for (int i = 0; o->dur && i < o->nrefs; i++)
-		cfg_put_reason(nlh, HVTRACE_CFG_REASON_THRESHOLD, &o->refs[i],
-			       true, o->ns);
-	if (o->halt >= 0)
-		mnl_attr_put_u8(nlh, HVTRACE_CFG_HALT_TRIGGERS, o->halt);
+	for (int i = 0; i < o->nrefs; i++)
+		ch->thresholds[i].threshold_ns = o->ns;
+	if (o->halt >= 0) {
+		ch->set |= HVC_CH_HALT;
+		ch->halt_triggers = o->halt;
+		hvc_change_typed(ch, HVTRACE_CFG_HALT_TRIGGERS, NULL,
+				 o->halt_opt);
+	}
 }
 
 static int threshold_run(int argc, char **argv)
 {
 	struct thr_opts o = { .on = -1, .halt = -1 };
-	struct cfg_req r;
 	int ret;
 
 	if (hvctl_want_help(&hvctl_cmd_set_threshold, argc, argv))
@@ -169,10 +184,8 @@ static int threshold_run(int argc, char **argv)
 		ret = check_args(&o);
 	if (ret)
 		return ret;
-	if (!cfg_begin(&r))
-		return 1;
-	put_settings(r.nlh, &o);
-	return cfg_commit(&r);
+	make_change(&o);
+	return hvc_apply(&o.ch) ? 1 : 0;
 }
 
 const struct hvctl_cmd hvctl_cmd_set_threshold = {
@@ -180,6 +193,7 @@ const struct hvctl_cmd hvctl_cmd_set_threshold = {
 	.run = threshold_run,
 	.usage = "[DURATION [--on PART] [--reason NAME]...] [--clear-reasons] "
 		 "[--exclude-halt|--include-halt] | DURATION --preemptions",
+	.opts = thr_opts,
 	.summary = "record only exits lasting DURATION or more (ns, us, ms, s);\n"
 		   "--on: in PART of their time, total (less halt unless\n"
 		   "--include-halt), handling, vmm, halt, preempted or other;\n"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "util.h"
 
 struct unit {
 	const char *name;
@@ -24,7 +25,6 @@ static const struct unit units[] = {
 	{ "s", 1000000000, 9 },
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define N_UNITS ARRAY_SIZE(units)
 
 /* Messages quote the input; long inputs are cut to keep them readable. */

@@ -23,4 +23,14 @@ int duration_parse(const char *s, uint64_t *ns, const char **err);
  */
 int duration_format(char *buf, size_t len, uint64_t ns);
 
+/* Room for the duration_format() text of every duration up to 31 years. */
+#define DURATION_LEN 16
+
+/* duration_format() into BUF of DURATION_LEN bytes, returned: for printf. */
+static inline const char *duration_str(char *buf, uint64_t ns)
+{
+	duration_format(buf, DURATION_LEN, ns);
+	return buf;
+}
+
 #endif /* HVCTL_DURATION_H */

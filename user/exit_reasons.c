@@ -15,8 +15,8 @@
 #include <strings.h>
 
 #include "exit_reasons.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Intel SDM vol. 3 appendix C, "VMX Basic Exit Reasons"; sorted.  Names
@@ -427,6 +427,44 @@ const char *exit_reason_name(unsigned int isa, uint32_t reason)
 	return e ? e->name : NULL;
 }
 
+const char *exit_reason_label(char *buf, size_t len, unsigned int isa,
+			      uint32_t reason)
+{
+	const char *name = exit_reason_name(isa, reason);
+
+	if (isa != HV_ISA_VMX && isa != HV_ISA_SVM)
+		snprintf(buf, len, "unknown");
+	else if (!name)
+		snprintf(buf, len, "%s 0x%x", isa == HV_ISA_VMX ? "VMX" : "SVM",
+			 reason);
+	else if (isa == HV_ISA_VMX && reason > HV_VMX_BASIC_REASON_MASK)
+		snprintf(buf, len, "%s 0x%x", name, reason);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+enum exit_reason_class exit_reason_class(unsigned int isa, uint32_t reason)
+{
+	static const struct {
+		unsigned int isa;
+		const char *name;
+		enum exit_reason_class cls;
+	} classes[] = {
+		{ HV_ISA_VMX, "IO_INSTRUCTION", EXIT_CLASS_PORT_IO },
+		{ HV_ISA_SVM, "IOIO", EXIT_CLASS_PORT_IO },
+	};
+	const char *name = exit_reason_name(isa, reason);
+
+	/* VMX: the basic reason only when no flag bits are set above it. */
+	if (!name || (isa == HV_ISA_VMX && reason > HV_VMX_BASIC_REASON_MASK))
+		return EXIT_CLASS_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+		if (classes[i].isa == isa && !strcmp(classes[i].name, name))
+			return classes[i].cls;
+	return EXIT_CLASS_NONE;
+}
+
 int exit_reason_count(unsigned int isa)
 {
 	size_t n;
@@ -768,6 +806,21 @@ int exit_reason_suggest(const char *s, const char **out, int max)
 	for (i = 0; i < n && i < (size_t)max; i++)
 		out[i] = c[i].name;
 	return (int)i;
+}
+
+void exit_reason_unknown(char *buf, size_t len, const char *s)
+{
+	const char *close[5];
+	int n = exit_reason_suggest(s, close, 5);
+	size_t at = (size_t)snprintf(buf, len, "unknown exit reason '%s'", s);
+
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       i ? ", " : " (did you mean: ", close[i]);
+	if (n && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "?)");
+	if (at < len)
+		snprintf(buf + at, len - at, "; 'hvctl reasons' lists them");
 }
 
 /* ---- qualifier decoding ---- */

@@ -51,6 +51,16 @@ struct exit_reason_ref {
 const char *exit_reason_name(unsigned int isa, uint32_t reason);
 
 /*
+ * How every output names an exit reason, into BUF (snprintf semantics),
+ * returned: "NPF"; a code without a name with its vendor, "VMX 0x1234" or
+ * "SVM 0x1234"; a VMX reason with bits above the basic reason (failed
+ * entry, enclave) its name and the whole code, "INVALID_STATE 0x80000021";
+ * "unknown" when the vendor is not known.
+ */
+const char *exit_reason_label(char *buf, size_t len, unsigned int isa,
+			      uint32_t reason);
+
+/*
  * Parse a user-given reason into (isa, code) pairs; returns how many were
  * stored in OUT (at most MAX), 0 when S means nothing.
  *
@@ -96,6 +106,22 @@ int exit_reason_parse(const char *s, struct exit_reason_ref *out, int max);
  * returns how many.  The strings are static.
  */
 int exit_reason_suggest(const char *s, const char **out, int max);
+/*
+ * The one message for a name S that is no reason, into BUF: "unknown
+ * exit reason 'S' (did you mean: A, B?); 'hvctl reasons' lists them".
+ */
+void exit_reason_unknown(char *buf, size_t len, const char *s);
+
+/*
+ * What a reason's exit information holds, decided by the reason's
+ * canonical name in the tables (so a renumbered or new vendor code
+ * cannot be mistaken for it).
+ */
+enum exit_reason_class {
+	EXIT_CLASS_NONE,
+	EXIT_CLASS_PORT_IO,		/* info1 bits 31:16: the I/O port */
+};
+enum exit_reason_class exit_reason_class(unsigned int isa, uint32_t reason);
 
 /* Iterate a whole table, sorted by code (for `hvctl reasons`). */
 int exit_reason_count(unsigned int isa);

@@ -1,26 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Arrays that grow by appending, for what the fetch layers collect. */
+/* Arrays that grow by appending, for what the client's calls collect. */
 #ifndef HVCTL_GROW_H
 #define HVCTL_GROW_H
 
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 
+#include "client.h"
+
 /*
- * Room for element N of an array P of elements of SIZE that holds N:
- * capacities are powers of two, so appends are amortized O(1). Out of
- * memory ends hvctl.
+ * Room for element N of the array *P of elements of SIZE that holds N:
+ * capacities are powers of two, so appends are amortized O(1). 0, or
+ * -ENOMEM (reported) with *P as it was.
  */
-static inline void *grow(void *p, unsigned int n, size_t size)
+static inline int grow(void *p, unsigned int n, size_t size)
 {
+	void **arr = p, *q;
+
 	if (n && (n & (n - 1)))
-		return p;
-	p = realloc(p, (n ? 2 * (size_t)n : 16) * size);
-	if (!p) {
-		fprintf(stderr, "Error: out of memory.\n");
-		exit(1);
-	}
-	return p;
+		return 0;
+	q = realloc(*arr, (n ? 2 * (size_t)n : 16) * size);
+	if (!q)
+		return hvc_err(ENOMEM, "out of memory");
+	*arr = q;
+	return 0;
 }
 
 #endif /* HVCTL_GROW_H */

@@ -3,13 +3,17 @@
  * hvctl: controller for the hvtrace kernel module. A dispatcher over a
  * table of subcommands, each in its own file.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "client.h"
+#include "exit_reasons.h"
 #include "hvctl.h"
 #include "output.h"
+#include "util.h"
 
 bool hvctl_json;
 
@@ -31,14 +35,22 @@ static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_reasons,
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define N_COMMANDS ARRAY_SIZE(commands)
+
+/* The client's error sink: every message, the CLI's and the library's. */
+static void print_err(const char *msg, void *data)
+{
+	(void)data;
+	fflush(stdout);
+	fprintf(stderr, "Error: %s.\n", msg);
+}
 
 static void verr(const char *fmt, va_list ap)
 {
-	fflush(stdout);
-	fputs("Error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs(".\n", stderr);
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	print_err(msg, NULL);
 }
 
 int hvctl_err(const char *fmt, ...)
@@ -64,67 +76,128 @@ int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	verr(fmt, ap);
 	va_end(ap);
+	return hvctl_usage(cmd);
+}
+
+int hvctl_usage(const struct hvctl_cmd *cmd)
+{
 	print_usage(stderr, cmd);
 	return 2;
 }
 
-/* The option ARG names, and its "=VALUE" in *EQ (NULL: none). */
-static const struct hvctl_opt *find_opt(const struct hvctl_opt *o,
-					const char *arg, const char **eq)
+static void cmd_help(const struct hvctl_cmd *cmd)
 {
-	for (; o->name; o++) {
-		size_t n = strlen(o->name);
+	print_usage(stdout, cmd);
+	printf("\n%s.\n", cmd->summary);
+}
 
-		if (strncmp(arg, o->name, n))
+/* Read as the parser reads: "-o --help" is a directory named --help. */
+bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const struct hvctl_opt *o;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cmd_help(cmd);
+			return true;
+		}
+		if (!hvctl_is_option(argv[i]) || strchr(argv[i], '='))
 			continue;
-		*eq = arg[n] == '=' ? arg + n + 1 : NULL;
-		if (!arg[n] || (arg[n] == '=' && o->value))
-			return o;
+		o = hvctl_find_opt(cmd, argv[i]);
+		if (o && hvctl_opt_has_value(o))
+			i++;
 	}
+	return false;
+}
+
+static const struct hvctl_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(name, commands[i]->name))
+			return commands[i];
 	return NULL;
 }
 
-int hvctl_dir_and_options(const struct hvctl_cmd *cmd, int argc, char **argv,
-			  const struct hvctl_opt *opts, const char **dir)
+/* Values of the completion hint VALUES: words one a line, or the exit reasons. */
+static void complete_values(const char *values)
 {
-	*dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		const struct hvctl_opt *o;
-
-		if (a[0] != '-' || !a[1]) {
-			if (*dir)
-				return hvctl_usage_err(cmd, "unexpected argument '%s'",
-						       a);
-			*dir = a;
-			continue;
-		}
-		o = find_opt(opts, a, &v);
-		if (!o)
-			return hvctl_usage_err(cmd, "unknown option '%s'", a);
-		if (!o->value) {
-			*o->flag = true;
-			continue;
-		}
-		if (!v && i + 1 == argc)
-			return hvctl_usage_err(cmd, "%s needs a value", a);
-		*o->value = v ? v : argv[++i];
+	if (!values)
+		return;
+	if (strcmp(values, "@reason")) {
+		for (const char *s = values; *s; s++)
+			putchar(*s == ' ' ? '\n' : *s);
+		putchar('\n');
+		return;
 	}
-	if (!*dir)
-		return hvctl_usage_err(cmd, "no trace directory");
-	return 0;
+	/* A comma-separated list: complete its last name. In lower case,
+	 * as people type them ("npf"); either is taken.
+	 */
+	printf("@list\n");
+	for (unsigned int isa = HV_ISA_VMX; isa <= HV_ISA_SVM; isa++) {
+		for (int i = 0; i < exit_reason_count(isa); i++) {
+			for (const char *c = exit_reason_at(isa, i)->name; *c; c++)
+				putchar(tolower((unsigned char)*c));
+			putchar('\n');
+		}
+	}
 }
 
-bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
+/* NAME, with "=" when it is long and takes a value: "-o" never has one. */
+static void complete_name(const struct hvctl_opt *o, const char *name)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			print_usage(stdout, cmd);
-			printf("\n%s.\n", cmd->summary);
-			return true;
-		}
+	bool eq = hvctl_opt_has_value(o) && name[1] == '-';
+
+	printf("%s%s\n", name, eq ? "=" : "");
+}
+
+static void complete_opts(const struct hvctl_opt *t)
+{
+	for (const struct hvctl_opt *o = t; o && o->name; o++) {
+		complete_name(o, o->name);
+		if (o->alias)
+			complete_name(o, o->alias);
 	}
-	return false;
+}
+
+/*
+ * What the bash completion (scripts/hvctl.bash-completion) offers, from
+ * the command table itself so the two cannot drift. Not in the help:
+ *   hvctl __complete           the commands
+ *   hvctl __complete CMD       its options, "--opt=" when long and with a value
+ *   hvctl __complete CMD OPT   OPT's values (words, or @file / @dir; "@list"
+ *                              first: a comma-separated list of them);
+ *                              exit status 1: OPT takes no value
+ *   hvctl __complete CMD ''    what CMD's arguments can be
+ */
+static int complete(int argc, char **argv)
+{
+	const struct hvctl_cmd *cmd;
+	const struct hvctl_opt *o;
+
+	if (argc < 2) {
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			printf("%s\n", commands[i]->name);
+		printf("help\n");
+		return 0;
+	}
+	cmd = find_cmd(argv[1]);
+	if (!cmd)
+		return strcmp(argv[1], "help") ? 1 : complete(1, argv);
+	if (argc < 3) {
+		complete_opts(cmd->opts);
+		complete_opts(hvctl_global_opts);
+		printf("--help\n");
+		return 0;
+	}
+	if (!*argv[2]) {
+		complete_values(cmd->args);
+		return 0;
+	}
+	o = hvctl_find_opt(cmd, argv[2]);
+	if (!o || !hvctl_opt_has_value(o))
+		return 1;
+	complete_values(o->values);
+	return 0;
 }
 
 static void help(FILE *f)
@@ -139,17 +212,25 @@ static void help(FILE *f)
 			nl ? (int)(nl - s) : (int)strlen(s), s);
 	}
 	fprintf(f, "  %-14s %s\n", "help", "show this help");
-	fprintf(f, "\n'hvctl COMMAND --help' shows a command's arguments.\n");
+	fprintf(f, "\n'hvctl help COMMAND' or 'hvctl COMMAND --help' shows a command's\n"
+		   "arguments.\n");
 }
 
 static int run(int argc, char **argv)
 {
+	const struct hvctl_cmd *cmd;
 	const char *name;
 
 	argv++, argc--;
 	while (argc && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "-j") || !strcmp(argv[0], "--json")) {
-			hvctl_json = true;
+		const struct hvctl_opt *o = hvctl_global_opt(argv[0]);
+
+		if (!strcmp(argv[0], "--")) {
+			argv++, argc--;
+			break;
+		}
+		if (o) {
+			o->call(NULL, o->name, NULL);
 		} else if (!strcmp(argv[0], "-h") ||
 			   !strcmp(argv[0], "--help")) {
 			help(stdout);
@@ -168,25 +249,51 @@ static int run(int argc, char **argv)
 	}
 
 	name = argc ? argv[0] : "status";
+	if (!strcmp(name, "__complete"))
+		return complete(argc, argv);
+	if (!strcmp(name, "help") && argc > 2) {
+		fprintf(stderr, "Error: unexpected argument '%s'.\n", argv[2]);
+		fprintf(stderr, "Usage: hvctl help [COMMAND]\n");
+		return 2;
+	}
+	/* "hvctl help CMD" is "hvctl CMD --help". */
+	if (!strcmp(name, "help") && argc == 2) {
+		cmd = find_cmd(argv[1]);
+		if (cmd) {
+			cmd_help(cmd);
+			return 0;
+		}
+		name = argv[1];	/* "help help" is help; the rest unknown */
+	}
 	if (!strcmp(name, "help")) {
 		help(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < N_COMMANDS; i++) {
-		if (!strcmp(name, commands[i]->name))
-			return commands[i]->run(argc ? argc : 1,
-						argc ? argv : (char *[]){
-							(char *)name, NULL });
-	}
+	cmd = argc == 2 && !strcmp(argv[0], "help") ? NULL : find_cmd(name);
+	if (cmd)
+		return cmd->run(argc ? argc : 1,
+				argc ? argv : (char *[]){ (char *)name, NULL });
 	fprintf(stderr, "Error: unknown command '%s'.\n", name);
 	help(stderr);
 	return 2;
 }
 
+int hvctl_check_stdout(void)
+{
+	int err = out_check_stdout();
+
+	if (err)
+		return hvctl_err("writing standard output: %s", strerror(-err));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int ret = run(argc, argv);
+	int ret;
+
+	hvc_set_err_sink(print_err, NULL);
+	ret = run(argc, argv);
 
 	/* A command that wrote less than it said failed (> /dev/full). */
-	return ret ? ret : out_check_stdout();
+	return ret ? ret : hvctl_check_stdout();
 }

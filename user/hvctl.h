@@ -3,40 +3,52 @@
 #ifndef HVCTL_H
 #define HVCTL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "opts.h"
 
 struct hvctl_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *usage;	/* arguments after the command name */
 	const char *summary;
+	const struct hvctl_opt *opts;	/* ends with OPT_END; NULL: none */
+	/* What its arguments can be, for completion: words, or "@dir" */
+	const char *args;
 };
 
-/* Global options (hvctl.c). */
+/*
+ * Global options (hvctl.c), set once before the command runs, wherever
+ * the user typed them. Commands read them to set up their writers.
+ */
 extern bool hvctl_json;
 
 /* Print "Error: ...". and return 1: every failing path ends this way. */
 int hvctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * All written to standard output got out: 0, or 1 with "Error: writing
+ * standard output: <reason>." printed. main() asks after every command.
+ */
+int hvctl_check_stdout(void);
+/* The usage line after an error already reported; exit status 2. */
+int hvctl_usage(const struct hvctl_cmd *cmd);
 /* Bad command line: message plus the command's usage, exit status 2. */
 int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* An option of a command on a trace: a flag, or one with a value. */
-struct hvctl_opt {
-	const char *name;	/* "--format" */
-	const char **value;	/* "--format V", "--format=V" set *value */
-	bool *flag;		/* or: "--strict" sets *flag */
-};
-
 /*
- * Arguments "DIR [OPTION...]" in any order, OPTS ending with a NULL name:
- * sets *DIR and what the options given point at. 0, or the usage error's
- * exit status.
+ * ERR (negative) from a part of a change the user typed (hvc_change_*(),
+ * reported): a bad value is a usage error, exit status 2; running out of
+ * memory is not, 1.
  */
-int hvctl_dir_and_options(const struct hvctl_cmd *cmd, int argc, char **argv,
-			  const struct hvctl_opt *opts, const char **dir);
-/* True when argv asks for --help; prints the usage. */
+static inline int hvctl_change_err(const struct hvctl_cmd *cmd, int err)
+{
+	return err == -ENOMEM ? 1 : hvctl_usage(cmd);
+}
+
+/* True when argv asks for --help (before any "--"); prints the help. */
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
 
 /* Snapshots as JSON documents, for traces (cmd_stat.c, cmd_config.c). */

@@ -15,7 +15,7 @@
 #include <linux/netlink.h>
 #include <linux/hvtrace.h>
 
-#include "hvctl.h"
+#include "client.h"
 #include "nl.h"
 
 /* Dumps come in messages of up to 32 KiB; room for a few at once. */
@@ -39,9 +39,11 @@ static void parse_mcast_groups(const struct nlattr *groups, struct hvnl *nl)
 		uint32_t id = 0;
 
 		mnl_attr_for_each_nested(a, grp) {
-			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
 				name = mnl_attr_get_str(a);
-			else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+			else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+				 mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
 				id = mnl_attr_get_u32(a);
 		}
 		if (name && !strcmp(name, HVTRACE_MCGRP_EVENTS))
@@ -56,15 +58,16 @@ static int family_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
 	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
 		nl->family = mnl_attr_get_u16(attr);
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS)
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS &&
+	    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
 		parse_mcast_groups(attr, nl);
 	return MNL_CB_OK;
 }
 
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb,
-			      data);
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
+	return 0;
 }
 
 /*
@@ -84,32 +87,49 @@ static const char *eperm_hint(uint8_t cmd)
 }
 
 /*
- * Print the kernel's extended ACK message, iproute2 style. A refusal for
- * want of privilege also says so in errno's words.
+ * The kernel's extended ACK after the error code at the start of NLH's
+ * payload: its message and the attribute it names. TLV_OFF: where the
+ * TLVs start in the payload.
  */
-static void print_ack_error(const struct nlmsghdr *nlh, int err, uint8_t cmd)
+static void parse_ack(const struct nlmsghdr *nlh, int err,
+		      unsigned int tlv_off, struct hvnl_ack *ack)
 {
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *attr;
-	unsigned int off = sizeof(*e);
-	const char *msg = NULL;
 
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		mnl_attr_for_each(attr, nlh, off) {
-			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
-				msg = mnl_attr_get_str(attr);
+	memset(ack, 0, sizeof(*ack));
+	ack->err = err;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	mnl_attr_for_each(attr, nlh, tlv_off) {
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+			snprintf(ack->msg, sizeof(ack->msg), "%s",
+				 mnl_attr_get_str(attr));
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_OFFS &&
+		    mnl_attr_validate(attr, MNL_TYPE_U32) >= 0) {
+			ack->off = mnl_attr_get_u32(attr);
+			ack->has_off = true;
 		}
 	}
-	if (err == EPERM)
-		hvctl_err("%s (%s)", msg && *msg ? msg : eperm_hint(cmd),
-			  strerror(err));
-	else if (msg && *msg)
-		hvctl_err("%s", msg);
-	else
-		hvctl_err("%s", strerror(err));
+}
+
+/*
+ * The kernel's message, iproute2 style, and WHAT (the option it names)
+ * when known. A refusal for want of privilege also says so in errno's
+ * words.
+ */
+int hvnl_report_ack(const struct hvnl_ack *ack, uint8_t cmd,
+		    const char *what)
+{
+	const char *msg = *ack->msg ? ack->msg : strerror(ack->err);
+
+	if (ack->err == EPERM)
+		return hvc_err(ack->err, "%s (%s)",
+			       *ack->msg ? ack->msg : eperm_hint(cmd),
+			       strerror(ack->err));
+	if (what)
+		return hvc_err(ack->err, "%s (%s)", msg, what);
+	return hvc_err(ack->err, "%s", msg);
 }
 
 static uint8_t genl_cmd(const struct nlmsghdr *req)
@@ -117,57 +137,143 @@ static uint8_t genl_cmd(const struct nlmsghdr *req)
 	return ((const struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
 }
 
-static int talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
-		void *data)
+/* One request on its way: what its replies came to so far. */
+struct talk {
+	const struct nlmsghdr *req;
+	hvnl_cb cb;
+	void *data;
+	struct hvnl_ack *ack;	/* the caller's: it reports refusals */
+	uint32_t portid;
+	int err;		/* the first failure (reported, or in *ack) */
+	bool done;		/* its ACK or NLMSG_DONE came */
+};
+
+/* The kernel refused the request, or a dump failed part way: ERR > 0. */
+static void refused(struct talk *t, const struct nlmsghdr *nlh, int err,
+		    unsigned int tlv_off)
 {
-	static char buf[HVNL_RECV_SIZE];
-	ssize_t n;
-	int ret;
+	struct hvnl_ack mine;
 
-	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
-		return hvctl_err("netlink send: %s", strerror(errno)), -1;
-
-	for (;;) {
-		n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		if (n < 0)
-			return hvctl_err("netlink receive: %s",
-					 strerror(errno)), -1;
-		ret = mnl_cb_run(buf, n, req->nlmsg_seq, nl->portid, cb, data);
-		if (ret == MNL_CB_STOP)
-			return 0;
-		if (ret < 0) {
-			const struct nlmsghdr *nlh = (void *)buf;
-			int err = errno;
-
-			/* Find the error message to show its ACK text. */
-			while (mnl_nlmsg_ok(nlh, n)) {
-				if (nlh->nlmsg_type == NLMSG_ERROR) {
-					print_ack_error(nlh, err, genl_cmd(req));
-					return -1;
-				}
-				nlh = mnl_nlmsg_next(nlh, (int *)&n);
-			}
-			if (err != EINTR)
-				hvctl_err("%s", strerror(err));
-			return -1;
-		}
-	}
+	if (t->err)
+		return;
+	parse_ack(nlh, err, tlv_off, t->ack ? t->ack : &mine);
+	t->err = t->ack ? -err : hvnl_report_ack(&mine, genl_cmd(t->req), NULL);
 }
 
-struct hvnl *hvnl_open(void)
+/* NLMSG_ERROR: an ACK (error 0) or a refusal; either ends the request. */
+static void on_error(struct talk *t, const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	unsigned int off = sizeof(*e);
+
+	t->done = true;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e)) {
+		if (!t->err)
+			t->err = hvc_err(EPROTO, "netlink: a truncated error "
+					 "message in the module's reply");
+		return;
+	}
+	if (!e->error)
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	refused(t, nlh, -e->error, off);
+}
+
+/* NLMSG_DONE ends a dump; an error code in it: the dump failed. */
+static void on_done(struct talk *t, const struct nlmsghdr *nlh)
+{
+	int err = 0;
+
+	t->done = true;
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err < 0)
+		refused(t, nlh, -err, sizeof(err));
+}
+
+static void on_msg(struct talk *t, const struct nlmsghdr *nlh)
+{
+	/* A reply to a request given up on (never ours to read). */
+	if (nlh->nlmsg_seq != t->req->nlmsg_seq || nlh->nlmsg_pid != t->portid)
+		return;
+	switch (nlh->nlmsg_type) {
+	case NLMSG_NOOP:
+	case NLMSG_OVERRUN:
+		return;
+	case NLMSG_ERROR:
+		on_error(t, nlh);
+		return;
+	case NLMSG_DONE:
+		on_done(t, nlh);
+		return;
+	}
+	/* After a failure the rest is read to its end, not looked at. */
+	if (t->err)
+		return;
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+		t->err = hvc_err(EAGAIN, "the module's reply changed while it "
+				 "was being sent; try again");
+		return;
+	}
+	if (t->cb)
+		t->err = t->cb(nlh, t->data);
+}
+
+/*
+ * Every message up to the request's end goes through on_msg(); libmnl's
+ * mnl_cb_run() is not used because it stops at the first failure, with
+ * only errno to say which, and leaves the rest of a dump to the next
+ * request.
+ */
+static int talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
+		void *data, struct hvnl_ack *ack)
+{
+	static char buf[HVNL_RECV_SIZE] __attribute__((aligned(8)));
+	struct talk t = {
+		.req = req, .cb = cb, .data = data, .ack = ack,
+		.portid = nl->portid,
+	};
+
+	if (ack)
+		memset(ack, 0, sizeof(*ack));
+	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
+		return hvc_err(errno, "netlink send: %s", strerror(errno));
+	while (!t.done) {
+		const struct nlmsghdr *nlh = (void *)buf;
+		ssize_t n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		int len = n;
+
+		if (n < 0) {
+			/* What was left of the reply is lost with it. */
+			if (!t.err)
+				t.err = hvc_err(errno, "netlink receive: %s",
+						strerror(errno));
+			break;
+		}
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
+			on_msg(&t, nlh);
+	}
+	return t.err;
+}
+
+int hvnl_open(struct hvnl **out)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hvnl_ack ack;
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	struct hvnl *nl;
 	int one = 1;
+	int ret;
 
+	*out = NULL;
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
-		return NULL;
+		return hvc_err(ENOMEM, "out of memory");
 	nl->sock = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		hvctl_err("netlink socket: %s", strerror(errno));
+		ret = hvc_err(errno, "netlink socket: %s", strerror(errno));
 		goto fail;
 	}
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
@@ -184,40 +290,25 @@ struct hvnl *hvnl_open(void)
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, HVTRACE_GENL_NAME);
 
-	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
-		hvctl_err("netlink send: %s", strerror(errno));
+	ret = talk(nl, nlh, family_cb, nl, &ack);
+	if (ack.err == ENOENT || (!ret && !nl->family)) {
+		ret = hvc_err(ENOENT, "the hvtrace module is not loaded "
+			      "(modprobe hvtrace)");
 		goto fail;
 	}
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		int ret;
-
-		if (n < 0) {
-			hvctl_err("netlink receive: %s", strerror(errno));
-			goto fail;
-		}
-		ret = mnl_cb_run(buf, n, nl->seq, nl->portid, family_cb, nl);
-		if (ret < 0) {
-			if (errno == ENOENT)
-				hvctl_err("the hvtrace module is not loaded "
-					  "(modprobe hvtrace)");
-			else
-				hvctl_err("resolving the hvtrace family: %s",
-					  strerror(errno));
-			goto fail;
-		}
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-	if (!nl->family) {
-		hvctl_err("the hvtrace module is not loaded (modprobe hvtrace)");
+	if (ack.err) {
+		ret = hvc_err(ack.err, "resolving the hvtrace family: %s",
+			      *ack.msg ? ack.msg : strerror(ack.err));
 		goto fail;
 	}
-	return nl;
+	if (ret)
+		goto fail;
+	*out = nl;
+	return 0;
 
 fail:
 	hvnl_close(nl);
-	return NULL;
+	return ret;
 }
 
 void hvnl_close(struct hvnl *nl)
@@ -244,61 +335,57 @@ struct nlmsghdr *hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
 	return nlh;
 }
 
-int hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
+int hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb, void *data,
+	      struct hvnl_ack *ack)
 {
-	return talk(nl, req, cb, data);
+	return talk(nl, req, cb, data, ack);
 }
 
 struct parse_ctx {
 	const struct nlattr **tb;
 	unsigned int max;
+	const struct hvnl_policy *policy;
+	int err;
 };
 
 static int parse_cb(const struct nlattr *attr, void *data)
 {
 	struct parse_ctx *ctx = data;
 	unsigned int type = mnl_attr_get_type(attr);
+	const struct hvnl_policy *p = &ctx->policy[type];
+	unsigned int len = mnl_attr_get_payload_len(attr);
 
 	/* Attributes newer than this hvctl are ignored, not fatal. */
-	if (type <= ctx->max)
-		ctx->tb[type] = attr;
+	if (type > ctx->max || !p->name)
+		return MNL_CB_OK;
+	if (mnl_attr_validate(attr, p->type) < 0 ||
+	    (p->multiple && len % p->multiple)) {
+		ctx->err = hvc_err(EPROTO, "the module's reply is malformed: "
+				   "%s has %u bytes", p->name, len);
+		return MNL_CB_ERROR;
+	}
+	ctx->tb[type] = attr;
 	return MNL_CB_OK;
 }
 
 int hvnl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
-	       unsigned int max)
+	       unsigned int max, const struct hvnl_policy *policy)
 {
-	struct parse_ctx ctx = { .tb = tb, .max = max };
+	struct parse_ctx ctx = { .tb = tb, .max = max, .policy = policy };
 
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), parse_cb, &ctx);
-}
-
-static int nested_cb(const struct nlattr *attr, void *data)
-{
-	return parse_cb(attr, data);
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), parse_cb, &ctx);
+	return ctx.err;
 }
 
 int hvnl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
-		      unsigned int max)
+		      unsigned int max, const struct hvnl_policy *policy)
 {
-	struct parse_ctx ctx = { .tb = tb, .max = max };
+	struct parse_ctx ctx = { .tb = tb, .max = max, .policy = policy };
 
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	return mnl_attr_parse_nested(nest, nested_cb, &ctx);
-}
-
-int hvnl_simple(uint8_t cmd)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hvnl *nl = hvnl_open();
-	int ret;
-
-	if (!nl)
-		return -1;
-	ret = hvnl_talk(nl, hvnl_request(nl, buf, cmd, 0), NULL, NULL);
-	hvnl_close(nl);
-	return ret;
+	mnl_attr_parse_nested(nest, parse_cb, &ctx);
+	return ctx.err;
 }
 
 uint64_t hvnl_u64(const struct nlattr *a)
@@ -324,13 +411,13 @@ const char *hvnl_str(const struct nlattr *a)
 int hvnl_subscribe_events(struct hvnl *nl)
 {
 	if (!nl->mcast_events)
-		return hvctl_err("the module offers no events group"), -1;
+		return hvc_err(ENOENT, "the module offers no events group");
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->mcast_events, sizeof(nl->mcast_events)))
-		return hvctl_err("joining the events group: %s%s",
-				 strerror(errno), errno == EPERM ?
-				 " (it needs CAP_SYS_ADMIN: run hvctl as root)" :
-				 ""), -1;
+		return hvc_err(errno, "joining the events group: %s%s",
+			       strerror(errno), errno == EPERM ?
+			       " (it needs CAP_SYS_ADMIN: run hvctl as root)" :
+			       "");
 	return 0;
 }
 

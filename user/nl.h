@@ -4,42 +4,79 @@
 #define HVCTL_NL_H
 
 #include <libmnl/libmnl.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct hvnl;
 
 /*
- * Open a socket and resolve the "hvtrace" family. On failure prints an
- * error that says what to do (load the module, run as root) and returns
- * NULL.
+ * The transport under client.c. Errors go to the client's error sink
+ * (hvc_err), each exactly once; calls return 0 or a negative errno.
+ *
+ * Open a socket and resolve the "hvtrace" family into *NL. On failure
+ * reports an error that says what to do (load the module, run as root)
+ * and returns its negative errno: -ENOENT when the module is not loaded.
  */
-struct hvnl *hvnl_open(void);
+int hvnl_open(struct hvnl **nl);
 void hvnl_close(struct hvnl *nl);
 
 /* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes). */
 struct nlmsghdr *hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
 			      uint16_t flags);
 
+/* A refusal by the kernel: its errno and extended ACK. */
+struct hvnl_ack {
+	int err;		/* positive errno */
+	char msg[256];		/* "" when it gave none */
+	uint32_t off;		/* of the attribute it names in the request */
+	bool has_off;
+};
+
 /*
- * Send the request and run CB on every reply message (with the genl header
- * already skipped: CB gets the message and DATA). Kernel errors are printed
- * as "Error: <extended ACK message>." and give -1.
+ * A reply message to the caller (the genl header not yet skipped): 0, or
+ * a negative errno it has reported. The first failure is what
+ * hvnl_talk() returns; the messages after it are read, not handed on.
  */
-int hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data);
+typedef int (*hvnl_cb)(const struct nlmsghdr *nlh, void *data);
 
-/* Attribute table helper for callbacks: fills TB[0..MAX] from the reply. */
+/*
+ * Send the request and run CB on every reply message, to the request's
+ * end (its ACK, or a dump's NLMSG_DONE) even after a failure, so the
+ * session is ready for the next request. A kernel refusal is reported,
+ * with its extended ACK message, or with ACK given only filled in for the
+ * caller to report. Replies to an earlier request are skipped. 0, or a
+ * negative errno.
+ */
+int hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb, void *data,
+	      struct hvnl_ack *ack);
+/* Report ACK as hvnl_talk would, CMD the refused command; -ack->err. */
+int hvnl_report_ack(const struct hvnl_ack *ack, uint8_t cmd,
+		    const char *what);
+
+/*
+ * What an attribute of a reply must be (wireguard-tools' ipc checks its
+ * replies the same way): one entry per type of a table; a type without a
+ * name is not looked at (a newer module's), one of the wrong size is an
+ * error that names it. MULTIPLE: for BINARY, the payload is a multiple of
+ * that many bytes.
+ */
+struct hvnl_policy {
+	enum mnl_attr_data_type type;
+	const char *name;
+	unsigned int multiple;
+};
+
+/*
+ * Fill TB[0..MAX] from the reply's attributes, each checked against
+ * POLICY[0..MAX]: 0, or -EPROTO reported naming the attribute.
+ */
 int hvnl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
-	       unsigned int max);
-
-
-/* Parse the attributes nested in NEST into TB[0..MAX]. */
+	       unsigned int max, const struct hvnl_policy *policy);
+/* The same for the attributes nested in NEST. */
 int hvnl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
-		      unsigned int max);
+		      unsigned int max, const struct hvnl_policy *policy);
 
-/* Open, send CMD with no attributes, close. 0 on success. */
-int hvnl_simple(uint8_t cmd);
-
-/* Attribute accessors that tolerate absence. */
+/* Accessors of checked attributes that tolerate absence. */
 uint64_t hvnl_u64(const struct nlattr *a);
 uint32_t hvnl_u32(const struct nlattr *a);
 uint8_t hvnl_u8(const struct nlattr *a);

@@ -107,6 +107,26 @@ static int fail(struct out_file *o, int err)
 	return hvctl_err("writing %s: %s", o->name, strerror(err));
 }
 
+/*
+ * The stream on FD (from open(), -1 with errno on failure); when that
+ * fails, FD closed and CREATED (a file made for it) removed.
+ */
+static int adopt_fd(struct out_file *o, int fd, const char *created)
+{
+	int e;
+
+	if (fd < 0)
+		return fail(o, errno);
+	o->f = fdopen(fd, "w");
+	if (o->f)
+		return 0;
+	e = errno;
+	close(fd);
+	if (created)
+		unlink(created);
+	return fail(o, e);
+}
+
 /* Write in place what is no regular file: /dev/null, a FIFO, a tty. */
 static int open_in_place(struct out_file *o, const char *trace)
 {
@@ -120,16 +140,7 @@ static int open_in_place(struct out_file *o, const char *trace)
 	if (ret)
 		return ret;
 	fd = open(o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(o, errno);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-
-		close(fd);
-		return fail(o, e);
-	}
-	return 0;
+	return adopt_fd(o, fd, NULL);
 }
 
 /* TARGET's directory and name, and a temporary there: ".NAME.XXXXXX". */
@@ -157,17 +168,7 @@ static int open_temporary(struct out_file *o, const char *trace,
 	if (ret)
 		return ret;
 	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return fail(o, errno);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-
-		close(fd);
-		unlink(o->tmp);
-		return fail(o, e);
-	}
-	return 0;
+	return adopt_fd(o, fd, o->tmp);
 }
 
 int out_file_open(struct out_file *o, const char *name, const char *trace)
@@ -226,7 +227,7 @@ int out_file_commit(struct out_file *o)
 	int err = 0, fd;
 
 	if (o->f == stdout)
-		return out_check_stdout();
+		return hvctl_check_stdout();
 	fd = fileno(o->f);
 	if (fflush(o->f))
 		err = errno;

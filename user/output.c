@@ -1,41 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Text or JSON output, chosen by the global -j flag. */
+/* Text or JSON output, chosen per writer (struct out). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "hvctl.h"
+#include "duration.h"
 #include "output.h"
 
-/* JSON state: whether the current container already holds a member. */
-#define MAX_DEPTH 16
-static bool has_member[MAX_DEPTH];
-static int depth;
-static FILE *of;
-/* Why flushing standard output failed: glibc drops the buffer and errno. */
+/*
+ * Why flushing standard output failed: glibc drops the buffer and errno.
+ * The process's standard output, not a writer's state.
+ */
 static int stdout_errno;
 
-void out_set_file(FILE *f)
+void out_init(struct out *o, FILE *f, bool json)
 {
-	of = f;
-	has_member[0] = false;
-	depth = 0;
+	o->f = f;
+	o->json = json;
+	o->depth = 0;
+	o->has_member[0] = false;
 }
 
-__attribute__((constructor)) static void out_init(void)
+static void json_key(struct out *o, const char *key)
 {
-	of = stdout;
-}
-
-static void json_key(const char *key)
-{
-	if (has_member[depth])
-		fputc(',', of);
-	has_member[depth] = true;
+	if (o->has_member[o->depth])
+		fputc(',', o->f);
+	o->has_member[o->depth] = true;
 	if (key)
-		fprintf(of, "\"%s\":", key);
+		fprintf(o->f, "\"%s\":", key);
 }
 
 int out_utf8_len(const unsigned char *s)
@@ -68,6 +62,32 @@ int out_utf8_len(const unsigned char *s)
 	return n;
 }
 
+int out_json_char(char *dst, const char *s, int *used)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char c = *s;
+	int n = c < 0x80 ? 1 : out_utf8_len((const unsigned char *)s);
+
+	*used = n ? n : 1;
+	if (c == '"' || c == '\\') {
+		dst[0] = '\\';
+		dst[1] = c;
+		return 2;
+	}
+	if (c < 0x20) {
+		memcpy(dst, "\\u00", 4);
+		dst[4] = digits[c >> 4];
+		dst[5] = digits[c & 0xf];
+		return 6;
+	}
+	if (n) {
+		memcpy(dst, s, n);
+		return n;
+	}
+	memcpy(dst, "\\ufffd", 6);
+	return 6;
+}
+
 /*
  * S as a JSON string: quotes, backslashes and control characters escaped,
  * and bytes that are not UTF-8 (a host or task may name itself anything)
@@ -75,104 +95,188 @@ int out_utf8_len(const unsigned char *s)
  */
 void out_json_str(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	char buf[OUT_JSON_CHAR_MAX];
+	int used;
 
 	fputc('"', f);
-	while (*p) {
-		unsigned char c = *p;
-		int n;
-
-		n = c < 0x80 ? 1 : out_utf8_len(p);
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else if (n)
-			fwrite(p, 1, n, f);
-		else
-			fputs("\\ufffd", f);
-		p += n ? n : 1;
+	while (*s) {
+		fwrite(buf, 1, out_json_char(buf, s, &used), f);
+		s += used;
 	}
 	fputc('"', f);
 }
 
-static void open_container(const char *key, char bracket)
+static void open_container(struct out *o, const char *key, char bracket)
 {
-	if (!hvctl_json)
+	if (!o->json)
 		return;
-	json_key(key);
-	fputc(bracket, of);
-	if (depth + 1 < MAX_DEPTH)
-		has_member[++depth] = false;
+	json_key(o, key);
+	fputc(bracket, o->f);
+	if (o->depth + 1 < OUT_MAX_DEPTH)
+		o->has_member[++o->depth] = false;
 }
 
-static void close_container(char bracket)
+static void close_container(struct out *o, char bracket)
 {
-	if (!hvctl_json)
+	if (!o->json)
 		return;
-	fputc(bracket, of);
-	if (depth > 0)
-		depth--;
+	fputc(bracket, o->f);
+	if (o->depth > 0)
+		o->depth--;
 }
 
-void out_open_object(const char *key)
+void out_open_object(struct out *o, const char *key)
 {
-	open_container(key, '{');
+	open_container(o, key, '{');
 }
 
-void out_close_object(void)
+void out_close_object(struct out *o)
 {
-	close_container('}');
+	close_container(o, '}');
 }
 
-void out_open_array(const char *key)
+void out_open_array(struct out *o, const char *key)
 {
-	open_container(key, '[');
+	open_container(o, key, '[');
 }
 
-void out_close_array(void)
+void out_close_array(struct out *o)
 {
-	close_container(']');
+	close_container(o, ']');
 }
 
-void out_u64(const char *key, const char *fmt, uint64_t v)
+void out_u64(struct out *o, const char *key, const char *fmt, uint64_t v)
 {
-	if (hvctl_json) {
-		json_key(key);
-		fprintf(of, "%" PRIu64, v);
+	if (o->json) {
+		json_key(o, key);
+		fprintf(o->f, "%" PRIu64, v);
 	} else if (fmt) {
-		fprintf(of, fmt, v);
+		fprintf(o->f, fmt, v);
 	}
 }
 
-void out_str(const char *key, const char *fmt, const char *v)
+void out_i64(struct out *o, const char *key, const char *fmt, int64_t v)
 {
-	if (hvctl_json) {
-		json_key(key);
-		out_json_str(of, v);
+	if (o->json) {
+		json_key(o, key);
+		fprintf(o->f, "%" PRId64, v);
 	} else if (fmt) {
-		fprintf(of, fmt, v);
+		fprintf(o->f, fmt, v);
 	}
 }
 
-void out_bool(const char *key, const char *fmt, bool v)
+void out_str(struct out *o, const char *key, const char *fmt, const char *v)
 {
-	if (hvctl_json) {
-		json_key(key);
-		fputs(v ? "true" : "false", of);
+	if (o->json) {
+		json_key(o, key);
+		out_json_str(o->f, v);
 	} else if (fmt) {
-		fprintf(of, fmt, v ? "yes" : "no");
+		fprintf(o->f, fmt, v);
 	}
 }
 
-void out_end(void)
+void out_bool(struct out *o, const char *key, const char *fmt, bool v)
+{
+	if (o->json) {
+		json_key(o, key);
+		fputs(v ? "true" : "false", o->f);
+	} else if (fmt) {
+		fprintf(o->f, fmt, v ? "yes" : "no");
+	}
+}
+
+void out_heading(struct out *o, const struct out_col *cols, unsigned int n)
+{
+	const char *sep = "";
+
+	if (o->json)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!cols[i].head)
+			continue;
+		fprintf(o->f, "%s%*s", sep, cols[i].width, cols[i].head);
+		sep = " ";
+	}
+	fputc('\n', o->f);
+}
+
+static void json_cell(struct out *o, const struct out_col *c,
+		      const struct out_cell *v)
+{
+	switch (c->kind) {
+	case OUT_STR:
+		out_str(o, c->key, NULL, v->s);
+		break;
+	case OUT_RATE:
+		out_u64(o, c->key, NULL, (uint64_t)(v->d + 0.5));
+		break;
+	case OUT_PCT:
+		break;
+	case OUT_BOOL:
+		out_bool(o, c->key, NULL, v->u);
+		break;
+	default:
+		out_u64(o, c->key, NULL, v->u);
+	}
+}
+
+static void text_cell(struct out *o, const struct out_col *c,
+		      const struct out_cell *v)
+{
+	char d[DURATION_LEN];
+	int w = c->width;
+
+	if (v->absent) {
+		fprintf(o->f, "%*s", w, "-");
+		return;
+	}
+	switch (c->kind) {
+	case OUT_STR:
+		fprintf(o->f, "%*s", w, v->s);
+		break;
+	case OUT_U64:
+		fprintf(o->f, "%*" PRIu64, w, v->u);
+		break;
+	case OUT_DUR:
+		fprintf(o->f, "%*s", w, duration_str(d, v->u));
+		break;
+	case OUT_RATE:
+		fprintf(o->f, "%*.0f", w, v->d);
+		break;
+	case OUT_PCT:
+		fprintf(o->f, "%*.2f%%", w < 0 ? w + 1 : w - 1, v->d);
+		break;
+	case OUT_BOOL:
+		fprintf(o->f, "%*s", w, v->u ? "yes" : "no");
+		break;
+	}
+}
+
+void out_cells(struct out *o, const struct out_col *cols,
+	       const struct out_cell *cells, unsigned int n)
+{
+	const char *sep = "";
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (o->json) {
+			if (cols[i].key && !cells[i].absent)
+				json_cell(o, &cols[i], &cells[i]);
+		} else if (cols[i].head) {
+			fputs(sep, o->f);
+			text_cell(o, &cols[i], &cells[i]);
+			sep = " ";
+		}
+	}
+}
+
+void out_end(struct out *o)
 {
 	/* The next object is a new document. */
-	has_member[0] = false;
-	depth = 0;
-	if (hvctl_json)
-		fputc('\n', of);
-	if (fflush(of) && of == stdout && !stdout_errno)
+	o->has_member[0] = false;
+	o->depth = 0;
+	if (o->json)
+		fputc('\n', o->f);
+	if (fflush(o->f) && o->f == stdout && !stdout_errno)
 		stdout_errno = errno;
 }
 
@@ -184,7 +288,5 @@ int out_check_stdout(void)
 		err = errno;
 	if (!err && ferror(stdout))
 		err = EIO;
-	if (err)
-		return hvctl_err("writing standard output: %s", strerror(err));
-	return 0;
+	return -err;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One call prints a value as text or as JSON (-j), so commands describe
- * their output once.
+ * their output once. A writer's state is a struct out: a printer takes
+ * the writer it writes to, and a snapshot written to a file is the same
+ * printer given a JSON writer on that file.
  */
 #ifndef HVCTL_OUTPUT_H
 #define HVCTL_OUTPUT_H
@@ -10,34 +12,93 @@
 #include <stdint.h>
 #include <stdio.h>
 
-void out_open_object(const char *key);	/* key NULL: anonymous */
-void out_close_object(void);
-void out_open_array(const char *key);
-void out_close_array(void);
+#define OUT_MAX_DEPTH 16
+
+struct out {
+	FILE *f;
+	bool json;
+	int depth;
+	/* Whether the container at each depth already holds a member. */
+	bool has_member[OUT_MAX_DEPTH];
+};
+
+/* A writer to F, JSON or text. */
+void out_init(struct out *o, FILE *f, bool json);
+
+void out_open_object(struct out *o, const char *key); /* NULL: anonymous */
+void out_close_object(struct out *o);
+void out_open_array(struct out *o, const char *key);
+void out_close_array(struct out *o);
 
 /* FMT is the text-mode format; JSON mode prints "key": value. */
-void out_u64(const char *key, const char *fmt, uint64_t v);
-void out_str(const char *key, const char *fmt, const char *v);
+void out_u64(struct out *o, const char *key, const char *fmt, uint64_t v);
+void out_i64(struct out *o, const char *key, const char *fmt, int64_t v);
+void out_str(struct out *o, const char *key, const char *fmt, const char *v);
 /* JSON true/false; text prints FMT with "yes" or "no". */
-void out_bool(const char *key, const char *fmt, bool v);
+void out_bool(struct out *o, const char *key, const char *fmt, bool v);
 /*
  * S as a JSON string literal to F: escaped, and whatever is not UTF-8
  * replaced (U+FFFD). For documents written without the calls above.
  */
 void out_json_str(FILE *f, const char *s);
+/* The longest text out_json_char() writes for one character. */
+#define OUT_JSON_CHAR_MAX 6
+/*
+ * The JSON text of the character at S (not NUL) into DST, which has room
+ * for OUT_JSON_CHAR_MAX: returns the bytes written and sets *USED to the
+ * bytes of S it stands for. The one escaper: out_json_str() and dump's
+ * line buffer both write through it.
+ */
+int out_json_char(char *dst, const char *s, int *used);
 /*
  * Length of the UTF-8 sequence at S (whose first byte is 0x80 or more),
  * 0 when it is none: a lone continuation byte, an overlong form, a
  * surrogate or beyond U+10FFFF (RFC 3629). Reads no further than a NUL.
  */
 int out_utf8_len(const unsigned char *s);
-/* Where output goes (stdout until told otherwise). */
-void out_set_file(FILE *f);
-/* Finish the document (JSON: closing newline). */
-void out_end(void);
 /*
- * All written to standard output got out: 0, or 1 with "Error: writing
- * standard output: <reason>." printed. main() asks after every command.
+ * A row described once for text and JSON: a table of columns, and a row
+ * of cells in the table's order. JSON writes each cell with a key as a
+ * member, in that order; text writes each cell with a heading, a space
+ * apart, at the column's width. A column without a heading is JSON only,
+ * one without a key text only.
+ */
+enum out_kind {
+	OUT_STR,	/* .s */
+	OUT_U64,	/* .u */
+	OUT_DUR,	/* .u nanoseconds; text: "312.4us" (duration_format()) */
+	OUT_RATE,	/* .d per second; JSON: rounded to an integer */
+	OUT_PCT,	/* .d percent; text only: "12.34%" */
+	OUT_BOOL,	/* .u; JSON true/false, text "yes"/"no" */
+};
+
+struct out_col {
+	const char *key;	/* JSON member; NULL: text only */
+	const char *head;	/* text heading; NULL: JSON only */
+	int width;		/* text: negative left-aligns */
+	enum out_kind kind;
+};
+
+struct out_cell {
+	union {
+		uint64_t u;
+		double d;
+		const char *s;
+	};
+	bool absent;		/* JSON: no member; text: "-" */
+};
+
+/* Text: the headings of the N columns COLS and a newline; JSON: nothing. */
+void out_heading(struct out *o, const struct out_col *cols, unsigned int n);
+/* The N CELLS of COLS (no newline: the caller ends the text line). */
+void out_cells(struct out *o, const struct out_col *cols,
+	       const struct out_cell *cells, unsigned int n);
+
+/* Finish the document (JSON: closing newline); the next is a new one. */
+void out_end(struct out *o);
+/*
+ * All written to standard output got out: 0, or the negative errno of the
+ * first failure. main() asks after every command.
  */
 int out_check_stdout(void);
 

@@ -6,6 +6,7 @@
  * so a trace of any size fits the same memory (report_memory() says how
  * much).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,11 @@
 #include <linux/hvtrace.h>
 
 #include "exit_reasons.h"
-#include "report_agg.h"
+/* The engine itself (or its test): its private state. */
+#define HVCTL_REPORT_ENGINE
+#include "report_engine.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Table sizes, log2 of the slots (3/4 of them usable). */
 #define VMS_BITS	9	/* 384 VMs */
@@ -29,10 +32,6 @@
 /* CPU numbers the loss coverage tracks: the format's cpu fields are 16 bits. */
 #define LOSS_CPUS_MAX	65536
 
-const char *const rep_part_keys[REP_NR_PARTS] = {
-	"handling_ns", "vmm_ns", "halt_ns", "runnable_ns", "other_ns",
-};
-
 _Static_assert(REP_VMM == 1 + HVTRACE_PART_VMM &&
 	       REP_HALT == 1 + HVTRACE_PART_HALT &&
 	       REP_RUNNABLE == 1 + HVTRACE_PART_RUNNABLE &&
@@ -40,18 +39,25 @@ _Static_assert(REP_VMM == 1 + HVTRACE_PART_VMM &&
 	       REP_NR_PARTS == 1 + HVTRACE_NR_PARTS,
 	       "rep_part follows enum hvtrace_part");
 
-/* Tables with rows in the report's tables of time split get a SPLIT. */
+/*
+ * Tables with rows in the report's tables of time split get a SPLIT.
+ * SCRATCH (LEN bytes) is the report's sorting space, free while reading.
+ */
 static int table_init(struct rep_table *t, const char *what,
-		      unsigned int bits, bool by_reason, bool split)
+		      unsigned int bits, bool by_reason, bool split,
+		      void *scratch, size_t len)
 {
 	t->what = what;
+	t->scratch = scratch;
+	t->scratch_len = len;
 	t->bits = bits;
 	t->by_reason = by_reason;
 	t->limit = (1U << bits) / 4 * 3;
+	t->tag = calloc(1U << bits, sizeof(*t->tag));
 	t->e = calloc(1U << bits, sizeof(*t->e));
 	if (split)
 		t->split = calloc(1U << bits, sizeof(*t->split));
-	return t->e && (!split || t->split) ? 0 : -1;
+	return t->tag && t->e && (!split || t->split) ? 0 : -1;
 }
 
 static void entry_add(struct rep_entry *e, uint64_t ns)
@@ -62,43 +68,179 @@ static void entry_add(struct rep_entry *e, uint64_t ns)
 		e->max_ns = ns;
 }
 
-/*
- * The entry of KEY (and KEY2, REASON for tables keyed by them), added
- * with nothing counted if new; NULL when the table is full and the key
- * new.
- */
-static inline struct rep_entry *table_slot(struct rep_table *t, uint64_t key,
-				    uint64_t key2, unsigned int reason,
-				    uint32_t aux)
+static inline uint64_t hash_of(const struct rep_table *t, uint64_t key,
+			       uint64_t key2, unsigned int reason)
 {
 	uint64_t h = key;
-	unsigned int mask = (1U << t->bits) - 1;
-	unsigned int i;
-	struct rep_entry *e;
 
 	if (t->by_reason)
 		h ^= (uint64_t)reason << 48;
 	if (t->two_keys)
 		h ^= rep_hash64(key2) >> 7;
-	for (i = rep_hash64(h) >> (64 - t->bits);; i = (i + 1) & mask) {
-		e = &t->e[i];
-		if (!e->used)
+	return rep_hash64(h);
+}
+
+/* The first slot of hash H: its high bits. */
+static inline unsigned int slot_of(const struct rep_table *t, uint64_t h)
+{
+	return h >> (64 - t->bits);
+}
+
+/* Its tag: the 15 bits below the slot's. */
+static inline uint16_t tag_of(const struct rep_table *t, uint64_t h)
+{
+	return (uint16_t)(h >> (49 - t->bits)) | REP_TAG_USED;
+}
+
+/*
+ * A table that fills up in the first pass keeps the keys with the most
+ * exit time so far (weights: total_ns) and forgets the rest, the
+ * frequent-items summary of Misra and Gries, weighted, in batches:
+ *
+ *   full: n keys     w0 >= w1 >= ... >= wh >= ... >= wn-1   (h = n / 2)
+ *                    '---- keep, each less d ----'  '- forget -'
+ *   d = wh; bound_ns += d
+ *
+ * Each batch takes d from at least h + 1 keys, so bound_ns never exceeds
+ * all exit time / (h + 1); a key's weight is short by at most bound_ns,
+ * and a key that is forgotten in the end had at most bound_ns in all.
+ * Half the table is free again, so the cost per new key stays constant.
+ * The second pass counts the survivors exactly (report_again()).
+ */
+static void swap64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The K-th smallest of W[0..N) (N > K), reordering W: quickselect. */
+static uint64_t kth_smallest(uint64_t *w, unsigned int n, unsigned int k)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		uint64_t pivot = w[lo + (hi - lo) / 2];
+		unsigned int lt = lo, i = lo, gt = hi;
+
+		/* [lo, lt) < pivot, [lt, gt) == pivot, [gt, hi) > pivot */
+		while (i < gt) {
+			if (w[i] < pivot)
+				swap64(&w[lt++], &w[i++]);
+			else if (w[i] > pivot)
+				swap64(&w[i], &w[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return w[lo];
+}
+
+/*
+ * Drop the keys of D or less, take D from the rest, in place: then every
+ * survivor moves to the first free slot from its home. The sweep starts
+ * after a free slot, so no probe run wraps past it, and a survivor only
+ * moves back within its own run: the runs stay unbroken.
+ */
+static void compact(struct rep_table *t)
+{
+	uint64_t *w = t->scratch;
+	unsigned int n = 0, cap = 1U << t->bits, mask = cap - 1, start = 0;
+	uint64_t d;
+
+	for (unsigned int i = 0; i < cap; i++)
+		if (t->tag[i])
+			w[n++] = t->e[i].total_ns;
+	d = kth_smallest(w, n, n - 1 - n / 2);
+	for (unsigned int i = 0; i < cap; i++) {
+		if (!t->tag[i])
+			continue;
+		if (t->e[i].total_ns > d) {
+			t->e[i].total_ns -= d;
+			continue;
+		}
+		t->tag[i] = 0;
+		t->e[i].used = 0;
+		t->used--;
+	}
+	while (t->tag[start])
+		start++;
+	for (unsigned int k = 1; k < cap; k++) {
+		unsigned int i = (start + k) & mask, j;
+		const struct rep_entry *e = &t->e[i];
+
+		if (!t->tag[i])
+			continue;
+		j = slot_of(t, hash_of(t, e->key, e->key2, e->reason));
+		while (t->tag[j] && j != i)
+			j = (j + 1) & mask;
+		if (j == i)
+			continue;
+		t->tag[j] = t->tag[i];
+		t->e[j] = *e;
+		t->tag[i] = 0;
+		t->e[i].used = 0;
+	}
+	t->bound_ns += d;
+	t->compactions++;
+	t->sketching = true;
+}
+
+/*
+ * The entry of KEY (and KEY2, REASON for tables keyed by them), added
+ * with nothing counted if new; NULL when the table is full and the key
+ * new (a table that may be a summary makes room instead).
+ */
+static inline struct rep_entry *table_slot(struct rep_table *t, uint64_t key,
+				    uint64_t key2, unsigned int reason,
+				    uint32_t aux)
+{
+	unsigned int mask = (1U << t->bits) - 1;
+	uint64_t h = hash_of(t, key, key2, reason);
+	uint16_t tag = tag_of(t, h);
+	unsigned int i;
+	struct rep_entry *e;
+
+again:
+	for (i = slot_of(t, h);; i = (i + 1) & mask) {
+		if (!t->tag[i])
 			break;
+		if (t->tag[i] != tag)
+			continue;
+		e = &t->e[i];
 		if (e->key != key || (t->by_reason && e->reason != reason) ||
 		    (t->two_keys && e->key2 != key2))
 			continue;
-		if (e->reason != reason)
+		if (e->used == REP_SEEDED) {
+			/* First seen in the second pass: as if new. */
+			e->used = REP_USED;
+			e->reason = reason;
+			e->aux = aux;
+		} else if (e->reason != reason) {
 			e->reason = REP_REASON_MIXED;
+		}
 		return e;
 	}
-	if (t->used >= t->limit)
-		return NULL;
+	if (t->used >= t->limit) {
+		if (!t->sketch || t->seeded)
+			return NULL;
+		compact(t);
+		goto again;
+	}
 	t->used++;
-	e->used = 1;
-	e->key = key;
-	e->key2 = key2;
-	e->reason = reason;
-	e->aux = aux;
+	t->tag[i] = tag;
+	e = &t->e[i];
+	*e = (struct rep_entry){
+		.key = key, .key2 = key2, .aux = aux, .reason = reason,
+		.used = REP_USED,
+	};
 	return e;
 }
 
@@ -123,10 +265,12 @@ static inline struct rep_entry *table_add(struct rep_table *t, uint64_t key,
 	struct rep_entry *e = table_slot(t, key, key2, reason, aux);
 
 	entry_add(e ? e : &t->other, x->duration_ns);
-	if (t->split)
+	/* A summary's splits are zeroed for its recount (seed()). */
+	if (t->split && !t->sketching)
 		split_add(e ? &t->split[e - t->e] : &t->other_split, x);
+	/* A summary's rows are counted again: charge nothing to them. */
 	if (row)
-		*row = e ? (uint32_t)(e - t->e) : UINT32_MAX;
+		*row = e && !t->sketching ? (uint32_t)(e - t->e) : UINT32_MAX;
 	return e;
 }
 
@@ -134,30 +278,25 @@ static inline struct rep_entry *table_add(struct rep_table *t, uint64_t key,
 static struct rep_entry *table_find(const struct rep_table *t, uint64_t key)
 {
 	unsigned int mask = (1U << t->bits) - 1;
-	unsigned int i = rep_hash64(key) >> (64 - t->bits);
+	uint64_t h = hash_of(t, key, 0, 0);
+	uint16_t tag = tag_of(t, h);
+	unsigned int i = slot_of(t, h);
 
-	for (; t->e[i].used; i = (i + 1) & mask)
-		if (t->e[i].key == key)
+	for (; t->tag[i]; i = (i + 1) & mask)
+		if (t->tag[i] == tag && t->e[i].key == key)
 			return &t->e[i];
 	return NULL;
-}
-
-static void io_codes(struct report *rep)
-{
-	struct exit_reason_ref ref[EXIT_REASON_MAX_MATCHES];
-	int n = exit_reason_parse("io", ref, EXIT_REASON_MAX_MATCHES);
-
-	for (int i = 0; i < 3; i++)
-		rep->io_code[i] = UINT32_MAX;
-	for (int i = 0; i < n; i++)
-		if (ref[i].isa < 3)
-			rep->io_code[ref[i].isa] = ref[i].code;
 }
 
 /* Everything report_new() hands out, each table at its full size. */
 static int alloc_all(struct report *rep)
 {
 	size_t vms = 1U << VMS_BITS, vcpus = 1U << VCPUS_BITS;
+	struct rep_table *sketched[] = { &rep->vms, &rep->vcpus, &rep->rips,
+					 &rep->pages, &rep->ports, &rep->msrs,
+					 &rep->spots };
+	size_t len = (1U << PAIRS_BITS) * sizeof(*rep->order);
+	void *sc;
 
 	rep->vcpu_top = calloc(vcpus, sizeof(*rep->vcpu_top));
 	rep->vcpu_top_ns = calloc(vcpus, sizeof(*rep->vcpu_top_ns));
@@ -166,23 +305,40 @@ static int alloc_all(struct report *rep)
 	rep->vm_reason_ns = calloc(vms * (REP_MAX_REASONS + 1),
 				   sizeof(*rep->vm_reason_ns));
 	rep->order = calloc(1U << PAIRS_BITS, sizeof(*rep->order));
-	rep->vm_order = calloc(vms, sizeof(*rep->vm_order));
 	rep->loss = calloc(LOSS_CPUS_MAX, sizeof(*rep->loss));
 	if (!rep->vcpu_top || !rep->vcpu_top_ns || !rep->vm_top ||
 	    !rep->vm_top_ns || !rep->vm_reason_ns || !rep->order ||
-	    !rep->vm_order || !rep->loss)
+	    !rep->loss)
+		return -1;
+	sc = rep->order;
+	if (table_init(&rep->vms, "VMs", VMS_BITS, false, false, sc, len) ||
+	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, false, true, sc, len) ||
+	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS, true,
+		       false, sc, len) ||
+	    table_init(&rep->rips, "RIPs", RIPS_BITS, true, true, sc, len) ||
+	    table_init(&rep->pages, "pages", PAGES_BITS, false, true, sc, len) ||
+	    table_init(&rep->ports, "ports", PORTS_BITS, false, true, sc, len) ||
+	    table_init(&rep->msrs, "MSRs", MSRS_BITS, true, true, sc, len) ||
+	    table_init(&rep->spots, "hot spots", SPOTS_BITS, true, true, sc,
+		       len))
 		return -1;
 	rep->spots.two_keys = true;
-	if (table_init(&rep->vms, "VMs", VMS_BITS, false, false) ||
-	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, false, true) ||
-	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS, true,
-		       false) ||
-	    table_init(&rep->rips, "RIPs", RIPS_BITS, true, true) ||
-	    table_init(&rep->pages, "pages", PAGES_BITS, false, true) ||
-	    table_init(&rep->ports, "ports", PORTS_BITS, false, true) ||
-	    table_init(&rep->msrs, "MSRs", MSRS_BITS, true, true) ||
-	    table_init(&rep->spots, "hot spots", SPOTS_BITS, true, true))
-		return -1;
+	/*
+	 * Every table but the pairs (keyed by vCPU slot, so recounted with
+	 * the vCPUs) may become a summary: its compaction needs a weight per
+	 * key of scratch.
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(sketched); i++) {
+		sketched[i]->sketch = true;
+		if (sketched[i]->limit * sizeof(uint64_t) > len)
+			return -1;
+	}
+	rep->row_table[REP_ROW_VCPU] = &rep->vcpus;
+	rep->row_table[REP_ROW_RIP] = &rep->rips;
+	rep->row_table[REP_ROW_PAGE] = &rep->pages;
+	rep->row_table[REP_ROW_SPOT] = &rep->spots;
+	rep->row_table[REP_ROW_PORT] = &rep->ports;
+	rep->row_table[REP_ROW_MSR] = &rep->msrs;
 	return rep_preempt_init(rep);
 }
 
@@ -197,7 +353,7 @@ struct report *report_new(void)
 		 sizeof(rep->reasons[0].name), "other");
 	rep->last_reason = REP_OTHER_REASON;
 	rep->last_reason_key = UINT64_MAX;
-	io_codes(rep);
+	rep->passes = 1;
 	if (alloc_all(rep)) {
 		report_free(rep);
 		return NULL;
@@ -214,6 +370,7 @@ void report_free(struct report *rep)
 	if (!rep)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		free(t[i]->tag);
 		free(t[i]->e);
 		free(t[i]->split);
 	}
@@ -224,7 +381,6 @@ void report_free(struct report *rep)
 	free(rep->vm_top_ns);
 	free(rep->vm_reason_ns);
 	free(rep->order);
-	free(rep->vm_order);
 	free(rep->loss);
 	free(rep);
 }
@@ -239,30 +395,19 @@ size_t report_memory(const struct report *rep)
 
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		n += (size_t)rep_table_cap(t[i]) * (sizeof(struct rep_entry) +
+			sizeof(uint16_t) +
 			(t[i]->split ? sizeof(struct rep_split) : 0));
 	n += vcpus * (sizeof(*rep->vcpu_top) + sizeof(*rep->vcpu_top_ns));
 	n += vms * (sizeof(*rep->vm_top) + sizeof(*rep->vm_top_ns));
 	n += vms * (REP_MAX_REASONS + 1) * sizeof(*rep->vm_reason_ns);
 	n += LOSS_CPUS_MAX * sizeof(*rep->loss);
-	n += ((1U << PAIRS_BITS) + vms) * sizeof(*rep->order);
+	n += (1U << PAIRS_BITS) * sizeof(*rep->order);
 	return n;
 }
 
 static void name_reason(struct rep_reason *rr)
 {
-	const char *name = exit_reason_name(rr->isa, rr->code);
-	size_t len = sizeof(rr->name);
-
-	if (rr->isa != HV_ISA_VMX && rr->isa != HV_ISA_SVM)
-		snprintf(rr->name, len, "unknown");
-	else if (!name)
-		snprintf(rr->name, len, "%s 0x%x",
-			 rr->isa == HV_ISA_VMX ? "VMX" : "SVM", rr->code);
-	else if (rr->isa == HV_ISA_VMX && rr->code > HV_VMX_BASIC_REASON_MASK)
-		/* Failed VM entry or enclave bits: keep them visible. */
-		snprintf(rr->name, len, "%s 0x%x", name, rr->code);
-	else
-		snprintf(rr->name, len, "%s", name);
+	exit_reason_label(rr->name, sizeof(rr->name), rr->isa, rr->code);
 }
 
 /* Index of (ISA, CODE) in rep->reasons, adding it if there is room. */
@@ -292,6 +437,7 @@ static unsigned int reason_index(struct report *rep, unsigned int isa,
 	rep->reason_slot[i] = r + 1;
 	rep->reasons[r].isa = isa;
 	rep->reasons[r].code = code;
+	rep->reasons[r].cls = exit_reason_class(isa, code);
 	name_reason(&rep->reasons[r]);
 found:
 	rep->last_reason_key = key;
@@ -339,24 +485,73 @@ static void stat_add(struct rep_stat *s, uint64_t ns)
 
 /*
  * A preemption record: its task, and the preemptions of its vCPU and of
- * the reason of the exit in flight. Neither counts it as an exit.
+ * the reason of the exit in flight. Neither counts it as an exit. The
+ * second pass only has the vCPUs to recount, if they overflowed.
  */
 static void add_preempt(struct report *rep, const struct trace_record *x)
 {
-	unsigned int r = reason_index(rep, x->isa, x->reason);
+	unsigned int r;
 	struct rep_entry *v;
 	struct rep_split *s;
 
-	rep->preempts++;
-	rep->preempt_ns += x->duration_ns;
-	rep_preempt_record(rep, x);
-	rep->reasons[r].split.preempts++;
-	rep->reasons[r].split.preempt_ns += x->duration_ns;
+	if (rep->passes == 1) {
+		r = reason_index(rep, x->isa, x->reason);
+		rep->preempts++;
+		rep->preempt_ns += x->duration_ns;
+		rep_preempt_record(rep, x);
+		rep->reasons[r].split.preempts++;
+		rep->reasons[r].split.preempt_ns += x->duration_ns;
+	} else if (!rep->vcpus.seeded) {
+		return;
+	}
 	v = table_slot(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id, 0,
 		       REP_REASON_MIXED, x->tid);
 	s = v ? &rep->vcpus.split[v - rep->vcpus.e] : &rep->vcpus.other_split;
 	s->preempts++;
 	s->preempt_ns += x->duration_ns;
+}
+
+/* The first pass feeds every table, the second the seeded ones. */
+static inline bool feeds(const struct report *rep, const struct rep_table *t)
+{
+	return rep->passes == 1 || t->seeded;
+}
+
+/* Exit X of reason R into the keyed tables; ROWS: its rows there. */
+static void add_keys(struct report *rep, const struct trace_record *x,
+		     unsigned int r, uint32_t *rows)
+{
+	struct rep_entry *vcpu = NULL;
+	const struct rep_reason *rr = &rep->reasons[r];
+	bool port_io = r == REP_OTHER_REASON ?
+		       exit_reason_class(x->isa, x->reason) ==
+		       EXIT_CLASS_PORT_IO : rr->cls == EXIT_CLASS_PORT_IO;
+
+	if (feeds(rep, &rep->vms))
+		table_add(&rep->vms, x->vm_id, 0, REP_REASON_MIXED, x,
+			  x->vm_pid, NULL);
+	if (feeds(rep, &rep->vcpus))
+		vcpu = table_add(&rep->vcpus, (uint64_t)x->vm_id << 32 |
+				 x->vcpu_id, 0, REP_REASON_MIXED, x, x->tid,
+				 &rows[REP_ROW_VCPU]);
+	if (vcpu && !rep->vcpus.sketching)
+		table_add(&rep->pairs, vcpu - rep->vcpus.e, 0, r, x, 0, NULL);
+	if ((x->flags & HVTRACE_EVF_RIP_VALID) && feeds(rep, &rep->rips))
+		table_add(&rep->rips, x->rip, 0, r, x, 0, &rows[REP_ROW_RIP]);
+	if (x->flags & HVTRACE_EVF_ADDR_GPA) {
+		if (feeds(rep, &rep->pages))
+			table_add(&rep->pages, x->addr & ~0xfffULL, 0, r, x, 0,
+				  &rows[REP_ROW_PAGE]);
+		if (feeds(rep, &rep->spots))
+			table_add(&rep->spots, x->addr & ~0xfffULL,
+				  x->flags & HVTRACE_EVF_RIP_VALID ? x->rip :
+				  REP_NO_RIP, r, x, 0, &rows[REP_ROW_SPOT]);
+	}
+	if ((x->flags & HVTRACE_EVF_ADDR_MSR) && feeds(rep, &rep->msrs))
+		table_add(&rep->msrs, x->addr, 0, r, x, 0, &rows[REP_ROW_MSR]);
+	if (port_io && feeds(rep, &rep->ports))
+		table_add(&rep->ports, x->info1 >> 16 & 0xffff, 0, r, x, 0,
+			  &rows[REP_ROW_PORT]);
 }
 
 void report_add(struct report *rep, const struct trace_event *ev)
@@ -366,13 +561,21 @@ void report_add(struct report *rep, const struct trace_event *ev)
 	uint32_t rows[REP_NR_ROW_KINDS];
 	unsigned int r;
 	struct rep_reason *rr;
-	struct rep_entry *vcpu;
 
 	if (trace_is_preempt(ev)) {
 		add_preempt(rep, x);
 		return;
 	}
 	r = reason_index(rep, x->isa, x->reason);
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
+		rows[k] = UINT32_MAX;
+	if (rep->passes > 1) {
+		rep->again_events++;
+		add_keys(rep, x, r, rows);
+		if (x->preempt_pid)
+			rep_preempt_blame(rep, x, rows);
+		return;
+	}
 	rr = &rep->reasons[r];
 	if (!rep->events++)
 		rep->first_ts = rep->t0 = ev->ts_ns;
@@ -387,32 +590,78 @@ void report_add(struct report *rep, const struct trace_event *ev)
 	rr->hist.bucket[hist_index(ns)]++;
 	rr->hist.count++;
 	rr->bins[time_bin(rep, ev->ts_ns)]++;
-
-	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
-		rows[k] = UINT32_MAX;
 	rows[REP_ROW_REASON] = r;
-	table_add(&rep->vms, x->vm_id, 0, REP_REASON_MIXED, x, x->vm_pid,
-		  NULL);
-	vcpu = table_add(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id, 0,
-			 REP_REASON_MIXED, x, x->tid, &rows[REP_ROW_VCPU]);
-	if (vcpu)
-		table_add(&rep->pairs, vcpu - rep->vcpus.e, 0, r, x, 0, NULL);
-	if (x->flags & HVTRACE_EVF_RIP_VALID)
-		table_add(&rep->rips, x->rip, 0, r, x, 0, &rows[REP_ROW_RIP]);
-	if (x->flags & HVTRACE_EVF_ADDR_GPA) {
-		table_add(&rep->pages, x->addr & ~0xfffULL, 0, r, x, 0,
-			  &rows[REP_ROW_PAGE]);
-		table_add(&rep->spots, x->addr & ~0xfffULL,
-			  x->flags & HVTRACE_EVF_RIP_VALID ? x->rip : REP_NO_RIP,
-			  r, x, 0, &rows[REP_ROW_SPOT]);
-	}
-	if (x->flags & HVTRACE_EVF_ADDR_MSR)
-		table_add(&rep->msrs, x->addr, 0, r, x, 0, &rows[REP_ROW_MSR]);
-	if (x->isa < 3 && x->reason == rep->io_code[x->isa])
-		table_add(&rep->ports, x->info1 >> 16 & 0xffff, 0, r, x, 0,
-			  &rows[REP_ROW_PORT]);
+	add_keys(rep, x, r, rows);
 	if (x->preempt_pid)
 		rep_preempt_noted(rep, x, rows);
+}
+
+void report_set_window(struct report *rep, uint64_t lo, uint64_t hi)
+{
+	rep->window = true;
+	rep->win_lo = lo;
+	rep->win_hi = hi;
+}
+
+bool report_wants_pass(const struct report *rep)
+{
+	const struct rep_table *t[] = { &rep->vms, &rep->vcpus, &rep->rips,
+					&rep->pages, &rep->ports, &rep->msrs,
+					&rep->spots };
+
+	if (rep->passes != 1)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (t[i]->sketching)
+			return true;
+	return false;
+}
+
+/* A summary's keys, to be counted again from zero. */
+static void seed(struct rep_table *t)
+{
+	unsigned int cap = 1U << t->bits;
+
+	for (unsigned int i = 0; i < cap; i++) {
+		struct rep_entry *e = &t->e[i];
+
+		if (!e->used)
+			continue;
+		e->count = e->total_ns = e->max_ns = 0;
+		e->aux = 0;
+		e->used = REP_SEEDED;
+	}
+	if (t->split)
+		memset(t->split, 0, cap * sizeof(*t->split));
+	memset(&t->other, 0, sizeof(t->other));
+	memset(&t->other_split, 0, sizeof(t->other_split));
+	t->sketching = false;
+	t->seeded = true;
+}
+
+void report_again(struct report *rep)
+{
+	struct rep_table *t[] = { &rep->vms, &rep->vcpus, &rep->rips,
+				  &rep->pages, &rep->ports, &rep->msrs,
+				  &rep->spots };
+	bool kinds[REP_NR_ROW_KINDS] = { false };
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (t[i]->sketching)
+			seed(t[i]);
+	/* The pairs are keyed by vCPU slot: recounted with the vCPUs. */
+	if (rep->vcpus.seeded) {
+		memset(rep->pairs.e, 0,
+		       rep_table_cap(&rep->pairs) * sizeof(*rep->pairs.e));
+		memset(rep->pairs.tag, 0,
+		       rep_table_cap(&rep->pairs) * sizeof(*rep->pairs.tag));
+		memset(&rep->pairs.other, 0, sizeof(rep->pairs.other));
+		rep->pairs.used = 0;
+	}
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
+		kinds[k] = rep->row_table[k] && rep->row_table[k]->seeded;
+	rep_preempt_forget(rep, kinds);
+	rep->passes++;
 }
 
 static uint64_t clipped(uint64_t b, uint64_t e, uint64_t lo, uint64_t hi)
@@ -518,10 +767,52 @@ static void top_reasons(struct report *rep)
 	}
 }
 
+static void summarize(struct report *rep)
+{
+	struct rep_summary *s = &rep->sum;
+
+	s->info = rep->info;
+	s->events = rep->events;
+	s->all_ns = rep->all_ns;
+	s->max_ns = rep->max_ns;
+	s->preempts = rep->preempts;
+	s->preempt_ns = rep->preempt_ns;
+	s->all_split = rep->all_split;
+	s->nr_reasons = rep->nr_reasons;
+	s->bin_shift = rep->bin_shift;
+	s->nr_bins = rep->nr_bins;
+	s->loss_cpus = rep->loss_cpus;
+	s->lost_ns = rep->lost_ns;
+	s->loss_ranges = rep->loss_ranges;
+	s->loss_unordered = rep->loss_unordered;
+	s->pre_records = rep->pre.records;
+	s->pre_stall_ns = rep->pre.stall_ns;
+	s->pre_noted = rep->pre.noted;
+	s->pre_noted_ns = rep->pre.noted_ns;
+	s->pre_limit = rep->pre.limit;
+	s->pre_used = rep->pre.used;
+	s->pre_other = rep->pre.other;
+	s->blame_lost = rep->blame.lost;
+	s->pairs_what = rep->pairs.what;
+	s->pairs_other = rep->pairs.other.count;
+	s->memory = report_memory(rep);
+}
+
 int report_finish(struct report *rep, const struct trace_reader *r)
 {
+	/* The same trace twice, or the second pass's counts mean nothing. */
+	if (rep->passes > 1 && rep->again_events != rep->events)
+		return -1;
 	rep->reader = r;
 	trace_get_info(r, &rep->info);
+	if (rep->window) {
+		if (rep->info.first_ts < rep->win_lo)
+			rep->info.first_ts = rep->win_lo;
+		if (rep->info.last_ts > rep->win_hi)
+			rep->info.last_ts = rep->win_hi;
+		if (rep->info.last_ts < rep->info.first_ts)
+			rep->info.last_ts = rep->info.first_ts;
+	}
 	/* An empty trace's packets may still say when it ran. */
 	if (!rep->info.first_ts && !rep->info.last_ts) {
 		rep->info.first_ts = rep->first_ts;
@@ -530,6 +821,7 @@ int report_finish(struct report *rep, const struct trace_reader *r)
 	loss_coverage(rep, r);
 	top_reasons(rep);
 	rep_preempt_finish(rep);
+	summarize(rep);
 	return 0;
 }
 
@@ -617,12 +909,17 @@ uint64_t report_percentile(const struct rep_reason *rr, double p)
 	return hist_percentile(&rr->hist, p, rr->s.min_ns, rr->s.max_ns);
 }
 
-const char *report_vm_name(const struct report *rep,
-			   const struct rep_entry *vm, char *buf, size_t len)
+const char *report_vm_name(const struct report *rep, uint64_t vm_id,
+			   char *buf, size_t len)
 {
-	const char *name = trace_vm_label(rep->reader, vm->key, vm->aux, buf,
-					  len);
+	const struct rep_entry *vm = table_find(&rep->vms, vm_id);
+	const char *name;
 
+	if (!vm) {
+		snprintf(buf, len, "vm%" PRIu64, vm_id);
+		return buf;
+	}
+	name = trace_vm_label(rep->reader, vm->key, vm->aux, buf, len);
 	if (name != buf)
 		snprintf(buf, len, "%s", name);
 	/* vms.tsv comes from VMM command lines: no terminal controls. */
@@ -630,4 +927,134 @@ const char *report_vm_name(const struct report *rep,
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 	return buf;
+}
+
+const struct rep_summary *report_summary(const struct report *rep)
+{
+	return &rep->sum;
+}
+
+const struct rep_reason *report_reason(const struct report *rep,
+				       unsigned int idx)
+{
+	return &rep->reasons[idx > REP_MAX_REASONS ? REP_OTHER_REASON : idx];
+}
+
+void report_loss_cpu(const struct report *rep, unsigned int c,
+		     uint64_t *lost, uint64_t *lost_ns)
+{
+	*lost = c < rep->loss_cpus ? rep->loss[c].lost : 0;
+	*lost_ns = c < rep->loss_cpus ? rep->loss[c].lost_ns : 0;
+}
+
+static const struct rep_table *table_of(const struct report *rep,
+					enum rep_table_id t)
+{
+	const struct rep_table *tables[REP_NR_TABLES] = {
+		[REP_T_VMS] = &rep->vms, [REP_T_VCPUS] = &rep->vcpus,
+		[REP_T_RIPS] = &rep->rips, [REP_T_PAGES] = &rep->pages,
+		[REP_T_SPOTS] = &rep->spots, [REP_T_PORTS] = &rep->ports,
+		[REP_T_MSRS] = &rep->msrs,
+	};
+
+	return tables[t];
+}
+
+/* Entry E of table T (its other row too) as a renderer's row. */
+static void row_of(const struct report *rep, enum rep_table_id id,
+		   const struct rep_entry *e, struct rep_row *row)
+{
+	const struct rep_table *t = table_of(rep, id);
+	bool other = e == &t->other;
+	unsigned int slot = other ? 0 : e - t->e;
+
+	*row = (struct rep_row){
+		.key = e->key, .key2 = e->key2, .count = e->count,
+		.total_ns = e->total_ns, .max_ns = e->max_ns, .aux = e->aux,
+		.reason = e->reason, .top_reason = REP_REASON_MIXED,
+	};
+	if (t->split) {
+		row->split = rep_split_of(t, e);
+		row->top = rep_preemptor_at(rep, row->split->top);
+	}
+	if (other)
+		return;
+	if (id == REP_T_VMS) {
+		row->top_reason = rep->vm_top[slot];
+		row->top_reason_ns = rep->vm_top_ns[slot];
+	} else if (id == REP_T_VCPUS) {
+		row->top_reason = rep->vcpu_top[slot];
+		row->top_reason_ns = rep->vcpu_top_ns[slot];
+	}
+}
+
+void report_table_info(const struct report *rep, enum rep_table_id id,
+		       struct rep_table_info *info)
+{
+	const struct rep_table *t = table_of(rep, id);
+
+	*info = (struct rep_table_info){
+		.what = t->what, .limit = t->limit, .used = t->used,
+		.two_keys = t->two_keys, .seeded = t->seeded,
+		.bound_ns = t->bound_ns,
+	};
+	row_of(rep, id, &t->other, &info->other);
+}
+
+static int by_top_ns(const void *a, const void *b, void *arg)
+{
+	const struct rep_table *t = arg;
+	const struct rep_entry *x = *(const struct rep_entry *const *)a;
+	const struct rep_entry *y = *(const struct rep_entry *const *)b;
+	uint64_t tx = rep_split_of(t, x)->top_ns;
+	uint64_t ty = rep_split_of(t, y)->top_ns;
+
+	if (tx != ty)
+		return tx < ty ? 1 : -1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->key2 < y->key2 ? -1 : x->key2 > y->key2;
+}
+
+int rep_iter_start(struct rep_iter *it, const struct report *rep,
+		   enum rep_table_id id, enum rep_order by)
+{
+	const struct rep_table *t = table_of(rep, id);
+	const struct rep_entry **order;
+	unsigned int n = 0;
+
+	*it = (struct rep_iter){ .rep = rep, .table = id };
+	/* t->used counts the used slots: room for the rows, no more. */
+	order = calloc(t->used ? t->used : 1, sizeof(*order));
+	if (!order)
+		return -1;
+	it->order = (const void **)order;
+	if (by == REP_BY_TIME) {
+		it->n = report_table_sorted(t, order);
+		return 0;
+	}
+	/* REP_BY_PREEMPTOR: tables without a split have no such rows. */
+	for (unsigned int i = 0; t->split && i < rep_table_cap(t); i++)
+		if (t->e[i].used && t->split[i].top)
+			order[n++] = &t->e[i];
+	qsort_r(order, n, sizeof(*order), by_top_ns, (void *)t);
+	it->n = n;
+	return 0;
+}
+
+bool rep_iter_next(struct rep_iter *it, struct rep_row *row)
+{
+	if (it->pos >= it->n)
+		return false;
+	row_of(it->rep, it->table, it->order[it->pos++], row);
+	return true;
+}
+
+void rep_iter_end(struct rep_iter *it)
+{
+	free(it->order);
+	it->order = NULL;
+	it->n = it->pos = 0;
 }

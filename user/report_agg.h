@@ -19,6 +19,7 @@
 
 #include "hist.h"
 #include "trace_read.h"
+#include "util.h"
 
 /* Distinct (isa, reason) pairs kept apart; more go to one "other" row. */
 #define REP_MAX_REASONS		128
@@ -30,6 +31,9 @@
  */
 #define REP_BINS		512
 #define REP_BIN_SHIFT_MIN	20
+
+/* The engine's state: report_engine.h, for the engine's files only. */
+struct report;
 
 struct rep_stat {
 	uint64_t count, total_ns, min_ns, max_ns;
@@ -46,8 +50,6 @@ enum rep_part {
 	REP_NR_PARTS
 };
 
-/* JSON keys of the parts (text: time_part_labels, time_parts.h). */
-extern const char *const rep_part_keys[REP_NR_PARTS];
 
 /*
  * The time split of a row's exits, their guest time before them, the
@@ -67,6 +69,7 @@ struct rep_split {
 struct rep_reason {
 	unsigned int isa;
 	uint32_t code;
+	unsigned int cls;		/* enum exit_reason_class */
 	char name[40];
 	struct rep_stat s;
 	struct rep_split split;
@@ -77,45 +80,8 @@ struct rep_reason {
 /* The reason of an entry whose key saw more than one. */
 #define REP_REASON_MIXED	0xffff
 
-struct rep_entry {
-	uint64_t key;
-	uint64_t key2;			/* second key (spots: the RIP) */
-	uint64_t count, total_ns, max_ns;
-	uint32_t aux;			/* table's own use (vCPU: tid) */
-	uint16_t reason;		/* index into rep.reasons, or MIXED */
-	uint8_t used;
-};
-
 /* A hot spot without a known RIP (rep.spots key2). */
 #define REP_NO_RIP		UINT64_MAX
-
-/*
- * Open addressing with linear probing. CAP is a power of two; the table
- * takes new keys up to 3/4 of it (short probe runs), then counts what it
- * cannot place in OTHER. SPLIT, when the table has one, runs parallel to
- * E (and other_split to OTHER).
- */
-struct rep_table {
-	const char *what;
-	bool by_reason;			/* key is (key, reason) */
-	bool two_keys;			/* (key, key2) */
-	unsigned int bits, used, limit;
-	struct rep_entry *e;
-	struct rep_entry other;
-	struct rep_split *split;
-	struct rep_split other_split;
-};
-
-/* Which tables' rows name their top preemptor (rep_blame keys). */
-enum rep_row_kind {
-	REP_ROW_REASON,
-	REP_ROW_VCPU,
-	REP_ROW_RIP,
-	REP_ROW_PAGE,
-	REP_ROW_SPOT,
-	REP_ROW_PORT,
-	REP_ROW_MSR,
-};
 
 /*
  * A task that ran while a vCPU thread waited runnable inside KVM: from
@@ -132,94 +98,92 @@ struct rep_preemptor {
 	uint64_t noted, noted_ns;
 };
 
-struct rep_preemptors {
-	unsigned int bits, used, limit;
-	struct rep_preemptor *e;
-	struct rep_preemptor other;	/* those the table had no room for */
-	uint64_t records, stall_ns;	/* all preemption records */
-	uint64_t noted, noted_ns;	/* all exits' notes */
+/* The keyed tables a renderer can list. */
+enum rep_table_id {
+	REP_T_VMS,		/* key vm_id, aux the VMM's pid */
+	REP_T_VCPUS,		/* key vm_id << 32 | vcpu_id, aux its tid */
+	REP_T_RIPS,		/* key guest RIP */
+	REP_T_PAGES,		/* key GPA & ~0xfff */
+	REP_T_SPOTS,		/* key GPA page, key2 RIP or REP_NO_RIP */
+	REP_T_PORTS,		/* key I/O port */
+	REP_T_MSRS,		/* key MSR index */
+
+	REP_NR_TABLES
 };
 
 /*
- * Noted time per (row, preemptor), to name each row's top preemptor:
- * fixed capacity too; what it cannot hold is counted (lost_ns) and the
- * rows it belonged to may name a lesser preemptor.
+ * A row of a keyed table (or its "other" row): its key(s), counts, the
+ * split of its exits (NULL when the table keeps none) and their top
+ * preemptor (NULL: none noted); VM and vCPU rows also their reason with
+ * the most time (top_reason > REP_MAX_REASONS: not known).
  */
-struct rep_blame_entry {
-	uint64_t key;			/* kind << 56 | row << 24 | preemptor */
-	uint64_t ns;
+struct rep_row {
+	uint64_t key, key2;
+	uint64_t count, total_ns, max_ns;
+	uint32_t aux;
+	unsigned int reason;		/* report_reason_name() */
+	const struct rep_split *split;
+	const struct rep_preemptor *top;
+	unsigned int top_reason;
+	uint64_t top_reason_ns;
 };
 
-struct rep_blame {
-	unsigned int bits, used, limit;
-	struct rep_blame_entry *e;
-	uint64_t lost, lost_ns;
+/* What a table holds: LIMIT keys at most, USED of them, OTHER the rest. */
+struct rep_table_info {
+	const char *what;		/* "RIPs" */
+	unsigned int limit, used;
+	bool two_keys;
+	/* Counted again in a second pass: rows exact, OTHER's keys <= BOUND. */
+	bool seeded;
+	uint64_t bound_ns;
+	struct rep_row other;
 };
 
-struct rep_loss_cpu {
-	uint64_t begin, end;		/* the range being merged */
-	uint64_t lost_ns;		/* merged ranges done so far */
-	uint64_t lost;			/* events, as the ranges say */
-	bool open;
-};
-
-struct report {
-	struct trace_info info;
-	uint64_t events;
-	uint64_t first_ts, last_ts;	/* of the events (entry times) */
-	uint64_t all_ns;		/* sum of durations */
-	uint64_t max_ns;
-
-	struct rep_reason reasons[REP_MAX_REASONS + 1];
-	unsigned int nr_reasons;	/* the other row not included */
-	uint16_t reason_slot[2 * REP_MAX_REASONS]; /* hash: index + 1 */
-	uint64_t last_reason_key;
-	unsigned int last_reason;
-
-	/* Timeline: bin i covers t0 + [i, i + 1) << bin_shift. */
-	uint64_t t0;
-	unsigned int bin_shift;
-	unsigned int nr_bins;		/* bins in use */
-
-	struct rep_table vms;		/* key vm_id, aux the VMM's pid */
-	struct rep_table vcpus;		/* key vm_id << 32 | vcpu_id, aux tid */
-	struct rep_table pairs;		/* key vcpu slot, by reason */
-	struct rep_table rips;		/* key guest RIP, by reason */
-	struct rep_table pages;		/* key GPA & ~0xfff */
-	struct rep_table ports;		/* key I/O port */
-	struct rep_table msrs;		/* key MSR index, by reason */
-	struct rep_table spots;		/* key GPA page, key2 RIP, by reason */
-
-	struct rep_preemptors pre;
-	const struct rep_preemptor **pre_order;	/* for sorting them */
-	struct rep_blame blame;
-	uint64_t preempts;		/* preemption records */
-	uint64_t preempt_ns;
+/* The whole trace's figures, filled by report_finish(). */
+struct rep_summary {
+	struct trace_info info;		/* span: the window, if one */
+	uint64_t events;		/* exits */
+	uint64_t all_ns, max_ns;	/* their durations */
+	uint64_t preempts, preempt_ns;	/* preemption records */
 	struct rep_split all_split;	/* of every exit */
-
-	/* Reasons whose info1 holds an I/O port in bits 31:16. */
-	uint32_t io_code[3];		/* by isa; UINT32_MAX: none */
-
-	/*
-	 * Filled by report_finish(): the reason with the most time per vCPU
-	 * and per VM (by table slot), and that time; the VM sums come from
-	 * vm_reason_ns, VM slot x reason.
-	 */
-	uint16_t *vcpu_top, *vm_top;
-	uint64_t *vcpu_top_ns, *vm_top_ns;
-	uint64_t *vm_reason_ns;
-
-	/* For sorting tables when printing: the largest table's capacity. */
-	const struct rep_entry **order;
-	const struct rep_entry **vm_order;	/* the VM table's */
-	const struct trace_reader *reader;	/* for VM names */
-
-	/* Lost-event coverage, filled by report_finish(). */
-	struct rep_loss_cpu *loss;
+	unsigned int nr_reasons;	/* the other row not included */
+	/* Timeline: bin i covers first + [i, i + 1) << bin_shift. */
+	unsigned int bin_shift, nr_bins;
+	/* Loss coverage: CPUs 0..loss_cpus - 1 (report_loss_cpu()). */
 	unsigned int loss_cpus;
-	uint64_t lost_ns;		/* union per CPU, summed over CPUs */
-	uint64_t loss_ranges;
+	uint64_t lost_ns, loss_ranges;
 	bool loss_unordered;
+	/* The preemptor table: all records and notes, OTHER those not kept. */
+	uint64_t pre_records, pre_stall_ns, pre_noted, pre_noted_ns;
+	unsigned int pre_limit, pre_used;
+	struct rep_preemptor pre_other;
+	uint64_t blame_lost;		/* notes not charged to their rows */
+	const char *pairs_what;		/* top reasons: exits left out */
+	uint64_t pairs_other;
+	size_t memory;			/* report_memory() */
+};
+
+/*
+ * Rows of a table in an order, with a sort array of its own (allocated
+ * by rep_iter_start(), freed by rep_iter_end()): any number may be open
+ * at once, in any order.
+ */
+enum rep_order {
+	REP_BY_TIME,		/* total time, then count, key, reason */
+	REP_BY_PREEMPTOR,	/* rows naming a preemptor, by its time */
+};
+
+struct rep_iter {
+	const struct report *rep;
+	enum rep_table_id table;
+	const void **order;
+	unsigned int n, pos;
+};
+
+/* Preemptors by stall time, then noted time, then pid. */
+struct rep_pre_iter {
+	const struct rep_preemptor **order;
+	unsigned int n, pos;
 };
 
 struct report *report_new(void);
@@ -227,13 +191,30 @@ void report_free(struct report *rep);
 /* Count one event. Never allocates. */
 void report_add(struct report *rep, const struct trace_event *ev);
 /*
+ * After the first pass: true when some table overflowed and the trace
+ * must be read again, from the start, with report_add() for every event,
+ * before report_finish(). report_again() prepares that pass.
+ */
+bool report_wants_pass(const struct report *rep);
+/* Only the events in [LO, HI) were added: the span is that, at most. */
+void report_set_window(struct report *rep, uint64_t lo, uint64_t hi);
+void report_again(struct report *rep);
+/*
  * After the last event: the reader's totals, the loss coverage, the top
  * reasons per VM and vCPU. R must stay open while REP is printed.
  */
 int report_finish(struct report *rep, const struct trace_reader *r);
-/* A VM's name from vms.tsv, else "vm<id>" (trace_vm_label()). */
-const char *report_vm_name(const struct report *rep,
-			   const struct rep_entry *vm, char *buf, size_t len);
+/* The trace's figures (valid after report_finish()). */
+const struct rep_summary *report_summary(const struct report *rep);
+/* Table T's capacity, use and other row. */
+void report_table_info(const struct report *rep, enum rep_table_id t,
+		       struct rep_table_info *info);
+/* Loss coverage of CPU C (< loss_cpus): events and time lost. */
+void report_loss_cpu(const struct report *rep, unsigned int c,
+		     uint64_t *lost, uint64_t *lost_ns);
+/* Reason IDX (report_reasons_by_time(), REP_OTHER_REASON: the rest). */
+const struct rep_reason *report_reason(const struct report *rep,
+				       unsigned int idx);
 /* Bytes the aggregates take, all of it allocated by report_new(). */
 size_t report_memory(const struct report *rep);
 
@@ -245,62 +226,40 @@ double report_coverage(const struct report *rep);
 /* Reason indices ordered by total time, the other row last if used. */
 unsigned int report_reasons_by_time(const struct report *rep,
 				    unsigned int *idx);
-/*
- * The used entries of T ordered by total time (ties: count, key); returns
- * how many. OUT must hold T's capacity (rep->order holds any table's).
- */
-unsigned int report_table_sorted(const struct rep_table *t,
-				 const struct rep_entry **out);
-static inline unsigned int rep_table_cap(const struct rep_table *t)
-{
-	return 1U << t->bits;
-}
-
 /* Reason display name of a table entry ("mixed" when several). */
 const char *report_reason_name(const struct report *rep, unsigned int idx);
-
 /* Percentile of a reason from its histogram, exact to the bucket. */
 uint64_t report_percentile(const struct rep_reason *rr, double p);
 
-/* Multiplicative (Fibonacci) hashing for the tables: use the high bits. */
-static inline uint64_t rep_hash64(uint64_t k)
+/*
+ * The rows of table T in order BY: 0, or -1 out of memory (IT is then
+ * empty, and rep_iter_end() still safe). rep_iter_rows(): how many.
+ */
+int rep_iter_start(struct rep_iter *it, const struct report *rep,
+		   enum rep_table_id t, enum rep_order by);
+bool rep_iter_next(struct rep_iter *it, struct rep_row *row);
+static inline unsigned int rep_iter_rows(const struct rep_iter *it)
 {
-	return k * 0x9e3779b97f4a7c15ULL;
+	return it->n;
 }
-
-/* PART of WHOLE in parts per million, rounded; 0 of nothing. */
-static inline uint64_t rep_ppm(uint64_t part, uint64_t whole)
+/* From the first row again. */
+static inline void rep_iter_rewind(struct rep_iter *it)
 {
-	return whole ? (uint64_t)((double)part * 1e6 / (double)whole + 0.5) : 0;
+	it->pos = 0;
 }
+void rep_iter_end(struct rep_iter *it);
 
-/* The split of table T's entry E (T must have one). */
-static inline const struct rep_split *rep_split_of(const struct rep_table *t,
-						   const struct rep_entry *e)
-{
-	return e == &t->other ? &t->other_split : &t->split[e - t->e];
-}
+/* The preemptors, the same way. */
+int rep_pre_iter_start(struct rep_pre_iter *it, const struct report *rep);
+const struct rep_preemptor *rep_pre_iter_next(struct rep_pre_iter *it);
+void rep_pre_iter_end(struct rep_pre_iter *it);
 
-/* ---- preemptors (report_preempt.c) ---- */
-
-int rep_preempt_init(struct report *rep);
-void rep_preempt_free(struct report *rep);
-size_t rep_preempt_memory(const struct report *rep);
-/* A preemption record; an exit that names a preemptor, and its rows. */
-void rep_preempt_record(struct report *rep, const struct trace_record *x);
-void rep_preempt_noted(struct report *rep, const struct trace_record *x,
-		       const uint32_t *rows);
-/* Each row's top preemptor into its split. */
-void rep_preempt_finish(struct report *rep);
 /* The preemptor rep_split.top names, NULL for none. */
 const struct rep_preemptor *rep_preemptor_at(const struct report *rep,
 					     uint32_t top);
-/*
- * The used preemptors into rep->pre_order by stall time, then noted
- * time, then pid; returns how many.
- */
-unsigned int rep_preemptors_sorted(const struct report *rep);
-/* Rows per exit in rep_preempt_noted()'s ROWS, UINT32_MAX for none. */
-#define REP_NR_ROW_KINDS	(REP_ROW_MSR + 1)
+/* VM_ID's name from vms.tsv, else "vm<id>" (trace_vm_label()). */
+const char *report_vm_name(const struct report *rep, uint64_t vm_id,
+			   char *buf, size_t len);
+
 
 #endif /* HVCTL_REPORT_AGG_H */

@@ -17,13 +17,14 @@
 #include "report_html.h"
 #include "report_split.h"
 #include "time_parts.h"
+#include "util.h"
 
 /* Colours by a reason's rank in time; later reasons share the last. */
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
 	"#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#bab0ac",
 };
-#define NR_COLORS	(sizeof(palette) / sizeof(*palette))
+#define NR_COLORS	ARRAY_SIZE(palette)
 
 /* The parts of exit time, enum rep_part order: preempted stands out. */
 static const char *const part_colors[REP_NR_PARTS] = {
@@ -51,6 +52,7 @@ static const char *const part_colors[REP_NR_PARTS] = {
 struct page {
 	FILE *f;
 	const struct report *rep;
+	const struct rep_summary *sum;
 	unsigned int order[REP_MAX_REASONS + 1];	/* reasons by time */
 	unsigned int nr;
 	unsigned int rank[REP_MAX_REASONS + 1];		/* inverse */
@@ -85,12 +87,6 @@ static void text(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	}
-}
-
-static const char *dur(char *buf, uint64_t ns)
-{
-	duration_format(buf, 16, ns);
-	return buf;
 }
 
 static const char *color(const struct page *p, unsigned int reason)
@@ -136,31 +132,34 @@ static void head(struct page *p, const char *dir)
 static void summary(struct page *p, const char *dir)
 {
 	const struct report *rep = p->rep;
-	const struct trace_info *i = &rep->info;
+	const struct trace_info *i = &p->sum->info;
 	uint64_t span = report_span_ns(rep);
+	struct rep_table_info vt, ct;
 	char a[16], b[16];
 
+	report_table_info(rep, REP_T_VMS, &vt);
+	report_table_info(rep, REP_T_VCPUS, &ct);
 	fputs("<header id=\"summary\"><h1>hvtrace report</h1><p class=\"dir\">",
 	      p->f);
 	text(p->f, dir);
 	fprintf(p->f, "</p><dl><dt>span</dt><dd>%s (%" PRIu64 " to %" PRIu64
-		" ns, host monotonic clock)</dd>", dur(a, span), i->first_ts,
+		" ns, host monotonic clock)</dd>", duration_str(a, span), i->first_ts,
 		i->last_ts);
 	fprintf(p->f, "<dt>exits</dt><dd>%" PRIu64 " (%.0f/s), %s in exits "
-		"(max %s)</dd>", rep->events,
-		span ? (double)rep->events * 1e9 / (double)span : 0.0,
-		dur(a, rep->all_ns), dur(b, rep->max_ns));
+		"(max %s)</dd>", p->sum->events,
+		span ? (double)p->sum->events * 1e9 / (double)span : 0.0,
+		duration_str(a, p->sum->all_ns), duration_str(b, p->sum->max_ns));
 	fprintf(p->f, "<dt>preemptions</dt><dd>%" PRIu64 " records of vCPU "
 		"threads off CPU inside KVM, %s; %" PRIu64 " exits name the "
-		"task that ran instead</dd>", rep->preempts,
-		dur(a, rep->preempt_ns), rep->pre.noted);
+		"task that ran instead</dd>", p->sum->preempts,
+		duration_str(a, p->sum->preempt_ns), p->sum->pre_noted);
 	fprintf(p->f, "<dt>where</dt><dd>%u CPUs, %u%s VMs, %u%s vCPUs</dd>",
-		i->nr_streams, rep->vms.used, rep->vms.other.count ? "+" : "",
-		rep->vcpus.used, rep->vcpus.other.count ? "+" : "");
+		i->nr_streams, vt.used, vt.other.count ? "+" : "",
+		ct.used, ct.other.count ? "+" : "");
 	fprintf(p->f, "<dt>lost</dt><dd>%" PRIu64 " events discarded; "
 		"%.2f%% of the traced CPU time fully covered (%s in loss "
 		"ranges)%s</dd>", i->discarded, 100.0 * report_coverage(rep),
-		dur(a, rep->lost_ns),
+		duration_str(a, p->sum->lost_ns),
 		i->torn_packets ? "; torn packets ignored" : "");
 	if (i->damaged_packets || i->implausible || i->bad_streams)
 		fprintf(p->f, "<dt>damage</dt><dd>%" PRIu64 " damaged packets "
@@ -190,7 +189,7 @@ static void reasons(struct page *p)
 	      "<th>time</th><th>share</th><th>min</th><th>p50</th><th>p99</th>"
 	      "<th>p99.9</th><th>max</th></tr>\n", p->f);
 	for (unsigned int i = 0; i < p->nr; i++) {
-		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+		const struct rep_reason *rr = report_reason(rep, p->order[i]);
 		uint64_t span = report_span_ns(rep);
 
 		fputs("<tr><td class=\"l\">", p->f);
@@ -200,14 +199,14 @@ static void reasons(struct page *p)
 			"<td>%.2f%%</td><td>%s</td><td>%s</td><td>%s</td>"
 			"<td>%s</td><td>%s</td></tr>\n", rr->s.count,
 			span ? (double)rr->s.count * 1e9 / (double)span : 0.0,
-			dur(b[0], rr->s.total_ns),
-			rep->all_ns ? 100.0 * (double)rr->s.total_ns /
-				      (double)rep->all_ns : 0.0,
-			dur(b[1], rr->s.min_ns),
-			dur(b[2], report_percentile(rr, 50)),
-			dur(b[3], report_percentile(rr, 99)),
-			dur(b[4], report_percentile(rr, 99.9)),
-			dur(b[5], rr->s.max_ns));
+			duration_str(b[0], rr->s.total_ns),
+			p->sum->all_ns ? 100.0 * (double)rr->s.total_ns /
+				      (double)p->sum->all_ns : 0.0,
+			duration_str(b[1], rr->s.min_ns),
+			duration_str(b[2], report_percentile(rr, 50)),
+			duration_str(b[3], report_percentile(rr, 99)),
+			duration_str(b[4], report_percentile(rr, 99.9)),
+			duration_str(b[5], rr->s.max_ns));
 	}
 	fputs("</table></section>\n", p->f);
 }
@@ -297,7 +296,7 @@ static void marker(const struct page *p, const struct axis *a, uint64_t ns,
 
 	fprintf(p->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 		"stroke=\"%s\" stroke-dasharray=\"%s\"><title>%s %s</title>"
-		"</line>", x, HT, x, HH - HB, stroke, dash, name, dur(b, ns));
+		"</line>", x, HT, x, HH - HB, stroke, dash, name, duration_str(b, ns));
 }
 
 /*
@@ -307,7 +306,7 @@ static void marker(const struct page *p, const struct axis *a, uint64_t ns,
  */
 static void hist_svg(const struct page *p, unsigned int reason)
 {
-	const struct rep_reason *rr = &p->rep->reasons[reason];
+	const struct rep_reason *rr = report_reason(p->rep, reason);
 	const struct hist *h = &rr->hist;
 	double lo, hi, dmax = 0, ph = HH - HB - HT;
 	struct axis a;
@@ -332,10 +331,10 @@ static void hist_svg(const struct page *p, unsigned int reason)
 	fprintf(p->f, ": %" PRIu64 " exits, p50 %s, p99 %s, p99.9 %s, max %s"
 		"</figcaption><svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
 		" role=\"img\">", rr->s.count,
-		dur(b[0], report_percentile(rr, 50)),
-		dur(b[1], report_percentile(rr, 99)),
-		dur(b[2], report_percentile(rr, 99.9)),
-		dur(b[3], rr->s.max_ns), HW, HH, HW, HH);
+		duration_str(b[0], report_percentile(rr, 50)),
+		duration_str(b[1], report_percentile(rr, 99)),
+		duration_str(b[2], report_percentile(rr, 99.9)),
+		duration_str(b[3], rr->s.max_ns), HW, HH, HW, HH);
 	for (unsigned int i = 0, n; i < HVTRACE_HIST_BUCKETS && dmax > 0;
 	     i = n) {
 		uint64_t c = 0;
@@ -353,8 +352,8 @@ static void hist_svg(const struct page *p, unsigned int reason)
 			"height=\"%.2f\" fill=\"%s\"><title>%s to %s: %" PRIu64
 			" exits</title></rect>", x0, HH - HB - (y < 1 ? 1 : y),
 			x1 - x0 < 2 ? 2 : x1 - x0, y < 1 ? 1 : y,
-			color(p, reason), dur(b[0], (uint64_t)lo),
-			dur(b[1], (uint64_t)hi), c);
+			color(p, reason), duration_str(b[0], (uint64_t)lo),
+			duration_str(b[1], (uint64_t)hi), c);
 	}
 	hist_axis(p, &a);
 	marker(p, &a, report_percentile(rr, 50), "p50", "#222", "none");
@@ -402,16 +401,15 @@ static uint64_t bin_count(const struct page *p, unsigned int series,
 
 	for (unsigned int i = 0; i < p->nr; i++)
 		if (series_of(p, p->order[i]) == series)
-			c += p->rep->reasons[p->order[i]].bins[bin];
+			c += report_reason(p->rep, p->order[i])->bins[bin];
 	return c;
 }
 
 static void timeline_axes(const struct page *p, uint64_t cmax,
 			  double bin_px)
 {
-	const struct report *rep = p->rep;
-	double ph = TH - TT - TB, bin_ns = (double)(1ULL << rep->bin_shift);
-	double span = rep->nr_bins * bin_ns;
+	double ph = TH - TT - TB, bin_ns = (double)(1ULL << p->sum->bin_shift);
+	double span = p->sum->nr_bins * bin_ns;
 	double ys = nice_step((double)cmax, 4), xs = nice_step(span, 8);
 	char b[16];
 
@@ -432,7 +430,7 @@ static void timeline_axes(const struct page *p, uint64_t cmax,
 			"stroke=\"#888\"/><text x=\"%.1f\" y=\"%d\" "
 			"text-anchor=\"middle\">%s%s</text>", x, TH - TB, x,
 			TH - TB + 5, x, TH - TB + 18, t > 0 ? "+" : "",
-			t > 0 ? dur(b, (uint64_t)t) : "0");
+			t > 0 ? duration_str(b, (uint64_t)t) : "0");
 	}
 	fprintf(p->f, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" "
 		"transform=\"rotate(-90 14 %d)\">exits per bin</text>",
@@ -447,7 +445,7 @@ static void timeline_series(const struct page *p, unsigned int s,
 	double ph = TH - TT - TB;
 
 	fprintf(p->f, "<path fill=\"%s\" d=\"", fill);
-	for (unsigned int i = 0; i < p->rep->nr_bins; i++) {
+	for (unsigned int i = 0; i < p->sum->nr_bins; i++) {
 		uint64_t c = bin_count(p, s, i);
 		double y0, y1;
 
@@ -465,17 +463,17 @@ static void timeline_series(const struct page *p, unsigned int s,
 static void timeline(struct page *p)
 {
 	const struct report *rep = p->rep;
-	unsigned int nb = rep->nr_bins ? rep->nr_bins : 1;
+	unsigned int nb = p->sum->nr_bins ? p->sum->nr_bins : 1;
 	double bin_px = (double)(TW - TL - TR) / nb;
 	unsigned int nseries = p->nr < NR_COLORS ? p->nr : NR_COLORS;
 	uint64_t base[REP_BINS] = { 0 }, cmax = 1;
 	char b[16];
 
-	for (unsigned int i = 0; i < rep->nr_bins; i++) {
+	for (unsigned int i = 0; i < p->sum->nr_bins; i++) {
 		uint64_t c = 0;
 
 		for (unsigned int r = 0; r < p->nr; r++)
-			c += rep->reasons[p->order[r]].bins[i];
+			c += report_reason(rep, p->order[r])->bins[i];
 		if (c > cmax)
 			cmax = c;
 	}
@@ -483,8 +481,8 @@ static void timeline(struct page *p)
 		"<p class=\"note\">Exits per %s bin by the vCPU's re-entry "
 		"time, stacked by reason, from the first event.%s</p>"
 		"<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"role=\"img\">", dur(b, 1ULL << rep->bin_shift),
-		rep->info.discarded ? " Events were lost (see the summary): "
+		"role=\"img\">", duration_str(b, 1ULL << p->sum->bin_shift),
+		p->sum->info.discarded ? " Events were lost (see the summary): "
 		"the bins around the losses count short." : "", TW, TH, TW,
 		TH);
 	timeline_axes(p, cmax, bin_px);
@@ -492,13 +490,14 @@ static void timeline(struct page *p)
 		timeline_series(p, s, base, cmax, bin_px,
 				palette[s < NR_COLORS ? s : NR_COLORS - 1]);
 	/* Invisible bars for the numbers on hover. */
-	for (unsigned int i = 0; i < rep->nr_bins; i++)
+	for (unsigned int i = 0; i < p->sum->nr_bins; i++)
 		if (base[i])
 			fprintf(p->f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
 				"height=\"%d\" fill=\"transparent\"><title>+%s: "
 				"%" PRIu64 " exits</title></rect>",
 				TL + i * bin_px, TT, bin_px, TH - TT - TB,
-				dur(b, (uint64_t)i << rep->bin_shift), base[i]);
+				duration_str(b, (uint64_t)i << p->sum->bin_shift),
+				base[i]);
 	fputs("</svg><div class=\"legend\">", p->f);
 	for (unsigned int s = 0; s < nseries; s++) {
 		fputs("<span>", p->f);
@@ -506,7 +505,7 @@ static void timeline(struct page *p)
 		if (s == NR_COLORS - 1 && p->nr > NR_COLORS)
 			fputs("the other reasons", p->f);
 		else
-			text(p->f, p->rep->reasons[p->order[s]].name);
+			text(p->f, report_reason(p->rep, p->order[s])->name);
 		fputs("</span>", p->f);
 	}
 	fputs("</div></section>\n", p->f);
@@ -534,12 +533,12 @@ static void split_bar(const struct page *p, unsigned int row,
 			pw < 0.5 ? 0.5 : pw, BRH - 4, part_colors[i]);
 		text(p->f, label);
 		fprintf(p->f, ": %s %s (%.1f%%)</title></rect>",
-			time_part_labels[i], dur(b[0], s->part_ns[i]),
+			time_part_labels[i], duration_str(b[0], s->part_ns[i]),
 			time_share(s->part_ns[i], total));
 		x += pw;
 	}
 	fprintf(p->f, "<text x=\"%d\" y=\"%.1f\">%s</text>", BW - BR + 8,
-		y + 12, dur(b[1], total));
+		y + 12, duration_str(b[1], total));
 }
 
 static void split_svg_open(const struct page *p, unsigned int rows)
@@ -582,7 +581,7 @@ static void split_reasons(struct page *p)
 	split_legend(p);
 	split_svg_open(p, p->nr);
 	for (unsigned int i = 0; i < p->nr; i++) {
-		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+		const struct rep_reason *rr = report_reason(rep, p->order[i]);
 
 		split_bar(p, i, rr->name, &rr->split, rr->s.total_ns);
 	}
@@ -593,17 +592,17 @@ static void split_reasons(struct page *p)
 	fputs("<th>preemptions</th><th>preempt time</th><th class=\"l\">top "
 	      "preemptor (share of time)</th></tr>\n", p->f);
 	for (unsigned int i = 0; i < p->nr; i++) {
-		const struct rep_reason *rr = &rep->reasons[p->order[i]];
+		const struct rep_reason *rr = report_reason(rep, p->order[i]);
 
 		fputs("<tr><td class=\"l\">", p->f);
 		swatch(p, p->order[i]);
 		text(p->f, rr->name);
-		fprintf(p->f, "</td><td>%s</td>", dur(b, rr->s.total_ns));
+		fprintf(p->f, "</td><td>%s</td>", duration_str(b, rr->s.total_ns));
 		for (int j = 0; j < REP_NR_PARTS; j++)
 			fprintf(p->f, "<td>%.1f%%</td>",
 				time_share(rr->split.part_ns[j], rr->s.total_ns));
 		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td>",
-			rr->split.preempts, dur(b, rr->split.preempt_ns));
+			rr->split.preempts, duration_str(b, rr->split.preempt_ns));
 		top_preemptor_cell(p, &rr->split, rr->s.total_ns);
 		fputs("</tr>\n", p->f);
 	}
@@ -611,74 +610,75 @@ static void split_reasons(struct page *p)
 }
 
 /* "guest1 vcpu0" */
-static const char *vcpu_label(const struct page *p, const struct rep_entry *v,
+static const char *vcpu_label(const struct page *p, const struct rep_row *v,
 			      char *buf, size_t len)
 {
-	const struct report *rep = p->rep;
 	char name[64];
 
-	for (unsigned int j = 0; j < rep_table_cap(&rep->vms); j++)
-		if (rep->vms.e[j].used && rep->vms.e[j].key == v->key >> 32) {
-			snprintf(buf, len, "%s vcpu%u",
-				 report_vm_name(rep, &rep->vms.e[j], name,
-						sizeof(name)), (uint32_t)v->key);
-			return buf;
-		}
-	snprintf(buf, len, "vm%u vcpu%u", (uint32_t)(v->key >> 32),
+	snprintf(buf, len, "%s vcpu%u",
+		 report_vm_name(p->rep, v->key >> 32, name, sizeof(name)),
 		 (uint32_t)v->key);
 	return buf;
 }
 
-static void split_vcpus(struct page *p)
+static int split_vcpus(struct page *p)
 {
-	const struct report *rep = p->rep;
-	unsigned int n = report_table_sorted(&rep->vcpus, rep->order);
-	unsigned int rows = n < p->top ? n : p->top;
+	struct rep_iter it;
+	struct rep_row v;
+	unsigned int rows;
 	char l[96], b[16];
 
+	if (rep_iter_start(&it, p->rep, REP_T_VCPUS, REP_BY_TIME))
+		return -1;
+	rows = rep_iter_rows(&it) < p->top ? rep_iter_rows(&it) : p->top;
 	fputs("<section id=\"split-vcpus\"><h2>Where the vCPUs' time went</h2>"
 	      "<p class=\"note\">The same per vCPU, by exit time; guest: time "
 	      "in the guest before its exits; preemptions: the preemption records "
 	      "of its thread.</p>", p->f);
 	split_legend(p);
 	split_svg_open(p, rows);
-	for (unsigned int i = 0; i < rows; i++)
-		split_bar(p, i, vcpu_label(p, rep->order[i], l, sizeof(l)),
-			  rep_split_of(&rep->vcpus, rep->order[i]),
-			  rep->order[i]->total_ns);
+	for (unsigned int i = 0; i < rows && rep_iter_next(&it, &v); i++)
+		split_bar(p, i, vcpu_label(p, &v, l, sizeof(l)), v.split,
+			  v.total_ns);
 	fputs("</svg><table><tr><th class=\"l\">vcpu</th><th>tid</th>"
 	      "<th>time</th>", p->f);
 	for (int i = 0; i < REP_NR_PARTS; i++)
 		fprintf(p->f, "<th>%s</th>", time_part_labels[i]);
 	fputs("<th>guest</th><th>preemptions</th><th>preempt time</th>"
 	      "<th class=\"l\">top preemptor (share of time)</th></tr>\n", p->f);
-	for (unsigned int i = 0; i < rows; i++) {
-		const struct rep_entry *v = rep->order[i];
-		const struct rep_split *s = rep_split_of(&rep->vcpus, v);
+	rep_iter_rewind(&it);
+	for (unsigned int i = 0; i < rows && rep_iter_next(&it, &v); i++) {
+		const struct rep_split *s = v.split;
 
 		fputs("<tr><td class=\"l\">", p->f);
-		text(p->f, vcpu_label(p, v, l, sizeof(l)));
-		fprintf(p->f, "</td><td>%u</td><td>%s</td>", v->aux,
-			dur(b, v->total_ns));
+		text(p->f, vcpu_label(p, &v, l, sizeof(l)));
+		fprintf(p->f, "</td><td>%u</td><td>%s</td>", v.aux,
+			duration_str(b, v.total_ns));
 		for (int j = 0; j < REP_NR_PARTS; j++)
 			fprintf(p->f, "<td>%.1f%%</td>",
-				time_share(s->part_ns[j], v->total_ns));
+				time_share(s->part_ns[j], v.total_ns));
 		fprintf(p->f, "<td>%s</td><td>%" PRIu64 "</td>",
-			dur(b, s->guest_ns), s->preempts);
-		fprintf(p->f, "<td>%s</td>", dur(b, s->preempt_ns));
-		top_preemptor_cell(p, s, v->total_ns);
+			duration_str(b, s->guest_ns), s->preempts);
+		fprintf(p->f, "<td>%s</td>", duration_str(b, s->preempt_ns));
+		top_preemptor_cell(p, s, v.total_ns);
 		fputs("</tr>\n", p->f);
 	}
 	fputs("</table></section>\n", p->f);
+	rep_iter_end(&it);
+	return 0;
 }
 
-static void preemptors(struct page *p)
+static int preemptors(struct page *p)
 {
-	const struct report *rep = p->rep;
-	unsigned int n = rep_preemptors_sorted(rep);
-	uint64_t runnable = rep->all_split.part_ns[REP_RUNNABLE];
+	const struct rep_summary *sum = p->sum;
+	uint64_t runnable = sum->all_split.part_ns[REP_RUNNABLE];
+	const struct rep_preemptor *r;
+	struct rep_pre_iter it;
+	unsigned int i = 0;
 	char b[3][16];
 
+	if (rep_pre_iter_start(&it, p->rep))
+		return -1;
 	fprintf(p->f, "<section id=\"preemptors\"><h2>Top preemptors, by the "
 		"vCPU time they stalled</h2><p class=\"note\">Records: the "
 		"preemption records naming the task (%s off CPU in all), each "
@@ -687,11 +687,9 @@ static void preemptors(struct page *p)
 		"(share of all exits' preempted time, %s).</p><table><tr>"
 		"<th class=\"l\">task (pid)</th><th>records</th><th>stalled</th>"
 		"<th>share</th><th>ran</th><th>exits</th><th>noted</th>"
-		"<th>share</th></tr>\n", dur(b[0], rep->pre.stall_ns),
-		dur(b[1], runnable));
-	for (unsigned int i = 0; i < n && i < p->top; i++) {
-		const struct rep_preemptor *r = rep->pre_order[i];
-
+		"<th>share</th></tr>\n", duration_str(b[0], sum->pre_stall_ns),
+		duration_str(b[1], runnable));
+	while (i++ < p->top && (r = rep_pre_iter_next(&it))) {
 		fputs("<tr><td class=\"l\">", p->f);
 		if (r->vcpu)
 			fputs("vcpu ", p->f);
@@ -699,16 +697,18 @@ static void preemptors(struct page *p)
 		fprintf(p->f, " (%" PRIu32 ")</td><td>%" PRIu64 "</td><td>%s</td>"
 			"<td>%.1f%%</td><td>%s</td><td>%" PRIu64 "</td><td>%s"
 			"</td><td>%.1f%%</td></tr>\n", r->pid, r->records,
-			dur(b[0], r->stall_ns),
-			time_share(r->stall_ns, rep->pre.stall_ns),
-			dur(b[1], r->ran_ns), r->noted, dur(b[2], r->noted_ns),
+			duration_str(b[0], r->stall_ns),
+			time_share(r->stall_ns, sum->pre_stall_ns),
+			duration_str(b[1], r->ran_ns), r->noted, duration_str(b[2], r->noted_ns),
 			time_share(r->noted_ns, runnable));
 	}
 	fputs("</table>", p->f);
-	if (!n)
+	if (!it.n)
 		fputs("<p class=\"note\">No preemptions in this trace.</p>",
 		      p->f);
 	fputs("</section>\n", p->f);
+	rep_pre_iter_end(&it);
+	return 0;
 }
 
 static void top_reason_cell(const struct page *p, unsigned int reason,
@@ -726,7 +726,7 @@ static void top_reason_cell(const struct page *p, unsigned int reason,
 }
 
 static void vm_row(const struct page *p, const char *name, uint64_t id,
-		   uint64_t pid, const char *vcpu, const struct rep_entry *e)
+		   uint64_t pid, const char *vcpu, const struct rep_row *e)
 {
 	char b[2][16];
 
@@ -734,40 +734,44 @@ static void vm_row(const struct page *p, const char *name, uint64_t id,
 	text(p->f, name);
 	fprintf(p->f, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%s"
 		"</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td>", id, pid,
-		vcpu, e->count, dur(b[0], e->total_ns), dur(b[1], e->max_ns));
+		vcpu, e->count, duration_str(b[0], e->total_ns), duration_str(b[1], e->max_ns));
 }
 
-static void vms(struct page *p)
+static int vms(struct page *p)
 {
 	const struct report *rep = p->rep;
-	unsigned int nvm = report_table_sorted(&rep->vms, rep->vm_order);
-	unsigned int nvcpu = report_table_sorted(&rep->vcpus, rep->order);
+	struct rep_iter vms, vcpus;
+	struct rep_row vm, v;
+	unsigned int nvm, i = 0;
 	char name[64], id[16];
 
+	if (rep_iter_start(&vms, rep, REP_T_VMS, REP_BY_TIME) ||
+	    rep_iter_start(&vcpus, rep, REP_T_VCPUS, REP_BY_TIME)) {
+		rep_iter_end(&vms);
+		return -1;
+	}
+	nvm = rep_iter_rows(&vms);
 	fputs("<section id=\"vms\"><h2>VMs and vCPUs, by time</h2><table>"
 	      "<tr><th class=\"l\">vm</th><th>id</th><th>pid/tid</th>"
 	      "<th>vcpu</th><th>exits</th><th>time</th><th>max</th>"
 	      "<th class=\"l\">top reason (share of time)</th></tr>\n", p->f);
-	for (unsigned int i = 0; i < nvm && i < p->top; i++) {
-		const struct rep_entry *vm = rep->vm_order[i];
-		unsigned int slot = vm - rep->vms.e, shown = 0;
+	while (i++ < p->top && rep_iter_next(&vms, &vm)) {
+		unsigned int shown = 0;
 
-		vm_row(p, report_vm_name(rep, vm, name, sizeof(name)), vm->key,
-		       vm->aux, "all", vm);
-		top_reason_cell(p, rep->vm_top[slot], rep->vm_top_ns[slot],
-				vm->total_ns);
+		vm_row(p, report_vm_name(rep, vm.key, name, sizeof(name)),
+		       vm.key, vm.aux, "all", &vm);
+		top_reason_cell(p, vm.top_reason, vm.top_reason_ns,
+				vm.total_ns);
 		fputs("</tr>\n", p->f);
-		for (unsigned int j = 0; j < nvcpu && shown < p->top; j++) {
-			const struct rep_entry *v = rep->order[j];
-
-			if (v->key >> 32 != vm->key)
+		rep_iter_rewind(&vcpus);
+		while (shown < p->top && rep_iter_next(&vcpus, &v)) {
+			if (v.key >> 32 != vm.key)
 				continue;
 			shown++;
-			snprintf(id, sizeof(id), "%u", (uint32_t)v->key);
-			vm_row(p, "", vm->key, v->aux, id, v);
-			top_reason_cell(p, rep->vcpu_top[v - rep->vcpus.e],
-					rep->vcpu_top_ns[v - rep->vcpus.e],
-					v->total_ns);
+			snprintf(id, sizeof(id), "%u", (uint32_t)v.key);
+			vm_row(p, "", vm.key, v.aux, id, &v);
+			top_reason_cell(p, v.top_reason, v.top_reason_ns,
+					v.total_ns);
 			fputs("</tr>\n", p->f);
 		}
 	}
@@ -775,121 +779,136 @@ static void vms(struct page *p)
 	if (nvm > p->top)
 		fprintf(p->f, "<p class=\"note\">%u more VMs.</p>", nvm - p->top);
 	fputs("</section>\n", p->f);
+	rep_iter_end(&vms);
+	rep_iter_end(&vcpus);
+	return 0;
 }
 
-static void top_table(struct page *p, const struct rep_table *t,
-		      const char *id, const char *title, const char *key,
-		      const char *fmt, bool reason)
+static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
+		     const char *title, const char *key, const char *fmt,
+		     bool reason)
 {
-	unsigned int n = report_table_sorted(t, p->rep->order);
+	struct rep_table_info t;
+	struct rep_iter it;
+	struct rep_row e;
+	unsigned int n, i = 0;
 	char k[48], b[2][16];
 
+	if (rep_iter_start(&it, p->rep, id_t, REP_BY_TIME))
+		return -1;
+	report_table_info(p->rep, id_t, &t);
+	n = rep_iter_rows(&it);
 	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of %u%s by time</h2>"
 		"<table><tr><th class=\"l\">%s</th>%s%s<th>exits</th>"
 		"<th>time</th><th>max</th><th>preempted</th><th class=\"l\">top "
 		"preemptor (share of time)</th></tr>\n", id, title,
-		n < p->top ? n : p->top, n, t->other.count ? "+" : "", key,
-		t->two_keys ? "<th class=\"l\">rip</th>" : "",
+		n < p->top ? n : p->top, n, t.other.count ? "+" : "", key,
+		t.two_keys ? "<th class=\"l\">rip</th>" : "",
 		reason ? "<th class=\"l\">reason</th>" : "");
-	for (unsigned int i = 0; i < n && i < p->top; i++) {
-		const struct rep_entry *e = p->rep->order[i];
-		const struct rep_split *s = rep_split_of(t, e);
+	while (i++ < p->top && rep_iter_next(&it, &e)) {
+		const struct rep_split *s = e.split;
 
-		snprintf(k, sizeof(k), fmt, e->key);
+		snprintf(k, sizeof(k), fmt, e.key);
 		fprintf(p->f, "<tr><td class=\"l n\">%s</td>", k);
-		if (t->two_keys && e->key2 != REP_NO_RIP)
+		if (t.two_keys && e.key2 != REP_NO_RIP)
 			fprintf(p->f, "<td class=\"l n\">0x%016" PRIx64 "</td>",
-				e->key2);
-		else if (t->two_keys)
+				e.key2);
+		else if (t.two_keys)
 			fputs("<td class=\"l n\">-</td>", p->f);
 		if (reason) {
 			fputs("<td class=\"l\">", p->f);
-			if (e->reason <= REP_MAX_REASONS)
-				swatch(p, e->reason);
-			text(p->f, report_reason_name(p->rep, e->reason));
+			if (e.reason <= REP_MAX_REASONS)
+				swatch(p, e.reason);
+			text(p->f, report_reason_name(p->rep, e.reason));
 			fputs("</td>", p->f);
 		}
 		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
-			"<td>%.1f%%</td>", e->count, dur(b[0], e->total_ns),
-			dur(b[1], e->max_ns),
-			time_share(s->part_ns[REP_RUNNABLE], e->total_ns));
-		top_preemptor_cell(p, s, e->total_ns);
+			"<td>%.1f%%</td>", e.count, duration_str(b[0], e.total_ns),
+			duration_str(b[1], e.max_ns),
+			time_share(s->part_ns[REP_RUNNABLE], e.total_ns));
+		top_preemptor_cell(p, s, e.total_ns);
 		fputs("</tr>\n", p->f);
 	}
-	if (t->other.count)
+	if (t.other.count)
 		fprintf(p->f, "<tr><td class=\"l\">other (table full at %u)</td>"
 			"%s%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td><td>%.1f%%"
-			"</td><td></td></tr>\n", t->limit,
-			t->two_keys ? "<td></td>" : "",
-			reason ? "<td></td>" : "", t->other.count,
-			dur(b[0], t->other.total_ns),
-			dur(b[1], t->other.max_ns),
-			time_share(t->other_split.part_ns[REP_RUNNABLE],
-				t->other.total_ns));
+			"</td><td></td></tr>\n", t.limit,
+			t.two_keys ? "<td></td>" : "",
+			reason ? "<td></td>" : "", t.other.count,
+			duration_str(b[0], t.other.total_ns),
+			duration_str(b[1], t.other.max_ns),
+			time_share(t.other.split->part_ns[REP_RUNNABLE],
+				t.other.total_ns));
 	fputs("</table>", p->f);
-	if (!n && !t->other.count)
+	if (!n && !t.other.count)
 		fputs("<p class=\"note\">None in this trace.</p>", p->f);
 	fputs("</section>\n", p->f);
+	rep_iter_end(&it);
+	return 0;
 }
 
-static void preempted_spots(struct page *p)
+static int preempted_spots(struct page *p)
 {
-	unsigned int n = rep_preempted_spots(p->rep);
+	struct rep_iter it;
+	struct rep_row e;
+	unsigned int i = 0;
 	char line[256];
 
+	if (rep_iter_start(&it, p->rep, REP_T_SPOTS, REP_BY_PREEMPTOR))
+		return -1;
 	fputs("<section id=\"preempted-spots\"><h2>Preempted hot spots</h2>"
 	      "<p class=\"note\">(reason, guest-physical page, RIP) by the "
 	      "time one task ran while their exits waited.</p><ul>\n", p->f);
-	for (unsigned int i = 0; i < n && i < p->top; i++) {
+	while (i++ < p->top && rep_iter_next(&it, &e)) {
 		fputs("<li>", p->f);
-		text(p->f, rep_spot_text(p->rep, p->rep->order[i], line,
-					 sizeof(line)));
+		text(p->f, rep_spot_text(p->rep, &e, line, sizeof(line)));
 		fputs("</li>\n", p->f);
 	}
 	fputs("</ul>", p->f);
-	if (!n)
+	if (!rep_iter_rows(&it))
 		fputs("<p class=\"note\">None: no exit with a guest-physical "
 		      "address names a preemptor.</p>", p->f);
 	fputs("</section>\n", p->f);
+	rep_iter_end(&it);
+	return 0;
 }
 
-static void body(struct page *p, const char *dir)
+static int body(struct page *p, const char *dir)
 {
-	const struct report *rep = p->rep;
-
 	summary(p, dir);
 	reasons(p);
 	split_reasons(p);
 	histograms(p);
 	timeline(p);
-	vms(p);
-	split_vcpus(p);
-	preemptors(p);
-	preempted_spots(p);
-	top_table(p, &rep->rips, "top-rips", "Guest RIPs", "rip",
-		  "0x%016" PRIx64, true);
-	top_table(p, &rep->pages, "top-pages",
-		  "Guest-physical pages (EPT violation / NPF)", "page",
-		  "0x%" PRIx64, true);
-	top_table(p, &rep->spots, "top-spots",
-		  "Hot spots: (reason, guest-physical page, RIP)", "page",
-		  "0x%" PRIx64, true);
-	top_table(p, &rep->ports, "top-ports", "I/O ports", "port",
-		  "0x%04" PRIx64, false);
-	top_table(p, &rep->msrs, "top-msrs", "MSRs", "msr", "0x%08" PRIx64,
-		  true);
+	if (vms(p) || split_vcpus(p) || preemptors(p) || preempted_spots(p) ||
+	    top_table(p, REP_T_RIPS, "top-rips", "Guest RIPs", "rip",
+		      "0x%016" PRIx64, true) ||
+	    top_table(p, REP_T_PAGES, "top-pages",
+		      "Guest-physical pages (EPT violation / NPF)", "page",
+		      "0x%" PRIx64, true) ||
+	    top_table(p, REP_T_SPOTS, "top-spots",
+		      "Hot spots: (reason, guest-physical page, RIP)", "page",
+		      "0x%" PRIx64, true) ||
+	    top_table(p, REP_T_PORTS, "top-ports", "I/O ports", "port",
+		      "0x%04" PRIx64, false) ||
+	    top_table(p, REP_T_MSRS, "top-msrs", "MSRs", "msr",
+		      "0x%08" PRIx64, true))
+		return -1;
 	fprintf(p->f, "<footer><p class=\"note\">hvctl %s report.</p>"
 		"</footer></body></html>\n", HVTRACE_VERSION);
+	return 0;
 }
 
-void report_html(const struct report *rep, const char *dir, FILE *f,
-		 unsigned int top)
+int report_html(const struct report *rep, const char *dir, FILE *f,
+		unsigned int top)
 {
-	struct page p = { .rep = rep, .top = top, .f = f };
+	struct page p = {
+		.rep = rep, .sum = report_summary(rep), .top = top, .f = f,
+	};
 
 	p.nr = report_reasons_by_time(rep, p.order);
 	for (unsigned int i = 0; i < p.nr; i++)
 		p.rank[p.order[i]] = i;
 	head(&p, dir);
-	body(&p, dir);
+	return body(&p, dir);
 }

@@ -10,9 +10,10 @@
 /*
  * Write REP (of trace DIR) to F (report --html opens it: out_file.h):
  * tables and inline SVG charts, no scripts, nothing fetched (the page's
- * CSP forbids it). TOP rows per table. Errors show in F's error flag.
+ * CSP forbids it). TOP rows per table. Write errors show in F's error
+ * flag; -1: out of memory (the page is not whole), else 0.
  */
-void report_html(const struct report *rep, const char *dir, FILE *f,
+int report_html(const struct report *rep, const char *dir, FILE *f,
 		 unsigned int top);
 
 #endif /* HVCTL_REPORT_HTML_H */

@@ -12,7 +12,9 @@
 
 #include <linux/hvtrace.h>
 
-#include "report_agg.h"
+/* The engine itself (or its test): its private state. */
+#define HVCTL_REPORT_ENGINE
+#include "report_engine.h"
 
 #define PREEMPTORS_BITS	12	/* 3072 tasks */
 #define BLAME_BITS	16	/* 49152 (row, task) pairs */
@@ -82,7 +84,8 @@ void rep_preempt_record(struct report *rep, const struct trace_record *x)
 	rep->pre.stall_ns += x->duration_ns;
 }
 
-static void blame(struct rep_blame *b, uint64_t key, uint64_t ns)
+static void blame(struct rep_blame *b, unsigned int kind, uint64_t key,
+		  uint64_t ns)
 {
 	unsigned int mask = (1U << b->bits) - 1;
 	unsigned int i = rep_hash64(key) >> (64 - b->bits);
@@ -100,6 +103,7 @@ static void blame(struct rep_blame *b, uint64_t key, uint64_t ns)
 	}
 	if (b->used >= b->limit) {
 		b->lost++;
+		b->lost_kind[kind]++;
 		b->lost_ns += ns;
 		return;
 	}
@@ -126,29 +130,70 @@ void rep_preempt_noted(struct report *rep, const struct trace_record *x,
 	who = p - rep->pre.e;
 	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
 		if (rows[k] != UINT32_MAX)
-			blame(&rep->blame, (uint64_t)k << 56 |
+			blame(&rep->blame, k, (uint64_t)k << 56 |
 			      (uint64_t)rows[k] << 24 | who, x->preempt_ns);
+}
+
+void rep_preempt_blame(struct report *rep, const struct trace_record *x,
+		       const uint32_t *rows)
+{
+	/* Pass one placed every task it could: nothing new is counted. */
+	struct rep_preemptor *p = preemptor(&rep->pre, x);
+	uint64_t who;
+
+	if (!p)
+		return;
+	who = p - rep->pre.e;
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
+		if (rows[k] != UINT32_MAX)
+			blame(&rep->blame, k, (uint64_t)k << 56 |
+			      (uint64_t)rows[k] << 24 | who, x->preempt_ns);
+}
+
+void rep_preempt_forget(struct report *rep, const bool *kinds)
+{
+	struct rep_blame *b = &rep->blame;
+	struct rep_blame_entry *keep = (struct rep_blame_entry *)rep->order;
+	unsigned int n = 0, cap = 1U << b->bits;
+
+	_Static_assert(sizeof(*keep) <= 2 * sizeof(*rep->order),
+		       "the sorting space holds the blame table");
+	for (unsigned int i = 0; i < cap; i++) {
+		uint64_t key = b->e[i].key;
+
+		if (key && !kinds[key >> 56 & 0x7f])
+			keep[n++] = b->e[i];
+	}
+	memset(b->e, 0, cap * sizeof(*b->e));
+	b->used = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int j = rep_hash64(keep[i].key & ~BLAME_USED) >>
+				 (64 - b->bits);
+
+		while (b->e[j].key)
+			j = (j + 1) & (cap - 1);
+		b->e[j] = keep[i];
+		b->used++;
+	}
+	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++) {
+		if (!kinds[k])
+			continue;
+		b->lost -= b->lost_kind[k];
+		b->lost_kind[k] = 0;
+	}
 }
 
 /* The split of row ROW of KIND, NULL when the row has none. */
 static struct rep_split *row_split(struct report *rep, unsigned int kind,
 				   uint32_t row)
 {
-	static const size_t table[] = {
-		[REP_ROW_VCPU] = offsetof(struct report, vcpus),
-		[REP_ROW_RIP] = offsetof(struct report, rips),
-		[REP_ROW_PAGE] = offsetof(struct report, pages),
-		[REP_ROW_SPOT] = offsetof(struct report, spots),
-		[REP_ROW_PORT] = offsetof(struct report, ports),
-		[REP_ROW_MSR] = offsetof(struct report, msrs),
-	};
 	struct rep_table *t;
 
 	if (kind == REP_ROW_REASON)
 		return row <= REP_MAX_REASONS ? &rep->reasons[row].split : NULL;
-	if (kind >= REP_NR_ROW_KINDS)
+	if (kind >= REP_NR_ROW_KINDS || !rep->row_table[kind])
 		return NULL;
-	t = (struct rep_table *)((char *)rep + table[kind]);
+	t = rep->row_table[kind];
 	return row < rep_table_cap(t) ? &t->split[row] : NULL;
 }
 
@@ -212,13 +257,42 @@ static int by_stall(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-unsigned int rep_preemptors_sorted(const struct report *rep)
+unsigned int rep_preemptors_sort(const struct report *rep,
+				 const struct rep_preemptor **out)
 {
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < (1U << rep->pre.bits); i++)
 		if (rep->pre.e[i].used)
-			rep->pre_order[n++] = &rep->pre.e[i];
-	qsort(rep->pre_order, n, sizeof(*rep->pre_order), by_stall);
+			out[n++] = &rep->pre.e[i];
+	qsort(out, n, sizeof(*out), by_stall);
 	return n;
+}
+
+unsigned int rep_preemptors_sorted(const struct report *rep)
+{
+	return rep_preemptors_sort(rep, rep->pre_order);
+}
+
+int rep_pre_iter_start(struct rep_pre_iter *it, const struct report *rep)
+{
+	it->pos = it->n = 0;
+	it->order = calloc(rep->pre.used ? rep->pre.used : 1,
+			   sizeof(*it->order));
+	if (!it->order)
+		return -1;
+	it->n = rep_preemptors_sort(rep, it->order);
+	return 0;
+}
+
+const struct rep_preemptor *rep_pre_iter_next(struct rep_pre_iter *it)
+{
+	return it->pos < it->n ? it->order[it->pos++] : NULL;
+}
+
+void rep_pre_iter_end(struct rep_pre_iter *it)
+{
+	free(it->order);
+	it->order = NULL;
+	it->n = it->pos = 0;
 }

@@ -4,6 +4,7 @@
 
 #include "output.h"
 #include "time_parts.h"
+#include "util.h"
 
 /*
  * Runnable time is the host scheduler keeping a ready vCPU off its CPU:
@@ -19,7 +20,7 @@ static const char *const on_names[] = {
 	[HVTRACE_ON_OTHER] = "other",
 };
 
-_Static_assert(sizeof(on_names) / sizeof(on_names[0]) == __HVTRACE_ON_MAX,
+_Static_assert(ARRAY_SIZE(on_names) == __HVTRACE_ON_MAX,
 	       "a name for every enum hvtrace_threshold_on");
 
 const char *const time_part_labels[HVTRACE_NR_PARTS + 1] = {
@@ -30,13 +31,13 @@ const char *const time_part_labels[HVTRACE_NR_PARTS + 1] = {
 	[1 + HVTRACE_PART_OTHER] = "other",
 };
 
-static const char *const part_keys[HVTRACE_NR_PARTS] = {
-	[HVTRACE_PART_VMM] = "vmm_ns",
-	[HVTRACE_PART_HALT] = "halt_ns",
-	[HVTRACE_PART_RUNNABLE] = "runnable_ns",
-	[HVTRACE_PART_OTHER] = "other_ns",
+const char *const time_part_keys[HVTRACE_NR_PARTS + 1] = {
+	"handling_ns",
+	[1 + HVTRACE_PART_VMM] = "vmm_ns",
+	[1 + HVTRACE_PART_HALT] = "halt_ns",
+	[1 + HVTRACE_PART_RUNNABLE] = "runnable_ns",
+	[1 + HVTRACE_PART_OTHER] = "other_ns",
 };
-
 const char *threshold_on_name(unsigned int on)
 {
 	return on <= HVTRACE_ON_MAX ? on_names[on] : "?";
@@ -61,11 +62,12 @@ uint64_t time_handling(uint64_t total, const __u64 part[HVTRACE_NR_PARTS])
 	return total > sum ? total - sum : 0;
 }
 
-void out_time_parts(uint64_t total, const __u64 part[HVTRACE_NR_PARTS])
+void out_time_parts(struct out *o, uint64_t total,
+		    const __u64 part[HVTRACE_NR_PARTS])
 {
-	out_u64("handling_ns", NULL, time_handling(total, part));
+	out_u64(o, time_part_keys[0], NULL, time_handling(total, part));
 	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
-		out_u64(part_keys[i], NULL, part[i]);
+		out_u64(o, time_part_keys[1 + i], NULL, part[i]);
 }
 
 double time_share(uint64_t part, uint64_t whole)

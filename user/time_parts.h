@@ -29,10 +29,19 @@ uint64_t time_handling(uint64_t total, const __u64 part[HVTRACE_NR_PARTS]);
  * JSON only: "handling_ns", then "vmm_ns", "halt_ns", "runnable_ns" and
  * "other_ns" (the keys follow the ABI; text says "preempted").
  */
-void out_time_parts(uint64_t total, const __u64 part[HVTRACE_NR_PARTS]);
+struct out;
+void out_time_parts(struct out *o, uint64_t total,
+		    const __u64 part[HVTRACE_NR_PARTS]);
 
-/* Text headings of the parts, handling first: "handling", "vmm", ... */
+/*
+ * The time split's fields, handling first, as every output of an event or
+ * a row names them (drain, dump's text, JSON and CSV, export, stat,
+ * report): text headings "handling", "vmm", "halt", "preempted", "other";
+ * JSON keys and CSV columns "handling_ns", "vmm_ns", "halt_ns",
+ * "runnable_ns", "other_ns".
+ */
 extern const char *const time_part_labels[HVTRACE_NR_PARTS + 1];
+extern const char *const time_part_keys[HVTRACE_NR_PARTS + 1];
 
 /* PART of WHOLE in percent; 0 for an empty WHOLE. */
 double time_share(uint64_t part, uint64_t whole);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "output.h"
 #include "trace_format.h"
 #include "trace_write.h"
+#include "util.h"
 
 struct stream {
 	int fd;
@@ -39,6 +41,7 @@ struct trace_writer {
 	uint64_t events, bytes;
 	uint64_t skipped;		/* records of an unknown type */
 	struct stream *streams;
+	bool made_dir;			/* trace_create() made it */
 };
 
 static void uuid_text(const uint8_t *u, char *out)
@@ -247,17 +250,19 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 		env->hostname, env->kernel, env->cpu_vendor,
 		env->hvtrace_version,
 	};
+	struct out o;
 	int err;
 
 	if (!f)
 		return -1;
+	out_init(&o, f, true);
+	out_open_object(&o, NULL);
 	/* A host may be called anything: every string goes escaped. */
-	for (unsigned int i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
-		fprintf(f, "%s\"%s\":", i ? "," : "{", keys[i]);
-		out_json_str(f, values[i] ? values[i] : "");
-	}
-	fprintf(f, ",\"clock_offset_ns\":%" PRId64 "}\n",
-		env->clock_offset_ns);
+	for (unsigned int i = 0; i < ARRAY_SIZE(keys); i++)
+		out_str(&o, keys[i], NULL, values[i] ? values[i] : "");
+	out_i64(&o, "clock_offset_ns", NULL, env->clock_offset_ns);
+	out_close_object(&o);
+	out_end(&o);
 	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
 	if (fclose(f) && !err)
 		err = errno;
@@ -356,8 +361,9 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 {
 	struct trace_writer *w;
 	char path[4096];
+	bool made = !mkdir(dir, 0700);
 
-	if (mkdir(dir, 0700) && (errno != EEXIST || !empty_dir(dir))) {
+	if (!made && (errno != EEXIST || !empty_dir(dir))) {
 		if (errno == EEXIST)
 			hvctl_err("creating %s: it exists and is not an empty "
 				  "directory (record into a new or empty one)",
@@ -375,6 +381,7 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 		goto fail;
 	}
 	w->nr_cpus = nr_cpus;
+	w->made_dir = made;
 	for (unsigned int i = 0; i < nr_cpus; i++)
 		w->streams[i].fd = -1;
 	if (getrandom(w->uuid, sizeof(w->uuid), 0) != sizeof(w->uuid)) {
@@ -460,6 +467,15 @@ _Static_assert(sizeof(((struct trace_record *)0)->part_ns) ==
 	       sizeof(((struct hvtrace_event *)0)->part_ns),
 	       "the metadata names four parts");
 _Static_assert(TRACE_COMM_LEN == HVTRACE_COMM_LEN, "comm length");
+/*
+ * The module's record (kmod/ring.c asserts the same): READ_EVENTS
+ * payloads are split by its size. TRACE_FORMAT 2 is a 160-byte record.
+ */
+_Static_assert(sizeof(struct hvtrace_event) == 160, "ABI: event size");
+_Static_assert(offsetof(struct hvtrace_event, part_ns) == 96, "ABI: part_ns");
+_Static_assert(offsetof(struct hvtrace_event, preempt_comm) == 144,
+	       "ABI: preempt_comm");
+_Static_assert(sizeof(struct trace_record) == 160, "trace format 2");
 
 int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 {
@@ -549,6 +565,24 @@ int trace_finish(struct trace_writer *w)
 	free(w->dir);
 	free(w);
 	return ret;
+}
+
+void trace_discard(struct trace_writer *w)
+{
+	char path[4096];
+
+	for (unsigned int i = 0; i < w->nr_cpus; i++) {
+		close(w->streams[i].fd);
+		snprintf(path, sizeof(path), "%s/stream_%u", w->dir, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/metadata", w->dir);
+	unlink(path);
+	if (w->made_dir)
+		rmdir(w->dir);
+	free(w->streams);
+	free(w->dir);
+	free(w);
 }
 
 uint64_t trace_events(const struct trace_writer *w)

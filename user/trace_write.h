@@ -44,6 +44,11 @@ void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
 int trace_flush(struct trace_writer *w);
 /* Flush, close and free. 0 or -1 (an error was printed). */
 int trace_finish(struct trace_writer *w);
+/*
+ * Instead of trace_finish() right after trace_create(), when recording
+ * never began: remove what trace_create() wrote, and DIR if it made it.
+ */
+void trace_discard(struct trace_writer *w);
 /* Events and bytes written so far. */
 uint64_t trace_events(const struct trace_writer *w);
 uint64_t trace_bytes(const struct trace_writer *w);

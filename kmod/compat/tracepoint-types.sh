@@ -11,13 +11,18 @@
 # prototype fails the build, not the host.
 #
 # Where the image is looked for: $HVT_BTF_ROOT (an unpacked image, as the
-# test harness has them), then the system (/boot, /lib/modules). Without
+# test harness has them), then the system (/boot, /lib/modules). The
+# image is that of KERNELRELEASE, or of $HVT_BTF_RELEASE: a kernel built
+# from the same source whose BTF stands in for the target's (the test
+# harness's debug kernel has none; the prototypes do not depend on the
+# configuration). Without
 # BTF the header says HVT_TP_UNCHECKED and the build says so loudly; with
 # HVT_REQUIRE_BTF=1 (make check) that is an error.
 #
 # usage: tracepoint-types.sh KERNELRELEASE OUT
 
 rel=$1 out=$2
+[ -n "${HVT_BTF_RELEASE:-}" ] && rel=$HVT_BTF_RELEASE
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 tps="kvm_exit kvm_entry kvm_page_fault"

@@ -42,3 +42,16 @@ out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$HVCTL" set-threshold 
 [ $? -ne 0 ] || fail "non-root set-threshold accepted"
 [ "$("$HVCTL" -j config)" = "$before" ] || fail "non-root changed the config"
 reset_config
+
+# A load parameter the netlink policy would refuse is refused at load,
+# and the limit itself is taken.
+rmmod hvtrace || fail "unload"
+if modprobe hvtrace threshold_ns=3600000000001 2>/dev/null; then
+	fail "threshold_ns above one hour loaded"
+fi
+dmesg | grep -q "threshold_ns=3600000000001 above the maximum 3600000000000" ||
+	fail "no message for threshold_ns=3600000000001"
+modprobe hvtrace threshold_ns=3600000000000 || fail "threshold_ns of one hour refused"
+expect_eq "threshold_ns=3600000000000 at load" 3600000000000 \
+	"$("$HVCTL" -j config | py "d['threshold_ns']")"
+rmmod hvtrace && modprobe hvtrace || fail "reload"

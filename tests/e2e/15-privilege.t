@@ -87,12 +87,27 @@ gid=$($MCAST id) || fail "cannot resolve the events group"
 reset_config			# no filter: the guest's exits are recorded
 hv buffer --size 4		# 16 records: half full after 8
 hv start
-unshare --net $MCAST listen "$gid" 12 >/tmp/priv.other &
+# Both listening before the guest runs, and until its watermark has had
+# time to arrive: not a fixed time (the debug kernel takes seconds to start
+# python).
+rm -f /tmp/priv.other.ready /tmp/priv.init.ready
+unshare --net $MCAST listen "$gid" 300 /tmp/priv.other.ready >/tmp/priv.other &
 other=$!
-$MCAST listen "$gid" 12 >/tmp/priv.init &
+$MCAST listen "$gid" 300 /tmp/priv.init.ready >/tmp/priv.init &
 init=$!
-sleep 3
+for _ in $(seq 600); do
+	[ -f /tmp/priv.other.ready ] && [ -f /tmp/priv.init.ready ] && break
+	sleep 0.1
+done
+if ! [ -f /tmp/priv.other.ready ] || ! [ -f /tmp/priv.init.ready ]; then
+	kill "$other" "$init" 2>/dev/null
+	fail "the listeners did not join within 60s"
+fi
 guest --cpu 1 --pio 50 >/dev/null	# one ring fills: one watermark
+# The watermark goes out from a work item, long before this.
+sleep 5
+# (A listener refused in the other namespace has already exited.)
+kill -TERM "$other" "$init" 2>/dev/null
 wait "$other" "$init"
 expect_eq "watermarks in the initial namespace" 1 "$(cat /tmp/priv.init)"
 other_got=$(cat /tmp/priv.other)

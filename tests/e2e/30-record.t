@@ -13,19 +13,27 @@ wait $rec || fail "record exited $?"
 
 # The 8 slow exits, and each vCPU's last exit if the VM's destruction came
 # 50ms or more after it (it never re-enters: its time runs to that).
+# Anything else recorded crossed 50ms on its own: under emulation on a
+# loaded host (CI's two lanes) an NPF or an INTR exit can, when the vCPU
+# thread waits that long for a CPU. Such exits are checked against the
+# threshold, not forbidden; every count below is of the trace's events.
 d=$("$HVCTL" dump $t --format json)
-last=$(echo "$d" | events_py 'len(last)')
-n=$((8 + last))
-expect_eq "dump: the last exits" True "$(echo "$d" | events_py "$LAST_EXITS_DONE and len(last) <= 2")"
-echo "  8 slow exits and $last last exits"
+n=$(echo "$d" | events_py 'len(ev)')
+slow="e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x81"
+expect_eq "dump: the last exits" True "$(echo "$d" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 2)"
+expect_eq "dump: 8 exits on the slow port" 8 "$(echo "$d" | events_check count entered --where "$slow")"
+expect_eq "dump: nothing recorded below 50ms" True "$(echo "$d" | events_check every entered "e['duration_ns'] >= 50000000")"
+others=$(echo "$d" | events_py "len(entered) - 8")
+echo "  $n events: 8 slow exits, $(echo "$d" | events_py 'len(last)') last exits, $others others over 50ms"
+io=$(echo "$d" | events_py "len([e for e in ev if e['reason'] == 'IOIO'])")
 # babeltrace2: every event, reason names from the enum.
 bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"
 expect_eq "babeltrace2 events" $n "$(grep -c kvm_exit_svm <<<"$bt")"
-expect_eq "babeltrace2: all IOIO" $n "$(grep -c '"IOIO" : container = 123' <<<"$bt")"
+expect_eq "babeltrace2: IOIO as dump" $io "$(grep -c '"IOIO" : container = 123' <<<"$bt")"
 expect_eq "hvctl dump events" $n "$("$HVCTL" dump $t | wc -l)"
-expect_eq "dump: all >= 100ms on port 0x81" True "$(echo "$d" | events_py "len(entered) == 8 and all(e['duration_ns'] >= 100000000 and e['info1'] >> 16 == 0x81 for e in entered)")"
-expect_eq "dump: both vCPUs" "[0, 1]" "$(echo "$d" | events_py "sorted(set(e['vcpu'] for e in entered))")"
-expect_eq "dump: RIP of the slow loop" True "$(echo "$d" | events_py "all(e['rip'] == $(field rip_slow "$r") for e in entered)")"
+expect_eq "dump: the slow port's exits >= 100ms" True "$(echo "$d" | events_check every entered "e['duration_ns'] >= 100000000" --where "$slow")"
+expect_eq "dump: both vCPUs" "[0, 1]" "$(echo "$d" | events_py "sorted(set(e['vcpu'] for e in entered if $slow))")"
+expect_eq "dump: RIP of the slow loop" True "$(echo "$d" | events_check every entered "e['rip'] == $(field rip_slow "$r")" --where "$slow")"
 # babeltrace2 and dump see the same durations.
 expect_eq "durations agree" "$(echo "$d" | events_py "sorted(e['duration_ns'] for e in ev)")" \
 	"$(grep -o 'duration_ns = [0-9]*' <<<"$bt" | awk '{print $3}' | sort -n | python3 -c 'import sys; print(sorted(int(l) for l in sys.stdin))')"
@@ -37,7 +45,7 @@ check_accounting
 
 # Report: counts and the slow exits' percentiles.
 rep=$("$HVCTL" -j report $t) || fail "report failed"
-expect_eq "report IOIO count" $n "$(echo "$rep" | py "[x['count'] for x in d['reasons'] if x['reason'] == 'IOIO'][0]")"
+expect_eq "report IOIO count" $io "$(echo "$rep" | py "[x['count'] for x in d['reasons'] if x['reason'] == 'IOIO'][0]")"
 "$HVCTL" report $t | head -n 20
 
 # Perfetto: one thread per vCPU, one slice per exit.

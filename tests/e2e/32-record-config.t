@@ -1,10 +1,21 @@
-# While a recorder drains: thresholds and filters change at once (one
-# request each, atomic for the probes); the buffers and clear are refused
+# record's start is one request, all or nothing. While a recorder
+# drains: thresholds and filters change at once (one request each, atomic
+# for the probes); the buffers and clear are refused
 # with a reason (they would pull the rings from under the reader, or
 # discard what it has not read); the accounting stays exact throughout.
 . "$(dirname "$0")/lib.sh"
 
 reset_config
+# record's options are one change, checked whole before anything is sent:
+# a misspelt reason leaves the threshold before it unchanged too.
+before=$("$HVCTL" -j config)
+rm -rf /tmp/rc-bad
+out=$("$HVCTL" record -o /tmp/rc-bad --threshold 10us --reason nfp 2>&1) &&
+	fail "record with a misspelt reason accepted"
+grep -q "unknown exit reason 'nfp'" <<<"$out" || fail "bad reason: $out"
+[ "$("$HVCTL" -j config)" = "$before" ] || fail "a rejected record changed the config"
+[ ! -e /tmp/rc-bad ] || fail "a rejected record created its trace"
+echo "  record --threshold 10us --reason nfp rejected whole: $out"
 "$HVCTL" record -q -o /tmp/rc --threshold 0 --duration 120s &
 rec=$!
 wait_recording

@@ -13,27 +13,46 @@ echo "  $r"
 ev=$("$HVCTL" -j drain) || fail "drain failed"
 parts_add_up "$ev"
 
-slow='[e for e in ev if e["reason"] == "IOIO" and (e["info1"] >> 16) == 0x81]'
+slow_if='e["reason"] == "IOIO" and (e["info1"] >> 16) == 0x81'
+slow="[e for e in ev if $slow_if]"
 expect_eq "slow exits" 5 "$(echo "$ev" | events_py "len($slow)")"
 expect_eq "slow exits: >= 3ms in the VMM, no halt" True \
-	"$(echo "$ev" | events_py "all(e['vmm_ns'] >= 3000000 and e['halt_ns'] == 0 for e in $slow)")"
+	"$(echo "$ev" | events_check every ev "e['vmm_ns'] >= 3000000 and e['halt_ns'] == 0" --where "$slow_if")"
 expect_eq "CPUID exits: no VMM, halt or other time" True \
-	"$(echo "$ev" | events_py "all(e['vmm_ns'] == e['halt_ns'] == e['other_ns'] == 0 for e in ev if e['reason'] == 'CPUID')")"
+	"$(echo "$ev" | events_check every ev "e['vmm_ns'] == e['halt_ns'] == e['other_ns'] == 0" --where "e['reason'] == 'CPUID'")"
 
 rip=$(field rip_halt "$r")
-hlt="[e for e in ev if e['reason'] == 'HLT' and e['rip'] == $rip]"
-expect_eq "halts" 5 "$(echo "$ev" | events_py "len($hlt)")"
+hlt_if="e['reason'] == 'HLT' and e['rip'] == $rip"
+hlt="[e for e in ev if $hlt_if]"
+halts=$(echo "$ev" | events_py "len($hlt)")
+expect_eq "halts" 5 "$halts"
 echo "$ev" | events_py "'\n'.join('  halt %d runnable %d handling %d of %d' % (e['halt_ns'], e['runnable_ns'], e['handling_ns'], e['duration_ns']) for e in $hlt)"
-# (The first halt's handling under emulation takes a few ms.)
-expect_eq "halts: >= 90% halt time in all, >= 50% each, no VMM time" True \
-	"$(echo "$ev" | events_py "sum(e['halt_ns'] for e in $hlt) >= 0.9 * sum(e['duration_ns'] for e in $hlt) and all(e['halt_ns'] >= 0.5 * e['duration_ns'] and e['vmm_ns'] == 0 for e in $hlt)")"
+# Halt time dominates the halts: hvguest raises each halt's interrupt
+# 20ms after KVM's 'blocking' stat shows the vCPU blocked, so every halt
+# blocked for about that long, whatever the handling around it took
+# (under load the first one's is ten ms). At least 18ms each: KVM sets
+# the stat a little before the switch-out, where our halt time starts.
+# A halt woken early may have less: one still awake at its deadline
+# (hvguest's halt_late), or one KVM woke without an event and blocked
+# again (a halt_wakeup beyond one a halt: on a loaded 6.12 lane one halt
+# blocked 17.7ms with six wake-ups for five halts). No VMM time in any.
+late=$(field halt_late "$r")
+spurious=$(( $(field kvm_halt_wakeup "$r") - halts ))
+[ "$spurious" -gt 0 ] || spurious=0
+expect_eq "halts blocked >= 18ms, no VMM time ($late late, $spurious woken spuriously)" True \
+	"$(echo "$ev" | events_check count ev --where "$hlt_if and e['halt_ns'] >= 18000000" '>=' "$halts - $late - $spurious" --and every ev "e['vmm_ns'] == 0" --where "$hlt_if")"
 # KVM's own account: halt polling, then the wait until the vCPU thread
-# runs again (which takes in the runnable time after the wake-up).
+# runs again (which takes in the runnable time after the wake-up), read
+# with ktime_get() around the block: so KVM's also holds the way from the
+# end of polling to the switch-out and from the switch-in back to KVM,
+# per halt tens of us on a stock kernel, hundreds with lockdep and KASAN.
 kvm=$(( $(field kvm_halt_wait_ns "$r") + $(field kvm_halt_poll_success_ns "$r") + $(field kvm_halt_poll_fail_ns "$r") ))
 ours=$(echo "$ev" | events_py "sum(e['halt_ns'] + e['runnable_ns'] for e in $hlt)")
+slack=200000
+[ "$HVT_KERNEL_KIND" = debug ] && slack=1000000
 echo "  halt + runnable of the halts: ${ours}ns, KVM's halt_wait + poll: ${kvm}ns"
-[ $(( (ours - kvm) * (ours - kvm) )) -le $(( (kvm / 50) * (kvm / 50) )) ] ||
-	fail "halt time ${ours}ns is not within 2% of KVM's ${kvm}ns"
+[ "$ours" -le $((kvm + kvm / 50)) ] && [ "$ours" -ge $((kvm - kvm / 50 - halts * slack)) ] ||
+	fail "halt time ${ours}ns is not within 2% (and $((slack / 1000))us a halt below) of KVM's ${kvm}ns"
 
 # Preemption: a SCHED_FIFO hog on the vCPU thread's CPU for 300ms while
 # the guest spins. Preemption records kept from 0, exits from 1ms of
@@ -42,9 +61,26 @@ reset_config
 hv set-threshold 0 --preemptions
 hv set-threshold 1ms --on preempted
 hv start
-"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-delay 300 > /tmp/hog.out &
-r=$(guest --cpu 0 --spin 1500) || exit 1
-wait
+# On the debug kernel setting a VM up outlasts a hog started with it, so
+# there it starts once hvguest says its vCPU thread runs.
+if [ "$HVT_KERNEL_KIND" = debug ]; then
+	"$HVGUEST" --cpu 0 --spin 1500 >/tmp/spin.out 2>&1 &
+	gpid=$!
+	for _ in $(seq 600); do
+		grep -q '^HVGUEST-START' /tmp/spin.out && break
+		sleep 0.1
+	done
+	grep -q '^HVGUEST-START' /tmp/spin.out || fail "hvguest did not start in 60 s"
+	"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-delay 300 > /tmp/hog.out &
+	hpid=$!
+	wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
+	wait "$hpid"
+	r=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
+else
+	"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-delay 300 > /tmp/hog.out &
+	r=$(guest --cpu 0 --spin 1500) || exit 1
+	wait
+fi
 hv stop
 echo "  $r"
 cat /tmp/hog.out

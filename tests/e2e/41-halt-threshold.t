@@ -11,9 +11,12 @@ hv stop
 ev=$("$HVCTL" -j drain) || fail "drain failed"
 # (The guest's last exit never re-enters: its VMM time runs to the VM's
 # destruction and may well cross 2ms too.)
-expect_eq "--on vmm 2ms: recorded exits that re-entered" 5 "$(echo "$ev" | events_py 'len(entered)')"
-expect_eq "all on the slow port" True "$(echo "$ev" | events_py "all(e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81 for e in entered)")"
-expect_eq "and at most the last exit besides" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE and len(last) <= 1")"
+# Anything else recorded crossed 2ms of VMM time on its own: under
+# emulation on a loaded host a VMM's PIO exit can (seen on PREEMPT_RT).
+expect_eq "--on vmm 2ms: recorded exits on the slow port" 5 "$(echo "$ev" | events_py "len([e for e in entered if e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81])")"
+expect_eq "nothing recorded below 2ms of VMM time" True "$(echo "$ev" | events_check every entered "e['vmm_ns'] >= 2000000")"
+echo "  others recorded (--on vmm): $(echo "$ev" | events_py "len(entered) - 5")"
+expect_eq "and at most the last exit besides" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 1)"
 expect_eq "below = seen - recorded" $(( $(acct seen) - $(acct recorded) )) "$(acct below_threshold)"
 check_accounting
 
@@ -34,7 +37,15 @@ for mode in exclude include on-halt; do
 	late=$(field halt_late "$r")
 	halts=$(echo "$ev" | events_py "len([e for e in ev if e['reason'] == 'HLT' and e['rip'] == $rip])")
 	case $mode in
-	exclude) expect_eq "halts recorded (5ms, halt excluded)" 0 "$halts" ;;
+	exclude)
+	   # Every halt recorded crossed 5ms without its halt time: were halt
+	   # time counted, all five (20ms each) would be here, most with a
+	   # few hundred us besides. On a quiet stock kernel none is; under
+	   # load, or on the debug kernel (ten ms of handling around a
+	   # halt), some are, and rightly.
+	   expect_eq "halts recorded crossed 5ms without their halt" True \
+		"$(echo "$ev" | events_check every ev "e['duration_ns'] - e['halt_ns'] >= 5000000" --where "e['reason'] == 'HLT' and e['rip'] == $rip")"
+	   echo "  halts recorded (5ms, halt excluded): $halts" ;;
 	*) expect_eq "halts recorded ($mode, $late late)" 5 "$halts"
 	   # Anything else recorded crossed the threshold on its own: under
 	   # emulation on a loaded host an exit can take 5ms.
@@ -43,9 +54,9 @@ for mode in exclude include on-halt; do
 	   on-halt) what="e['halt_ns']" ;;
 	   esac
 	   expect_eq "nothing else below the threshold ($mode)" True \
-		"$(echo "$ev" | events_py "all($what >= 5000000 for e in entered)")"
+		"$(echo "$ev" | events_check every entered "$what >= 5000000")"
 	   echo "  others recorded ($mode): $(echo "$ev" | events_py "len(entered) - 5")"
-	   expect_eq "the last exit ($mode)" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE")" ;;
+	   expect_eq "the last exit ($mode)" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE")" ;;
 	esac
 	check_accounting
 done

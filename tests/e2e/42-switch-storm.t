@@ -29,7 +29,7 @@ expect_eq "CPUID exits recorded" 3000 \
 	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'CPUID'])")"
 expect_eq "IOIO exits recorded: 500 and the last one" 501 \
 	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'IOIO'])")"
-expect_eq "never re-entered: the last exit" True "$(echo "$ev" | events_py "$LAST_EXITS_DONE and len(last) == 1")"
+expect_eq "never re-entered: the last exit" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE" --and count last == 1)"
 expect_eq "preemptors named stress-ng" 0 \
 	"$(echo "$s" | py "len([p for p in d.get('preemptors', []) if p['comm'].startswith('stress-ng')])")"
 expect_eq "preemption records = preemptions seen" "$(acct preempt_seen)" \

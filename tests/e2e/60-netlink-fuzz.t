@@ -8,20 +8,26 @@
 # The templates are hvctl's own requests, recorded. A fixed seed, the same
 # messages every run, each sender its own (nlfuzz_seed): 100,000 in all
 # (root's cost about twice the others' under emulation, so it sends
-# fewer). NLFUZZ_SEED and NLFUZZ_COUNT (per sender) change them; `make
-# fuzz` is the long run.
+# fewer) on the stock kernels, a short run of 10,000 on PREEMPT_RT and
+# the debug kernel (the same senders and templates).
+# NLFUZZ_SEED and NLFUZZ_COUNT (per sender) change them; `make fuzz` is
+# the long run.
 . "$(dirname "$0")/lib.sh"
 . "$HVT_ROOT/tests/fuzz/senders.sh"
 
 seed=${NLFUZZ_SEED:-1}
 corpus=$(mktemp /tmp/nlfuzz.corpus.XXXXXX)
 nlfuzz_corpus "$corpus"
-nlfuzz_sender root "${NLFUZZ_COUNT:-20000}" "$seed" "$corpus"
+case "$HVT_KERNEL_KIND" in
+stock) root=20000 each=16000 want=100000 ;;
+*) root=2000 each=1600 want=10000 ;;
+esac
+nlfuzz_sender root "${NLFUZZ_COUNT:-$root}" "$seed" "$corpus"
 for s in nobody nocaps netns perfmon userns; do
-	nlfuzz_sender "$s" "${NLFUZZ_COUNT:-16000}" "$seed" "$corpus"
+	nlfuzz_sender "$s" "${NLFUZZ_COUNT:-$each}" "$seed" "$corpus"
 done
 rm -f "$corpus"
-[ "$nlfuzz_total" -ge 100000 ] || [ -n "${NLFUZZ_COUNT:-}" ] ||
+[ "$nlfuzz_total" -ge "$want" ] || [ -n "${NLFUZZ_COUNT:-}" ] ||
 	fail "only $nlfuzz_total messages in all"
 echo "  $nlfuzz_total messages in all"
 nlfuzz_traces_exactly

@@ -6,6 +6,16 @@ HVT_ROOT=${HVT_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 HVCTL=$HVT_ROOT/build/bin/hvctl
 HVGUEST=$HVT_ROOT/tests/guest/hvguest
 
+# The kernel under test: stock (Debian's 6.1 or 6.12), rt (Debian's
+# PREEMPT_RT 6.12) or debug (tests/debug-kernel: KASAN, lockdep, ...,
+# several times slower). Tests that repeat a round many times do fewer of
+# them where a round costs more; what each round checks is the same.
+case "$(uname -r)" in
+*-hvtdebug-*)	HVT_KERNEL_KIND=debug ;;
+*-rt-*)		HVT_KERNEL_KIND=rt ;;
+*)		HVT_KERNEL_KIND=stock ;;
+esac
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
@@ -63,9 +73,18 @@ last = [e for e in ev if e["type"] == "exit" and e.get("no_entry")]
 print(eval(sys.argv[1]))' "$1"
 }
 
-# A predicate for events_py: every exit that never re-entered is a last
-# exit of hvguest (its OUT to the done port).
-LAST_EXITS_DONE="all(e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x3f0 for e in last)"
+# events_check CLAUSE [--and CLAUSE]...: tests/e2e/check.py over the
+# events on stdin, e.g. `events_check every entered "e['vmm_ns'] > 0"`:
+# True or False for a check (and on stderr, when false, the first event
+# that broke it), a number for a query (count, sum).
+events_check() {
+	python3 "$HVT_ROOT/tests/e2e/check.py" "$@"
+}
+
+# A predicate for `events_check every last`: the exit is a last exit of
+# hvguest (its OUT to the done port), as every exit that never re-entered
+# must be.
+LAST_EXIT_DONE="e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x3f0"
 
 # Reset: recording off, default configuration, nothing buffered.
 reset_config() {

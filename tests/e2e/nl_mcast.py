@@ -4,15 +4,19 @@
 
   nl_mcast.py id                 resolve the group id (prints it)
   nl_mcast.py join               resolve and join: "joined" or "refused ERRNO"
-  nl_mcast.py listen ID SECONDS  join group ID without resolving it (as a
+  nl_mcast.py listen ID SECONDS [READY]
+                                 join group ID without resolving it (as a
                                  process in another network namespace could)
-                                 and print how many messages came in SECONDS
+                                 and print how many messages came in SECONDS,
+                                 or until SIGTERM; creates the file READY
+                                 once it has joined (or was refused)
 
 Exit status 0 when it could say something, 1 when the family is not there.
 """
 import errno
 import os
 import select
+import signal
 import socket
 import struct
 import sys
@@ -75,16 +79,26 @@ def main():
     sock.bind((0, 0))
     if sys.argv[1] == "listen":
         gid, seconds = int(sys.argv[2]), float(sys.argv[3])
+        def stop(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
         err = join(sock, gid)
+        if len(sys.argv) > 4:
+            open(sys.argv[4], "w").close()
         if err:
             print("refused", errno.errorcode.get(err, err))
             return 0
         n, end = 0, time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([sock], [], [], end - time.monotonic())
-            if ready:
-                sock.recv(65536)
-                n += 1
+        try:
+            while time.monotonic() < end:
+                ready, _, _ = select.select([sock], [], [],
+                                            end - time.monotonic())
+                if ready:
+                    sock.recv(65536)
+                    n += 1
+        except KeyboardInterrupt:
+            pass
         print(n)
         return 0
     gid = group_id(sock)

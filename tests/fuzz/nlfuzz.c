@@ -271,6 +271,9 @@ static void host_facts(void)
 		fclose(f);
 	}
 	host.cpumask_bytes = (kmax + 1 + 63) / 64 * 8;
+	/* The policy takes 8192 CPUs' worth, whatever NR_CPUS (kmod/genl.c). */
+	if (host.cpumask_bytes < 8192 / 8)
+		host.cpumask_bytes = 8192 / 8;
 	host.cpu_bytes = (host.nr_cpu_ids + 63) / 64 * 8;
 	if (host.cpu_bytes > CPU_WORDS_MAX * 8) {
 		fprintf(stderr, "nlfuzz: %u possible CPUs: more than the model holds\n",

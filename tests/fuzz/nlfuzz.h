@@ -173,7 +173,8 @@ struct state {
 /* The host facts the policy depends on. */
 struct host {
 	unsigned int nr_cpu_ids;	/* possible CPUs */
-	unsigned int cpumask_bytes;	/* sizeof(struct cpumask): NR_CPUS */
+	unsigned int cpumask_bytes;	/* the CPU filter's longest: NR_CPUS
+					 * or 8192 bits, the larger */
 	unsigned int cpu_bytes;		/* what GET_CONFIG sends: longs */
 };
 

@@ -86,7 +86,7 @@ static struct pol cfg_pol[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_FILTER_REASONS] = { P_NEST },
 	[HVTRACE_CFG_FILTER_RIP_MIN] = { P_U64 },
 	[HVTRACE_CFG_FILTER_RIP_MAX] = { P_U64 },
-	[HVTRACE_CFG_FILTER_CPUS] = { P_BIN },	/* sizeof(struct cpumask) */
+	[HVTRACE_CFG_FILTER_CPUS] = { P_BIN },	/* host.cpumask_bytes */
 	[HVTRACE_CFG_FILTERS_CLEAR] = { P_FLAG },
 	[HVTRACE_CFG_BUFFER_KB] = { P_U32, true, HVTRACE_BUFFER_KB_MIN,
 				    HVTRACE_BUFFER_KB_MAX },

@@ -2,6 +2,7 @@
 /* Command-line errors and numbers of the test programs (see args.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,19 @@ void __noreturn usage_error(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	args_vfail(true, fmt, ap);
+}
+
+void __noreturn bad_option(int c, char **argv)
+{
+	if (c == ':')
+		usage_error("option '%s' needs an argument", argv[optind - 1]);
+	usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+void no_operands(int argc, char **argv)
+{
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 uint64_t parse_num(const char **sp, const char *opt, const char *what,

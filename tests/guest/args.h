@@ -24,6 +24,14 @@ void __noreturn args_vfail(bool usage, const char *fmt, va_list ap);
 void __noreturn __printf(1, 2) usage_error(const char *fmt, ...);
 
 /*
+ * getopt_long() with ":..." optstring and opterr = 0: after the options'
+ * cases, bad_option() turns ':' (no argument) or anything else into a
+ * usage error; no_operands() rejects what follows the options.
+ */
+void __noreturn bad_option(int c, char **argv);
+void no_operands(int argc, char **argv);
+
+/*
  * A decimal or 0x-hex number in min..max at *sp, ending at '\0', ':' or
  * ',' (leading zeros do not mean octal); advances *sp past it.  opt names
  * the option (without "--"), what the field, in the error messages.

@@ -2,8 +2,14 @@
 /*
  * hvguest's parts; hvguest.c's header says what the program does and what
  * it guarantees.
- *   hvguest.c  options, the guest program, one VM's setup, the exit checks
+ *   hvguest.c  main(), errors and clocks
+ *   options.c  the options (cfg), their parsing and checks
+ *   guest.S    the guest program; guest.h, what it and the VMM share
+ *   program.c  the program in guest memory: code, GDT, IDT, parameters, RIPs
+ *   vm.c       the KVM calls: one VM, its vCPUs, KVM's statistics
+ *   halt.c     --halt's timer thread
  *   run.c      the threads that run a VM's vCPUs (one each, or --hop's two)
+ *   check.c    exits against the expected sequence, KVM's statistics
  *   rounds.c   VMs one after another (--rounds), their teardown, --shrink
  *   report.c   the HVGUEST lines: one round's or all rounds' counts
  */
@@ -16,9 +22,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <linux/kvm.h>
 
 #include "args.h"
+#include "guest.h"
 
 #define EXIT_MISMATCH	1
 #define EXIT_SKIP	4
@@ -26,10 +34,6 @@
 #define MAX_VCPUS	8
 #define MAX_SPARES	64	/* --spare-vcpus, per round */
 #define MAX_SPARES_TOTAL 4096	/* ... and all rounds together */
-#define DONE_PORT	0x3f0	/* the end of a program iteration */
-#define ARM_PORT	0x3f2	/* --halt: "start my timer" */
-#define HALT_IRQ	5
-#define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
 
 /*
  * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
@@ -113,11 +117,11 @@ struct vcpu {
 	bool done;			/* the last exit is in: --hop's other thread quits */
 };
 
-/* --halt's timer thread (hvguest.c); per round, reset by halt_timer_start() */
+/* --halt's timer thread (halt.c); per round, reset by halt_timer_start() */
 struct halt_timer {
 	sem_t armed, idle;
 	struct timespec armed_at, due;
-	uint64_t late;			/* vCPU 0 not blocked at the deadline */
+	uint64_t late;			/* vCPU 0 woken before the deadline */
 	uint64_t armed_ns;		/* sum of arm exit -> IRQ raised */
 	pthread_t thread;
 	bool quit;
@@ -128,31 +132,47 @@ extern struct vcpu vcpus[MAX_VCPUS];
 extern int kvm_fd, vm_fd;
 extern size_t run_size;
 extern uint8_t *guest_mem;
-extern uint32_t rip[NR_KINDS + 1];
-extern uint32_t rip_halt, rip_eoi;
 extern uint64_t spin_tsc_khz;
 extern struct halt_timer halt_timer;
 
+/* hvguest.c */
+extern pthread_mutex_t diag_lock;
 void __noreturn __printf(2, 3) die(int code, const char *fmt, ...);
-void __noreturn __printf(2, 3) vcpu_fail(const struct vcpu *v, const char *fmt, ...);
+void sleep_usec(uint32_t usec);
+uint64_t ts_ns(const struct timespec *ts);
+uint64_t now_ns(void);
 
-/* hvguest.c: one VM and its vCPUs */
+/* options.c */
+void parse_args(int argc, char **argv);
+
+/* program.c: guest.S in guest memory */
+void load_program(void);
+void set_spin_ticks(uint64_t ticks);
+uint32_t guest_rip(const char *label);
+uint32_t kind_rip(int k);
+uint64_t eoi_count(void);
+
+/* vm.c: one VM and its vCPUs */
 void open_kvm(void);
 void create_vm(void);
 void create_vcpu(struct vcpu *v, int id);
 void destroy_vm(void);
-void halt_timer_start(void);
-void halt_timer_stop(void);
-void reset_sequence(struct vcpu *v);
-int classify_exit(struct vcpu *v);
-void handle_exit(struct vcpu *v, int kind);
+void irq_line(int level);
+uint64_t stat_read(const struct vcpu *v, int s);
 void stats_read(struct vcpu *v, uint64_t *val);
 uint64_t stat_delta(const struct vcpu *v, int s);
+
+/* halt.c */
+void halt_timer_start(void);
+void halt_timer_arm(void);
+void halt_timer_stop(void);
+
+/* check.c */
+void __noreturn __printf(2, 3) vcpu_fail(const struct vcpu *v, const char *fmt, ...);
+void reset_sequence(struct vcpu *v);
+int classify_exit(struct vcpu *v);
 uint64_t vcpu_count(const struct vcpu *v, int k);
-uint64_t eoi_count(void);
 int check_vcpu(const struct vcpu *v);
-void sleep_usec(uint32_t usec);
-uint64_t now_ns(void);
 
 /* run.c: one round's vCPU threads */
 sigset_t stop_signals(void);

@@ -141,14 +141,11 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-		case ':':
-			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			bad_option(c, argv);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	no_operands(argc, argv);
 	if (cpu < 0)
 		usage_error("--cpu is required");
 	if (ms < 0)

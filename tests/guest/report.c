@@ -157,11 +157,11 @@ void report_start(int round)
 
 /*
  * halt: HLTs (and ARM_PORT exits); halt_eoi: interrupt handler runs, one
- * per halt unless an interrupt came twice (see emit_irq_handler());
+ * per halt unless an interrupt came twice (see guest.S's halt_irq_handler);
  * io_kernel: the IN/OUT exits KVM handled itself (PIC setup and EOIs);
  * halt_armed_ns: the sum of the times from each ARM_PORT exit to its
- * interrupt; halt_late: halts not yet blocked at their deadline (see
- * halt_timer_thread()).
+ * interrupt; halt_late: halts woken before their deadline and waited for
+ * again (see halt_timer_thread()).
  */
 static void report_halt(const struct result *r)
 {
@@ -171,7 +171,8 @@ static void report_halt(const struct result *r)
 	       " rip_halt_arm=0x%x rip_halt_eoi=0x%x",
 	       cfg.count[K_HALT] * r->iterations, cfg.halt_usec, ARM_PORT,
 	       HALT_IRQ, r->halt_armed_ns, r->halt_late, r->halt_eoi,
-	       r->io_kernel, rip_halt, rip[K_HALT], rip_eoi);
+	       r->io_kernel, guest_rip(rip_halt), kind_rip(K_HALT),
+	       guest_rip(rip_halt_eoi));
 	for (int s = NR_PLAIN_STATS; s < NR_STATS; s++)
 		if (r->kvm_have[s] && s != ST_BLOCKING)
 			printf(" kvm_%s=%" PRIu64, stat_name[s], r->kvm[s]);
@@ -212,7 +213,7 @@ void report(const struct result *r, int round)
 	       cfg.slow_port, tot, DONE_PORT);
 	for (int k = 0; k <= NR_KINDS; k++)
 		if (k != K_HALT)
-			printf(" rip_%s=0x%x", kind_name[k], rip[k]);
+			printf(" rip_%s=0x%x", kind_name[k], kind_rip(k));
 	for (int s = 0; s < NR_PLAIN_STATS; s++)
 		if (r->kvm_have[s])
 			printf(" kvm_%s=%" PRIu64, stat_name[s], r->kvm[s]);
@@ -237,7 +238,7 @@ void report(const struct result *r, int round)
 		report_vmm(r);
 	printf(" last_exit=done last_exit_kvm=IO last_exit_port=0x%x"
 	       " last_exit_rip=0x%x last_exits=%" PRIu64,
-	       DONE_PORT, rip[K_DONE], r->rounds * cfg.vcpus);
+	       DONE_PORT, kind_rip(K_DONE), r->rounds * cfg.vcpus);
 	print_list("vcpu_last_exit_ns", r->last_exit_ns, &sum);
 	printf(" last_exit_ns=%" PRIu64 " destroy_ns=%" PRIu64, sum, r->destroy_ns);
 	if (cfg.hop)

@@ -37,6 +37,8 @@
 
 #include "hvguest.h"
 
+#define RDMSR_VALUE	0x1122334455667788ull	/* what every RDMSR reads */
+
 /* Stop protocol: see finish_iteration(). */
 static atomic_int stop_requested;
 static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,6 +66,26 @@ static bool finish_iteration(struct vcpu *v)
 	pthread_barrier_wait(&stop_barrier);
 	v->target_known = true;
 	return v->iters >= target_iters;
+}
+
+/* What the VMM does for an exit of kind k before the next KVM_RUN. */
+static void handle_exit(struct vcpu *v, int kind)
+{
+	switch (kind) {
+	case K_RDMSR:
+		v->run->msr.data = RDMSR_VALUE;
+		v->run->msr.error = 0;
+		break;
+	case K_WRMSR:
+		v->run->msr.error = 0;
+		break;
+	case K_SLOW:
+		sleep_usec(cfg.slow_usec);
+		break;
+	case K_HALT:
+		halt_timer_arm();
+		break;
+	}
 }
 
 /* --vmm-work: the handling of one exit takes this much longer. */

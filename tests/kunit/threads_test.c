@@ -52,7 +52,7 @@ static void th_one_vcpu_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, th_of(current));
 	hvt_thread_add(a);
 	KUNIT_EXPECT_PTR_EQ(test, th_of(current), a);
-	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(a->task), current);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(a->split.task), current);
 	KUNIT_EXPECT_EQ(test, a->tid, (u32)current->pid);
 	/* Added again (KVM_RUN of the same thread): nothing changes. */
 	hvt_thread_add(a);
@@ -60,7 +60,7 @@ static void th_one_vcpu_test(struct kunit *test)
 	/* The task_struct goes: nobody's vCPU thread any more. */
 	hvt_thread_gone(current);
 	KUNIT_EXPECT_NULL(test, th_of(current));
-	KUNIT_EXPECT_NULL(test, READ_ONCE(a->task));
+	KUNIT_EXPECT_NULL(test, READ_ONCE(a->split.task));
 }
 
 static void th_two_vcpus_in_turn_test(struct kunit *test)
@@ -71,19 +71,19 @@ static void th_two_vcpus_in_turn_test(struct kunit *test)
 	for (round = 0; round < 3; round++) {
 		hvt_thread_add(a);
 		KUNIT_EXPECT_PTR_EQ(test, th_of(current), a);
-		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(a->task), current);
+		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(a->split.task), current);
 		/* B no longer names this thread: its probes leave B alone. */
 		if (round)
-			KUNIT_EXPECT_NULL(test, READ_ONCE(b->task));
+			KUNIT_EXPECT_NULL(test, READ_ONCE(b->split.task));
 
 		hvt_thread_add(b);
 		KUNIT_EXPECT_PTR_EQ(test, th_of(current), b);
-		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(b->task), current);
-		KUNIT_EXPECT_NULL(test, READ_ONCE(a->task));
+		KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(b->split.task), current);
+		KUNIT_EXPECT_NULL(test, READ_ONCE(a->split.task));
 	}
 	hvt_thread_gone(current);
 	KUNIT_EXPECT_NULL(test, th_of(current));
-	KUNIT_EXPECT_NULL(test, READ_ONCE(b->task));
+	KUNIT_EXPECT_NULL(test, READ_ONCE(b->split.task));
 }
 
 static struct kunit_case th_cases[] = {

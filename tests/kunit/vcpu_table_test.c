@@ -87,7 +87,7 @@ static void vtab_churn_test(struct kunit *test)
 			missed++;
 			continue;
 		}
-		if (hvt_vcpu_lookup(VT_KEY(i)) != v || v->in_exit)
+		if (hvt_vcpu_lookup(VT_KEY(i)) != v || v->split.in_exit)
 			missed++;
 		hvt_vcpu_retire(v);
 		if (i % 2)
@@ -105,7 +105,7 @@ static void vtab_churn_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, v);
 	KUNIT_EXPECT_EQ(test, v->vm_id, 50001U);
 	KUNIT_EXPECT_EQ(test, v->entry_ts, U64_MAX);
-	KUNIT_EXPECT_FALSE(test, v->in_exit);
+	KUNIT_EXPECT_FALSE(test, v->split.in_exit);
 }
 
 /*
@@ -195,10 +195,10 @@ static void vtab_identity_test(struct kunit *test)
 	struct hvt_vcpu *v = hvt_vcpu_claim(VT_KEY(0), &a);
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
-	v->in_exit = true;
+	v->split.in_exit = true;
 	v->stat.exits.count = 5;
 	KUNIT_EXPECT_PTR_EQ(test, hvt_vcpu_claim(VT_KEY(0), &b), v);
-	KUNIT_EXPECT_FALSE(test, v->in_exit);
+	KUNIT_EXPECT_FALSE(test, v->split.in_exit);
 	KUNIT_EXPECT_EQ(test, v->vm_pid, 200U);
 	KUNIT_EXPECT_EQ(test, v->vm_id, 2U);
 	KUNIT_EXPECT_EQ(test, v->gen, 0UL);	/* aggregates start again */

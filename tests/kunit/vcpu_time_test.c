@@ -2,10 +2,11 @@
 /*
  * KUnit: where an exit's time goes (kmod/vcpu_time.h), the state machine
  * that splits an exit into VMM, halt, runnable and other time (enum
- * hvtrace_part), driven with explicit timestamps the way the probes drive
- * it (probe_kvm.c, probe_sched.c, probe_vcpu_run.c). Scenarios with exact
- * values first, then fixed-seed random walks through the transitions,
- * checked against a timeline model of the rules in uapi hvtrace.h.
+ * hvtrace_part), driven through the entry points the probes call
+ * (probe_kvm.c, probe_sched.c, probe_vcpu_run.c, probe_destroy.c), guards
+ * included, with explicit timestamps. Scenarios with exact values first,
+ * then fixed-seed random walks through the transitions, checked against
+ * a timeline model of the rules in uapi hvtrace.h.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -19,91 +20,24 @@
 #define RUNNABLE	HVTRACE_PART_RUNNABLE
 #define OTHER		HVTRACE_PART_OTHER
 
-/* The probes' calls, with their guards (see the probe files). */
-
-/* kvm_exit: the exit in flight starts. */
-static void vt_exit(struct hvt_vcpu *v, u64 now)
-{
-	v->in_exit = true;
-	v->exit_ts = now;
-}
-
 /*
- * kvm_entry: closes the exit and returns its duration. The caller reads
- * the parts, then vt_done() resets them, as hvt_on_entry() does around
- * its accounting.
+ * The entry points read the clock once their guards pass; in this
+ * module that clock is the test's (vcpu_time.h, HVT_KUNIT).
  */
-static u64 vt_entry(struct hvt_vcpu *v, u64 now)
-{
-	v->in_exit = false;
-	if (now < v->exit_ts)
-		v->exit_ts = now;
-	if (v->split)
-		hvt_time_close(v, now, now - v->exit_ts);
-	return now - v->exit_ts;
-}
+u64 hvt_time_test_now;
 
-static void vt_done(struct hvt_vcpu *v)
-{
-	if (v->split)
-		hvt_time_reset(v);
-}
+/* CALL, an entry point, at time T. */
+#define AT(t, call) ({ hvt_time_test_now = (t); call; })
 
-/* sched_switch, the vCPU thread going out; NEXT takes the CPU. */
-static void vt_out(struct hvt_vcpu *v, bool runnable,
-		   const struct task_struct *next, bool next_vcpu, u64 now)
-{
-	if (v->in_exit)
-		hvt_time_switch_out(v, runnable, next, next_vcpu, now, 1);
-}
-
-/* sched_switch, the vCPU thread coming in after PREV: runnable time. */
-static u64 vt_in(struct hvt_vcpu *v, const struct task_struct *prev,
-		 bool prev_vcpu, u64 now)
-{
-	u64 r;
-
-	if (!v->in_exit)
-		return 0;
-	r = hvt_time_switch_in(v, prev, prev_vcpu, now);
-	v->preempted = false;
-	return r;
-}
-
-static void vt_wakeup(struct hvt_vcpu *v, u64 now)
-{
-	if (v->in_exit && v->where == HVT_OFF_BLOCKED)
-		hvt_time_wakeup(v, now);
-}
-
-/* kvm_userspace_exit */
-static void vt_to_user(struct hvt_vcpu *v, u64 now)
-{
-	if (v->in_exit)
-		hvt_time_to_user(v, now);
-}
-
-/* The kprobe on kvm_arch_vcpu_ioctl_run: KVM_RUN again. */
-static void vt_run(struct hvt_vcpu *v, u64 now)
-{
-	if (v->in_exit && v->in_user)
-		hvt_time_from_user(v, now);
-}
-
-/* kvm_vcpu_wakeup: a halt of NS ended. */
-static void vt_halted(struct hvt_vcpu *v, u64 ns, bool waited, u64 now)
-{
-	if (v->in_exit)
-		hvt_time_halted(v, ns, waited, now);
-}
-
-/* A vCPU and the tasks that run around it. */
+/* A vCPU's split, its thread, and the tasks that run around it. */
 struct vt_fix {
-	struct hvt_vcpu *v;
+	struct hvt_split *s;
+	struct task_struct *thread;	/* pid 50, the vCPU thread */
 	struct task_struct *idle;	/* pid 0 */
 	struct task_struct *hog;	/* pid 100 */
 	struct task_struct *vcpu2;	/* pid 200, another vCPU thread */
 	struct task_struct *kworker;	/* pid 300 */
+	enum hvt_end end;		/* what the last entry said */
 };
 
 static struct task_struct *vt_task(struct kunit *test, pid_t pid,
@@ -117,75 +51,150 @@ static struct task_struct *vt_task(struct kunit *test, pid_t pid,
 	return p;
 }
 
+/* The first exit of a new vCPU on its thread: vcpu_init, hvt_thread_add. */
+static void vt_new_vcpu(struct vt_fix *f)
+{
+	hvt_time_init(f->s);
+	hvt_split_own(f->s, f->thread);
+}
+
 static int vt_init(struct kunit *test)
 {
 	struct vt_fix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	f->v = kunit_kzalloc(test, sizeof(*f->v), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->v);
+	f->s = kunit_kzalloc(test, sizeof(*f->s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->s);
+	f->thread = vt_task(test, 50, "CPU 0/KVM");
+	/* Switched out without preemption, it blocks (it is no yield). */
+	f->thread->__state = TASK_INTERRUPTIBLE;
 	f->idle = vt_task(test, 0, "swapper/1");
 	f->hog = vt_task(test, 100, "hvhog");
 	f->vcpu2 = vt_task(test, 200, "CPU 1/KVM");
 	f->kworker = vt_task(test, 300, "kworker/1:0");
+	vt_new_vcpu(f);
 	test->priv = f;
 	return 0;
 }
 
-#define VT_EXPECT_PARTS(test, v, vmm, halt, runnable, other) do {	\
-	KUNIT_EXPECT_EQ(test, (v)->part[VMM], (u64)(vmm));		\
-	KUNIT_EXPECT_EQ(test, (v)->part[HALT], (u64)(halt));		\
-	KUNIT_EXPECT_EQ(test, (v)->part[RUNNABLE], (u64)(runnable));	\
-	KUNIT_EXPECT_EQ(test, (v)->part[OTHER], (u64)(other));	\
+/*
+ * The probes' calls that take more than the entry point itself (which
+ * checks its own guards): the thread and the CPU a switch is about, what
+ * a call returns, and the caller's part of the protocol.
+ */
+
+/*
+ * kvm_entry at NOW: the exit's duration. A split exit's parts are closed
+ * as end_split() closes them, and stay to be read.
+ */
+static u64 vt_entry(struct vt_fix *f, u64 now)
+{
+	u64 d = U64_MAX;
+
+	f->end = AT(now, hvt_time_entry(f->s, &d));
+	if (f->end == HVT_END_SPLIT)
+		hvt_time_close(f->s, d);
+	return d;
+}
+
+/* After the caller's counting: hvt_on_entry() resets a split exit. */
+static void vt_done(struct vt_fix *f)
+{
+	if (f->end == HVT_END_SPLIT)
+		hvt_time_reset(f->s);
+}
+
+/* KVM destroys the vCPU at NOW: the duration of its exit in flight. */
+static u64 vt_destroyed(struct vt_fix *f, u64 now)
+{
+	u64 d = U64_MAX;
+
+	f->end = AT(now, hvt_time_destroyed(f->s, &d)) ? HVT_END_SPLIT :
+							  HVT_END_NONE;
+	if (f->end == HVT_END_SPLIT)
+		hvt_time_close(f->s, d);
+	return d;
+}
+
+/* sched_switch, the vCPU thread going out on CPU 1; NEXT takes it. */
+static void vt_out(struct vt_fix *f, bool preempt,
+		   const struct task_struct *next, bool next_vcpu, u64 now)
+{
+	hvt_time_switch_out(f->s, f->thread, preempt, next, next_vcpu, now,
+			    1);
+}
+
+/*
+ * sched_switch, the vCPU thread coming in after PREV: the runnable time
+ * it ended. hvt_on_switch() counts it, then lets the split go.
+ */
+static u64 vt_in(struct vt_fix *f, const struct task_struct *prev,
+		 bool prev_vcpu, u64 now)
+{
+	struct hvt_switched_in w = {};
+
+	if (!hvt_time_switch_in(f->s, f->thread, prev, prev_vcpu, now, &w))
+		return 0;
+	hvt_split_leave(f->s);
+	return w.runnable_ns;
+}
+
+#define VT_EXPECT_PARTS(test, s, vmm, halt, runnable, other) do {	\
+	KUNIT_EXPECT_EQ(test, (s)->part[VMM], (u64)(vmm));		\
+	KUNIT_EXPECT_EQ(test, (s)->part[HALT], (u64)(halt));		\
+	KUNIT_EXPECT_EQ(test, (s)->part[RUNNABLE], (u64)(runnable));	\
+	KUNIT_EXPECT_EQ(test, (s)->part[OTHER], (u64)(other));	\
 } while (0)
 
-static u64 vt_sum(const struct hvt_vcpu *v)
+static u64 vt_sum(const struct hvt_split *s)
 {
 	u64 sum = 0;
 	int i;
 
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		sum += v->part[i];
+		sum += s->part[i];
 	return sum;
 }
 
 /* Nothing happens to the common exit: no split, nothing to close. */
 static void vt_quiet_test(struct kunit *test)
 {
-	struct hvt_vcpu *v = ((struct vt_fix *)test->priv)->v;
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
 
-	vt_exit(v, 1000);
-	KUNIT_EXPECT_EQ(test, vt_entry(v, 5000), 4000ULL);
-	KUNIT_EXPECT_FALSE(test, v->split);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_ON_CPU);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);
+	AT(1000, hvt_time_exit(s));
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 5000), 4000ULL);
+	KUNIT_EXPECT_FALSE(test, s->split);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);
 }
 
 /* The VMM has the exit from the userspace exit to KVM_RUN. */
 static void vt_vmm_round_trip_test(struct kunit *test)
 {
-	struct hvt_vcpu *v = ((struct vt_fix *)test->priv)->v;
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_to_user(v, 1500);
-	KUNIT_EXPECT_TRUE(test, v->split);
-	KUNIT_EXPECT_TRUE(test, v->in_user);
-	vt_run(v, 4500);
-	KUNIT_EXPECT_FALSE(test, v->in_user);
-	d = vt_entry(v, 5000);
+	AT(1000, hvt_time_exit(s));
+	AT(1500, hvt_time_to_user(s));
+	KUNIT_EXPECT_TRUE(test, s->split);
+	KUNIT_EXPECT_TRUE(test, s->in_user);
+	AT(4500, hvt_time_run(s));
+	KUNIT_EXPECT_FALSE(test, s->in_user);
+	d = vt_entry(f, 5000);
 	KUNIT_EXPECT_EQ(test, d, 4000ULL);
-	VT_EXPECT_PARTS(test, v, 3000, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1000ULL);	/* handling */
-	vt_done(v);
+	VT_EXPECT_PARTS(test, s, 3000, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 1000ULL);	/* handling */
+	vt_done(f);
 
 	/* Without the KVM_RUN kprobe the VMM's time runs to the entry. */
-	vt_exit(v, 10000);
-	vt_to_user(v, 10500);
-	d = vt_entry(v, 14000);
-	VT_EXPECT_PARTS(test, v, 3500, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 500ULL);
+	AT(10000, hvt_time_exit(s));
+	AT(10500, hvt_time_to_user(s));
+	d = vt_entry(f, 14000);
+	VT_EXPECT_PARTS(test, s, 3500, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 500ULL);
 }
 
 /*
@@ -195,40 +204,40 @@ static void vt_vmm_round_trip_test(struct kunit *test)
 static void vt_vmm_sleeps_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_to_user(v, 1500);
-	vt_out(v, false, f->idle, false, 2000);		/* VMM 500 on CPU */
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_OFF_BLOCKED);
-	KUNIT_EXPECT_FALSE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->sleep_ts, 0ULL);	/* not a kernel sleep */
-	vt_wakeup(v, 6000);				/* VMM 4000 blocked */
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_OFF_RUNNABLE);
+	AT(1000, hvt_time_exit(s));
+	AT(1500, hvt_time_to_user(s));
+	vt_out(f, false, f->idle, false, 2000);		/* VMM 500 on CPU */
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_OFF_BLOCKED);
+	KUNIT_EXPECT_FALSE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 0ULL);	/* not a kernel sleep */
+	AT(6000, hvt_time_wakeup(s, f->thread));	/* VMM 4000 blocked */
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_OFF_RUNNABLE);
 	/* The idle task ran before: nobody is noted. */
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 6500), 500ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 0ULL);
-	vt_run(v, 7000);				/* VMM 500 on CPU */
-	d = vt_entry(v, 7200);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 6500), 500ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 0ULL);
+	AT(7000, hvt_time_run(s));			/* VMM 500 on CPU */
+	d = vt_entry(f, 7200);
 	KUNIT_EXPECT_EQ(test, d, 6200ULL);
-	VT_EXPECT_PARTS(test, v, 5000, 0, 500, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 700ULL);
-	vt_done(v);
+	VT_EXPECT_PARTS(test, s, 5000, 0, 500, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 700ULL);
+	vt_done(f);
 
 	/* Preempted in userspace: runnable, but not inside KVM. */
-	vt_exit(v, 10000);
-	vt_to_user(v, 10100);
-	vt_out(v, true, f->hog, false, 10300);		/* VMM 200 */
-	KUNIT_EXPECT_FALSE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->off_pid, 100U);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 11300), 1000ULL);
-	d = vt_entry(v, 11500);				/* VMM 200 more */
-	VT_EXPECT_PARTS(test, v, 400, 0, 1000, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 100ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 100U);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 1000ULL);
+	AT(10000, hvt_time_exit(s));
+	AT(10100, hvt_time_to_user(s));
+	vt_out(f, true, f->hog, false, 10300);		/* VMM 200 */
+	KUNIT_EXPECT_FALSE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->off_pid, 100U);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 11300), 1000ULL);
+	d = vt_entry(f, 11500);				/* VMM 200 more */
+	VT_EXPECT_PARTS(test, s, 400, 0, 1000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 100ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 100U);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 1000ULL);
 }
 
 /*
@@ -239,37 +248,28 @@ static void vt_vmm_sleeps_test(struct kunit *test)
 static void vt_run_from_other_thread_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_to_user(v, 1500);
-	vt_out(v, false, f->idle, false, 2000);		/* VMM 500 on CPU */
-	vt_run(v, 5000);				/* VMM 3000 blocked */
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_ON_CPU);
-	d = vt_entry(v, 6000);
+	AT(1000, hvt_time_exit(s));
+	AT(1500, hvt_time_to_user(s));
+	vt_out(f, false, f->idle, false, 2000);		/* VMM 500 on CPU */
+	AT(5000, hvt_time_run(s));			/* VMM 3000 blocked */
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	d = vt_entry(f, 6000);
 	KUNIT_EXPECT_EQ(test, d, 5000ULL);
-	VT_EXPECT_PARTS(test, v, 3500, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1500ULL);	/* handling */
-	vt_done(v);
+	VT_EXPECT_PARTS(test, s, 3500, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 1500ULL);	/* handling */
+	vt_done(f);
 
 	/* The old thread was preempted in userspace: runnable to KVM_RUN. */
-	vt_exit(v, 10000);
-	vt_to_user(v, 10500);
-	vt_out(v, true, f->hog, false, 11000);		/* VMM 500 */
-	vt_run(v, 13000);				/* runnable 2000 */
-	d = vt_entry(v, 13500);
-	VT_EXPECT_PARTS(test, v, 500, 0, 2000, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1000ULL);
-}
-
-/* KVM destroys the vCPU of an exit that never re-enters. */
-static u64 vt_destroyed(struct hvt_vcpu *v, u64 now)
-{
-	v->in_exit = false;
-	v->split = true;
-	hvt_time_close(v, now, now - v->exit_ts);
-	return now - v->exit_ts;
+	AT(10000, hvt_time_exit(s));
+	AT(10500, hvt_time_to_user(s));
+	vt_out(f, true, f->hog, false, 11000);		/* VMM 500 */
+	AT(13000, hvt_time_run(s));			/* runnable 2000 */
+	d = vt_entry(f, 13500);
+	VT_EXPECT_PARTS(test, s, 500, 0, 2000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 1000ULL);
 }
 
 /*
@@ -280,40 +280,44 @@ static u64 vt_destroyed(struct hvt_vcpu *v, u64 now)
 static void vt_destroyed_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
 	/* Blocked in the VMM (or dead) since 2000. */
-	vt_exit(v, 1000);
-	vt_to_user(v, 1500);
-	vt_out(v, false, f->idle, false, 2000);
-	d = vt_destroyed(v, 9000);
+	AT(1000, hvt_time_exit(s));
+	AT(1500, hvt_time_to_user(s));
+	vt_out(f, false, f->idle, false, 2000);
+	d = vt_destroyed(f, 9000);
+	KUNIT_EXPECT_NULL(test, s->task);
 	KUNIT_EXPECT_EQ(test, d, 8000ULL);
-	VT_EXPECT_PARTS(test, v, 7500, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 500ULL);
-	vt_done(v);
+	VT_EXPECT_PARTS(test, s, 7500, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 500ULL);
+	vt_done(f);
+	vt_new_vcpu(f);
 
 	/* Preempted in the VMM. */
-	vt_exit(v, 10000);
-	vt_to_user(v, 10500);
-	vt_out(v, true, f->hog, false, 11000);
-	d = vt_destroyed(v, 14000);
-	VT_EXPECT_PARTS(test, v, 500, 0, 3000, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 500ULL);
-	vt_done(v);
+	AT(10000, hvt_time_exit(s));
+	AT(10500, hvt_time_to_user(s));
+	vt_out(f, true, f->hog, false, 11000);
+	d = vt_destroyed(f, 14000);
+	VT_EXPECT_PARTS(test, s, 500, 0, 3000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 500ULL);
+	vt_done(f);
+	vt_new_vcpu(f);
 
 	/* On CPU in the VMM: the destroying thread is the vCPU thread. */
-	vt_exit(v, 20000);
-	vt_to_user(v, 20400);
-	d = vt_destroyed(v, 21000);
-	VT_EXPECT_PARTS(test, v, 600, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 400ULL);
-	vt_done(v);
+	AT(20000, hvt_time_exit(s));
+	AT(20400, hvt_time_to_user(s));
+	d = vt_destroyed(f, 21000);
+	VT_EXPECT_PARTS(test, s, 600, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 400ULL);
+	vt_done(f);
+	vt_new_vcpu(f);
 
 	/* Nothing happened to it: all handling. */
-	vt_exit(v, 30000);
-	d = vt_destroyed(v, 30700);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
+	AT(30000, hvt_time_exit(s));
+	d = vt_destroyed(f, 30700);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, d, 700ULL);
 }
 
@@ -324,49 +328,49 @@ static void vt_destroyed_test(struct kunit *test)
 static void vt_preempted_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, true, f->vcpu2, true, 2000);
-	KUNIT_EXPECT_TRUE(test, v->split);
-	KUNIT_EXPECT_TRUE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_OFF_RUNNABLE);
-	KUNIT_EXPECT_EQ(test, v->off_ts, 2000ULL);
-	KUNIT_EXPECT_EQ(test, v->cpu_off, (u16)1);
-	KUNIT_EXPECT_EQ(test, v->off_pid, 200U);
-	KUNIT_EXPECT_STREQ(test, v->off_comm, "CPU 1/KVM");
-	KUNIT_EXPECT_TRUE(test, v->off_vcpu);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, true, f->vcpu2, true, 2000);
+	KUNIT_EXPECT_TRUE(test, s->split);
+	KUNIT_EXPECT_TRUE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_OFF_RUNNABLE);
+	KUNIT_EXPECT_EQ(test, s->off_ts, 2000ULL);
+	KUNIT_EXPECT_EQ(test, s->cpu_off, (u16)1);
+	KUNIT_EXPECT_EQ(test, s->off_pid, 200U);
+	KUNIT_EXPECT_STREQ(test, s->off_comm, "CPU 1/KVM");
+	KUNIT_EXPECT_TRUE(test, s->off_vcpu);
 	/* PREV (the hog) ran last, but the preemptor was noted already. */
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 5000), 3000ULL);
-	KUNIT_EXPECT_FALSE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->on_ts, 5000ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 200U);
-	KUNIT_EXPECT_STREQ(test, v->pre_comm, "CPU 1/KVM");
-	KUNIT_EXPECT_EQ(test, v->pre_flags, (u16)HVTRACE_EVF_PREEMPT_VCPU);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 3000ULL);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 5000), 3000ULL);
+	KUNIT_EXPECT_FALSE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->on_ts, 5000ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 200U);
+	KUNIT_EXPECT_STREQ(test, s->pre_comm, "CPU 1/KVM");
+	KUNIT_EXPECT_EQ(test, s->pre_flags, (u16)HVTRACE_EVF_PREEMPT_VCPU);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 3000ULL);
 
 	/* A shorter stretch does not replace it... */
-	vt_out(v, true, f->hog, false, 6000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 7000), 1000ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 200U);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 3000ULL);
+	vt_out(f, true, f->hog, false, 6000);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 7000), 1000ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 200U);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 3000ULL);
 	/* ... nor one as long ... */
-	vt_out(v, true, f->hog, false, 8000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 11000), 3000ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 200U);
+	vt_out(f, true, f->hog, false, 8000);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 11000), 3000ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 200U);
 	/* ... a longer one does. */
-	vt_out(v, true, f->kworker, false, 12000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 16000), 4000ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 300U);
-	KUNIT_EXPECT_STREQ(test, v->pre_comm, "kworker/1:0");
-	KUNIT_EXPECT_EQ(test, v->pre_flags, (u16)0);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 4000ULL);
+	vt_out(f, true, f->kworker, false, 12000);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 16000), 4000ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 300U);
+	KUNIT_EXPECT_STREQ(test, s->pre_comm, "kworker/1:0");
+	KUNIT_EXPECT_EQ(test, s->pre_flags, (u16)0);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 4000ULL);
 
-	d = vt_entry(v, 17000);
+	d = vt_entry(f, 17000);
 	KUNIT_EXPECT_EQ(test, d, 16000ULL);
-	VT_EXPECT_PARTS(test, v, 0, 0, 11000, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 5000ULL);
+	VT_EXPECT_PARTS(test, s, 0, 0, 11000, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 5000ULL);
 }
 
 /*
@@ -376,33 +380,33 @@ static void vt_preempted_test(struct kunit *test)
 static void vt_wakeup_wait_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, false, f->idle, false, 2000);
-	KUNIT_EXPECT_FALSE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->off_pid, 0U);
-	KUNIT_EXPECT_EQ(test, v->sleep_ts, 2000ULL);
-	vt_wakeup(v, 5000);
-	KUNIT_EXPECT_EQ(test, v->ksleep, 3000ULL);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 5600), 600ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);
-	d = vt_entry(v, 6000);
-	VT_EXPECT_PARTS(test, v, 0, 0, 600, 3000);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1400ULL);
-	vt_done(v);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 2000);
+	KUNIT_EXPECT_FALSE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->off_pid, 0U);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 2000ULL);
+	AT(5000, hvt_time_wakeup(s, f->thread));
+	KUNIT_EXPECT_EQ(test, s->ksleep, 3000ULL);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 5600), 600ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);
+	d = vt_entry(f, 6000);
+	VT_EXPECT_PARTS(test, s, 0, 0, 600, 3000);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 1400ULL);
+	vt_done(f);
 
-	vt_exit(v, 10000);
-	vt_out(v, false, f->idle, false, 10100);
-	vt_wakeup(v, 10200);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->vcpu2, true, 10700), 500ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 200U);
-	KUNIT_EXPECT_EQ(test, v->pre_flags, (u16)HVTRACE_EVF_PREEMPT_VCPU);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 500ULL);
-	d = vt_entry(v, 11000);
-	VT_EXPECT_PARTS(test, v, 0, 0, 500, 100);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 400ULL);
+	AT(10000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 10100);
+	AT(10200, hvt_time_wakeup(s, f->thread));
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->vcpu2, true, 10700), 500ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 200U);
+	KUNIT_EXPECT_EQ(test, s->pre_flags, (u16)HVTRACE_EVF_PREEMPT_VCPU);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 500ULL);
+	d = vt_entry(f, 11000);
+	VT_EXPECT_PARTS(test, s, 0, 0, 500, 100);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 400ULL);
 }
 
 /*
@@ -412,43 +416,43 @@ static void vt_wakeup_wait_test(struct kunit *test)
 static void vt_halt_blocked_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	v->on_ts = 400;			/* switched in before the exit */
-	vt_exit(v, 1000);
+	s->on_ts = 400;			/* switched in before the exit */
+	AT(1000, hvt_time_exit(s));
 	/* KVM's halt starts at 1200 and polls until 1500. */
-	vt_out(v, false, f->idle, false, 1500);
-	KUNIT_EXPECT_EQ(test, v->sleep_ts, 1500ULL);
-	vt_wakeup(v, 9000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 9400), 400ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 100U);
-	vt_halted(v, 9500 - 1200, true, 9500);
-	KUNIT_EXPECT_EQ(test, v->sleep_ts, 0ULL);
-	KUNIT_EXPECT_EQ(test, v->ksleep, 0ULL);
-	VT_EXPECT_PARTS(test, v, 0, 300 + 7500, 400, 0);
-	d = vt_entry(v, 9800);
+	vt_out(f, false, f->idle, false, 1500);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 1500ULL);
+	AT(9000, hvt_time_wakeup(s, f->thread));
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 9400), 400ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 100U);
+	AT(9500, hvt_time_halted(s, 9500 - 1200, true));
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 0ULL);
+	VT_EXPECT_PARTS(test, s, 0, 300 + 7500, 400, 0);
+	d = vt_entry(f, 9800);
 	KUNIT_EXPECT_EQ(test, d, 8800ULL);
-	VT_EXPECT_PARTS(test, v, 0, 7800, 400, 0);
+	VT_EXPECT_PARTS(test, s, 0, 7800, 400, 0);
 	/* 200 before the halt, 100 after the switch-in, 300 after it. */
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 600ULL);
-	vt_done(v);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 600ULL);
+	vt_done(f);
 
 	/*
 	 * Woken spuriously, back to sleep: both sleeps are the halt, the
 	 * check between them handling.
 	 */
-	vt_exit(v, 20000);
-	vt_out(v, false, f->idle, false, 20100);	/* halt polled 0 */
-	vt_wakeup(v, 21000);
-	vt_in(v, f->idle, false, 21050);
-	vt_out(v, false, f->idle, false, 21060);
-	vt_wakeup(v, 23000);
-	vt_in(v, f->idle, false, 23020);
-	vt_halted(v, 23030 - 20100, true, 23030);
-	d = vt_entry(v, 23100);
-	VT_EXPECT_PARTS(test, v, 0, 900 + 1940, 50 + 20, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 3100ULL - 2910);
+	AT(20000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 20100);	/* halt polled 0 */
+	AT(21000, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 21050);
+	vt_out(f, false, f->idle, false, 21060);
+	AT(23000, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 23020);
+	AT(23030, hvt_time_halted(s, 23030 - 20100, true));
+	d = vt_entry(f, 23100);
+	VT_EXPECT_PARTS(test, s, 0, 900 + 1940, 50 + 20, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 3100ULL - 2910);
 }
 
 /*
@@ -458,146 +462,146 @@ static void vt_halt_blocked_test(struct kunit *test)
 static void vt_halt_polled_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	v->on_ts = 500;			/* stale: before the exit */
-	vt_exit(v, 1000);
-	vt_halted(v, 1500, false, 3000);
-	KUNIT_EXPECT_TRUE(test, v->split);
-	d = vt_entry(v, 3200);
-	VT_EXPECT_PARTS(test, v, 0, 1500, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 700ULL);
-	vt_done(v);
+	s->on_ts = 500;			/* stale: before the exit */
+	AT(1000, hvt_time_exit(s));
+	AT(3000, hvt_time_halted(s, 1500, false));
+	KUNIT_EXPECT_TRUE(test, s->split);
+	d = vt_entry(f, 3200);
+	VT_EXPECT_PARTS(test, s, 0, 1500, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 700ULL);
+	vt_done(f);
 
 	/* NS longer than the exit (two clocks): the exit bounds it. */
-	vt_exit(v, 10000);
-	vt_halted(v, 9000, false, 12000);
-	d = vt_entry(v, 12100);
-	VT_EXPECT_PARTS(test, v, 0, 2000, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 100ULL);
-	vt_done(v);
+	AT(10000, hvt_time_exit(s));
+	AT(12000, hvt_time_halted(s, 9000, false));
+	d = vt_entry(f, 12100);
+	VT_EXPECT_PARTS(test, s, 0, 2000, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 100ULL);
+	vt_done(f);
 
 	/* Preempted before the halt, which starts at the switch-in. */
-	vt_exit(v, 20000);
-	vt_out(v, true, f->hog, false, 20100);
-	vt_in(v, f->idle, false, 20600);
-	vt_halted(v, 400, false, 21000);
-	d = vt_entry(v, 21100);
-	VT_EXPECT_PARTS(test, v, 0, 400, 500, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 200ULL);
-	vt_done(v);
+	AT(20000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 20100);
+	vt_in(f, f->idle, false, 20600);
+	AT(21000, hvt_time_halted(s, 400, false));
+	d = vt_entry(f, 21100);
+	VT_EXPECT_PARTS(test, s, 0, 400, 500, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 200ULL);
+	vt_done(f);
 
 	/* Woken before it got off CPU: waited, but on CPU throughout. */
-	vt_exit(v, 30000);
-	vt_halted(v, 800, true, 31000);
-	d = vt_entry(v, 31050);
-	VT_EXPECT_PARTS(test, v, 0, 800, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 250ULL);
+	AT(30000, hvt_time_exit(s));
+	AT(31000, hvt_time_halted(s, 800, true));
+	d = vt_entry(f, 31050);
+	VT_EXPECT_PARTS(test, s, 0, 800, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 250ULL);
 }
 
 /* A kernel sleep that is no halt is other; a halt after it is apart. */
 static void vt_kernel_sleep_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, false, f->idle, false, 2000);
-	vt_wakeup(v, 5000);
-	vt_in(v, f->idle, false, 5000);
-	KUNIT_EXPECT_EQ(test, v->ksleep, 3000ULL);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);	/* other only at the close */
-	d = vt_entry(v, 6000);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 3000);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 2000ULL);
-	vt_done(v);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 2000);
+	AT(5000, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 5000);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 3000ULL);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);	/* other only at the close */
+	d = vt_entry(f, 6000);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 3000);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 2000ULL);
+	vt_done(f);
 
 	/* A halt that polled successfully leaves an earlier sleep other. */
-	vt_exit(v, 10000);
-	vt_out(v, false, f->idle, false, 10100);
-	vt_wakeup(v, 10600);
-	vt_in(v, f->idle, false, 10700);
-	vt_halted(v, 300, false, 11100);
-	d = vt_entry(v, 11200);
-	VT_EXPECT_PARTS(test, v, 0, 300, 100, 500);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 300ULL);
-	vt_done(v);
+	AT(10000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 10100);
+	AT(10600, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 10700);
+	AT(11100, hvt_time_halted(s, 300, false));
+	d = vt_entry(f, 11200);
+	VT_EXPECT_PARTS(test, s, 0, 300, 100, 500);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 300ULL);
+	vt_done(f);
 
 	/* A sleep after a halt that blocked is other again. */
-	vt_exit(v, 20000);
-	vt_out(v, false, f->idle, false, 20200);	/* halt from 20100 */
-	vt_wakeup(v, 21200);
-	vt_in(v, f->idle, false, 21200);
-	vt_halted(v, 1200, true, 21300);		/* 100 + 1000 */
-	vt_out(v, false, f->idle, false, 21400);
-	vt_wakeup(v, 21900);
-	vt_in(v, f->idle, false, 21900);
-	d = vt_entry(v, 22000);
-	VT_EXPECT_PARTS(test, v, 0, 1100, 0, 500);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 400ULL);
+	AT(20000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 20200);	/* halt from 20100 */
+	AT(21200, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 21200);
+	AT(21300, hvt_time_halted(s, 1200, true));	/* 100 + 1000 */
+	vt_out(f, false, f->idle, false, 21400);
+	AT(21900, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 21900);
+	d = vt_entry(f, 22000);
+	VT_EXPECT_PARTS(test, s, 0, 1100, 0, 500);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 400ULL);
 }
 
 /* The wake-up went unseen: the switch-in ends the blocked time. */
 static void vt_unseen_wakeup_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, false, f->idle, false, 2000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 6000), 0ULL);
-	KUNIT_EXPECT_EQ(test, v->where, (u8)HVT_ON_CPU);
-	KUNIT_EXPECT_EQ(test, v->ksleep, 4000ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);	/* no runnable stretch */
-	d = vt_entry(v, 6500);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 4000);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 1500ULL);
-	vt_done(v);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 2000);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 6000), 0ULL);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 4000ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);	/* no runnable stretch */
+	d = vt_entry(f, 6500);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 4000);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 1500ULL);
+	vt_done(f);
 
 	/* In userspace: the VMM's. */
-	vt_exit(v, 10000);
-	vt_to_user(v, 10100);
-	vt_out(v, false, f->idle, false, 10300);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 12300), 0ULL);
-	KUNIT_EXPECT_EQ(test, v->user_ts, 12300ULL);
-	vt_run(v, 12400);
-	d = vt_entry(v, 12500);
-	VT_EXPECT_PARTS(test, v, 200 + 2000 + 100, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 200ULL);
+	AT(10000, hvt_time_exit(s));
+	AT(10100, hvt_time_to_user(s));
+	vt_out(f, false, f->idle, false, 10300);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 12300), 0ULL);
+	KUNIT_EXPECT_EQ(test, s->user_ts, 12300ULL);
+	AT(12400, hvt_time_run(s));
+	d = vt_entry(f, 12500);
+	VT_EXPECT_PARTS(test, s, 200 + 2000 + 100, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 200ULL);
 }
 
 /* An interval whose end reads earlier than its start is empty. */
 static void vt_clock_skew_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 
 	KUNIT_EXPECT_EQ(test, hvt_since(10, 5), 5ULL);
 	KUNIT_EXPECT_EQ(test, hvt_since(5, 10), 0ULL);
 	KUNIT_EXPECT_EQ(test, hvt_since(7, 7), 0ULL);
 
-	vt_exit(v, 1000);
-	vt_to_user(v, 3000);
-	vt_run(v, 2900);			/* VMM 0 */
-	KUNIT_EXPECT_EQ(test, v->part[VMM], 0ULL);
-	vt_out(v, false, f->idle, false, 5000);
-	vt_wakeup(v, 4900);			/* another CPU, behind */
-	KUNIT_EXPECT_EQ(test, v->ksleep, 0ULL);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->hog, false, 4800), 0ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);	/* empty: not the longest */
-	vt_out(v, true, f->hog, false, 6000);
-	KUNIT_EXPECT_EQ(test, vt_in(v, f->idle, false, 5990), 0ULL);
+	AT(1000, hvt_time_exit(s));
+	AT(3000, hvt_time_to_user(s));
+	AT(2900, hvt_time_run(s));			/* VMM 0 */
+	KUNIT_EXPECT_EQ(test, s->part[VMM], 0ULL);
+	vt_out(f, false, f->idle, false, 5000);
+	AT(4900, hvt_time_wakeup(s, f->thread));			/* another CPU, behind */
+	KUNIT_EXPECT_EQ(test, s->ksleep, 0ULL);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 4800), 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);	/* empty: not the longest */
+	vt_out(f, true, f->hog, false, 6000);
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 5990), 0ULL);
 	/* A halt read on a clock behind the switch-in's: empty. */
-	vt_halted(v, 50, false, 5980);
-	KUNIT_EXPECT_EQ(test, v->part[HALT], 0ULL);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
+	AT(5980, hvt_time_halted(s, 50, false));
+	KUNIT_EXPECT_EQ(test, s->part[HALT], 0ULL);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);
 	/* The entry on a CPU behind the exit's: the exit took no time. */
-	KUNIT_EXPECT_EQ(test, vt_entry(v, 900), 0ULL);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, v->exit_ts, 900ULL);
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 900), 0ULL);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, s->exit_ts, 900ULL);
 }
 
 /*
@@ -631,20 +635,23 @@ KUNIT_ARRAY_PARAM(vt_trim, vt_trim_cases, vt_trim_desc);
 static void vt_trim_test(struct kunit *test)
 {
 	const struct vt_trim_case *c = test->param_value;
-	struct hvt_vcpu *v = ((struct vt_fix *)test->priv)->v;
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
 	u64 sum;
 	int i;
 
-	v->split = true;
-	v->part[VMM] = 1000;
-	v->part[HALT] = 1000;
-	v->part[RUNNABLE] = 1000;
-	v->ksleep = 1000;
-	hvt_time_close(v, 50000, c->d);
-	sum = vt_sum(v);
+	/* An exit of D ns whose parts so far read as below. */
+	AT(50000 - c->d, hvt_time_exit(s));
+	s->split = true;
+	s->part[VMM] = 1000;
+	s->part[HALT] = 1000;
+	s->part[RUNNABLE] = 1000;
+	s->ksleep = 1000;
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 50000), c->d);
+	sum = vt_sum(s);
 	KUNIT_EXPECT_EQ(test, sum, min(c->d, 4000ULL));
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		KUNIT_EXPECT_EQ_MSG(test, v->part[i], c->want[i], "part %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->part[i], c->want[i], "part %d", i);
 }
 
 /*
@@ -655,78 +662,148 @@ static void vt_trim_test(struct kunit *test)
 static void vt_trim_skewed_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_to_user(v, 1100);
-	vt_out(v, false, f->idle, false, 1200);		/* VMM 100 */
-	vt_wakeup(v, 5000);				/* VMM 3800 */
-	vt_in(v, f->hog, false, 5500);			/* runnable 500 */
-	vt_run(v, 5600);				/* VMM 100 */
-	VT_EXPECT_PARTS(test, v, 4000, 0, 500, 0);
-	d = vt_entry(v, 3000);
+	AT(1000, hvt_time_exit(s));
+	AT(1100, hvt_time_to_user(s));
+	vt_out(f, false, f->idle, false, 1200);		/* VMM 100 */
+	AT(5000, hvt_time_wakeup(s, f->thread));	/* VMM 3800 */
+	vt_in(f, f->hog, false, 5500);			/* runnable 500 */
+	AT(5600, hvt_time_run(s));			/* VMM 100 */
+	VT_EXPECT_PARTS(test, s, 4000, 0, 500, 0);
+	d = vt_entry(f, 3000);
 	KUNIT_EXPECT_EQ(test, d, 2000ULL);
-	VT_EXPECT_PARTS(test, v, 2000, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, vt_sum(v), d);
-	vt_done(v);
+	VT_EXPECT_PARTS(test, s, 2000, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, vt_sum(s), d);
+	vt_done(f);
 
 	/* Still in userspace at the close, which ends the VMM's time. */
-	vt_exit(v, 10000);
-	vt_out(v, true, f->hog, false, 10100);
-	vt_in(v, f->idle, false, 12100);		/* runnable 2000 */
-	vt_to_user(v, 12200);
-	d = vt_entry(v, 11000);				/* VMM 0 */
+	AT(10000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 10100);
+	vt_in(f, f->idle, false, 12100);		/* runnable 2000 */
+	AT(12200, hvt_time_to_user(s));
+	d = vt_entry(f, 11000);				/* VMM 0 */
 	KUNIT_EXPECT_EQ(test, d, 1000ULL);
-	VT_EXPECT_PARTS(test, v, 0, 0, 1000, 0);
-	KUNIT_EXPECT_FALSE(test, v->in_user);
+	VT_EXPECT_PARTS(test, s, 0, 0, 1000, 0);
+	KUNIT_EXPECT_FALSE(test, s->in_user);
 }
 
 /* After the exit is accounted, the next one starts with nothing. */
 static void vt_reset_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, true, f->hog, false, 1100);
-	vt_in(v, f->idle, false, 1600);
-	vt_out(v, false, f->idle, false, 1700);		/* sleep_ts */
-	vt_wakeup(v, 2700);				/* ksleep */
-	vt_in(v, f->idle, false, 2800);
-	vt_to_user(v, 2900);				/* in_user */
-	vt_out(v, true, f->kworker, false, 3000);
-	KUNIT_EXPECT_TRUE(test, v->sleep_ts != 0);
-	KUNIT_EXPECT_TRUE(test, v->ksleep != 0);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 100U);
-	vt_in(v, f->hog, false, 3400);
-	KUNIT_EXPECT_EQ(test, vt_entry(v, 3500), 2500ULL);
-	v->preempted = true;	/* as a preemption not yet switched in */
-	vt_done(v);
-	VT_EXPECT_PARTS(test, v, 0, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, v->ksleep, 0ULL);
-	KUNIT_EXPECT_EQ(test, v->sleep_ts, 0ULL);
-	KUNIT_EXPECT_FALSE(test, v->in_user);
-	KUNIT_EXPECT_FALSE(test, v->preempted);
-	KUNIT_EXPECT_EQ(test, v->pre_pid, 0U);
-	KUNIT_EXPECT_EQ(test, v->pre_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, v->pre_flags, (u16)0);
-	KUNIT_EXPECT_FALSE(test, v->split);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 1100);
+	vt_in(f, f->idle, false, 1600);
+	vt_out(f, false, f->idle, false, 1700);		/* sleep_ts */
+	AT(2700, hvt_time_wakeup(s, f->thread));	/* ksleep */
+	vt_in(f, f->idle, false, 2800);
+	AT(2900, hvt_time_to_user(s));			/* in_user */
+	vt_out(f, true, f->kworker, false, 3000);
+	KUNIT_EXPECT_TRUE(test, s->sleep_ts != 0);
+	KUNIT_EXPECT_TRUE(test, s->ksleep != 0);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 100U);
+	vt_in(f, f->hog, false, 3400);
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 3500), 2500ULL);
+	s->preempted = true;	/* as a preemption not yet switched in */
+	vt_done(f);
+	VT_EXPECT_PARTS(test, s, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 0ULL);
+	KUNIT_EXPECT_FALSE(test, s->in_user);
+	KUNIT_EXPECT_FALSE(test, s->preempted);
+	KUNIT_EXPECT_EQ(test, s->pre_pid, 0U);
+	KUNIT_EXPECT_EQ(test, s->pre_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pre_flags, (u16)0);
+	KUNIT_EXPECT_FALSE(test, s->split);
 
 	/* The next exit, a quiet one, then one that halts after polling. */
-	vt_exit(v, 10000);
-	KUNIT_EXPECT_EQ(test, vt_entry(v, 10500), 500ULL);
-	KUNIT_EXPECT_FALSE(test, v->split);
-	vt_done(v);
-	vt_exit(v, 20000);
-	vt_out(v, false, f->idle, false, 20400);	/* halt from 20100 */
-	vt_wakeup(v, 21000);
-	vt_in(v, f->idle, false, 21000);
-	vt_halted(v, 21000 - 20100, true, 21000);
-	d = vt_entry(v, 21000);
-	VT_EXPECT_PARTS(test, v, 0, 900, 0, 0);
-	KUNIT_EXPECT_EQ(test, d - vt_sum(v), 100ULL);
+	AT(10000, hvt_time_exit(s));
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 10500), 500ULL);
+	KUNIT_EXPECT_FALSE(test, s->split);
+	vt_done(f);
+	AT(20000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 20400);	/* halt from 20100 */
+	AT(21000, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 21000);
+	AT(21000, hvt_time_halted(s, 21000 - 20100, true));
+	d = vt_entry(f, 21000);
+	VT_EXPECT_PARTS(test, s, 0, 900, 0, 0);
+	KUNIT_EXPECT_EQ(test, d - vt_sum(s), 100ULL);
+}
+
+/*
+ * Each entry point checks its own guards: an event without an exit in
+ * flight, about a task that does not drive the split, or that does not
+ * fit where the thread is, leaves the split alone.
+ */
+static void vt_guards_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
+	struct hvt_switched_in w = {};
+	u64 d = 0;
+
+	/* No exit in flight. */
+	KUNIT_EXPECT_EQ(test, AT(1000, hvt_time_entry(s, &d)), HVT_END_NONE);
+	AT(1100, hvt_time_to_user(s));
+	AT(1200, hvt_time_halted(s, 100, true));
+	vt_out(f, false, f->idle, false, 1300);
+	AT(1400, hvt_time_wakeup(s, f->thread));
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 1500), 0ULL);
+	AT(1600, hvt_time_run(s));
+	KUNIT_EXPECT_FALSE(test, s->split);
+	KUNIT_EXPECT_FALSE(test, s->in_user);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 0ULL);
+	KUNIT_EXPECT_EQ(test, vt_sum(s), 0ULL);
+
+	/* A task that does not drive the split: the probe lets it go. */
+	KUNIT_EXPECT_FALSE(test, AT(2000, hvt_time_exit(s)));
+	hvt_time_switch_out(s, f->vcpu2, true, f->hog, false, 2100, 1);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	KUNIT_EXPECT_FALSE(test, s->split);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->busy), 0);
+	vt_out(f, false, f->idle, false, 2200);		/* the thread blocks */
+	AT(2300, hvt_time_wakeup(s, f->vcpu2));
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_OFF_BLOCKED);
+	KUNIT_EXPECT_FALSE(test, hvt_time_switch_in(s, f->vcpu2, f->idle,
+						    false, 2400, &w));
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_OFF_BLOCKED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->busy), 0);
+
+	/* A wake-up of a thread that is on CPU is none. */
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->idle, false, 2500), 0ULL);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 300ULL);	/* the wake-up unseen */
+	AT(2600, hvt_time_wakeup(s, f->thread));
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
+	KUNIT_EXPECT_EQ(test, s->run_ts, 0ULL);
+	/* KVM_RUN while the VMM does not have the exit ends nothing. */
+	AT(2700, hvt_time_run(s));
+	KUNIT_EXPECT_EQ(test, s->part[VMM], 0ULL);
+
+	/* An exit while one is in flight: that one is dropped. */
+	KUNIT_EXPECT_TRUE(test, AT(3000, hvt_time_exit(s)));
+	KUNIT_EXPECT_TRUE(test, s->in_exit);
+	KUNIT_EXPECT_EQ(test, s->exit_ts, 3000ULL);
+	KUNIT_EXPECT_FALSE(test, s->split);
+	KUNIT_EXPECT_EQ(test, s->ksleep, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->sleep_ts, 0ULL);
+	KUNIT_EXPECT_EQ(test, vt_entry(f, 3500), 500ULL);
+	KUNIT_EXPECT_EQ(test, f->end, HVT_END_QUIET);
+
+	/* Destroyed without an exit in flight: the thread lets go. */
+	KUNIT_EXPECT_FALSE(test, AT(4000, hvt_time_destroyed(s, &d)));
+	KUNIT_EXPECT_NULL(test, s->task);
+	/* Its scheduling no longer drives the split. */
+	AT(5000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 5100);
+	KUNIT_EXPECT_FALSE(test, s->split);
+	KUNIT_EXPECT_EQ(test, s->where, (u8)HVT_ON_CPU);
 }
 
 /*
@@ -964,12 +1041,12 @@ static void vt_dump(struct vt_walk *w)
 
 static void vt_show(struct vt_walk *w, const char *what, u64 d)
 {
-	const struct hvt_vcpu *v = w->f->v;
+	const struct hvt_split *s = w->f->s;
 
 	kunit_info(w->test, "%s: exit %llu, d %llu\n", what, w->exits, d);
 	kunit_info(w->test, "  got   VMM %llu halt %llu runnable %llu other %llu, preemptor %u for %llu\n",
-		   v->part[VMM], v->part[HALT], v->part[RUNNABLE],
-		   v->part[OTHER], v->pre_pid, v->pre_ns);
+		   s->part[VMM], s->part[HALT], s->part[RUNNABLE],
+		   s->part[OTHER], s->pre_pid, s->pre_ns);
 	kunit_info(w->test, "  model VMM %llu halt %llu runnable %llu other %llu, preemptor %u for %llu\n",
 		   w->model[VMM], w->model[HALT], w->model[RUNNABLE],
 		   w->model[OTHER], w->pre_who ? (u32)w->pre_who->pid : 0,
@@ -986,31 +1063,31 @@ static void vt_show(struct vt_walk *w, const char *what, u64 d)
  */
 static void vt_check(struct vt_walk *w, u64 d)
 {
-	const struct hvt_vcpu *v = w->f->v;
+	const struct hvt_split *s = w->f->s;
 	const u64 *m = w->model;
 	bool bad = false, differ = false, pre = false;
 	u64 sum = 0;
 	int i;
 
 	for (i = 0; i < HVTRACE_NR_PARTS; i++) {
-		sum += v->part[i];
-		w->part[i] += v->part[i];
-		bad |= v->part[i] > d;
-		differ |= v->part[i] != m[i];
+		sum += s->part[i];
+		w->part[i] += s->part[i];
+		bad |= s->part[i] > d;
+		differ |= s->part[i] != m[i];
 	}
-	bad |= sum > d || (!v->split && sum) || w->wrong;
+	bad |= sum > d || (!s->split && sum) || w->wrong;
 	if (!w->skew) {
-		pre = v->pre_ns != w->pre_ns ||
-		      v->pre_pid != (w->pre_who ? (u32)w->pre_who->pid : 0);
+		pre = s->pre_ns != w->pre_ns ||
+		      s->pre_pid != (w->pre_who ? (u32)w->pre_who->pid : 0);
 		if (w->pre_who)
-			pre |= v->pre_flags != (w->pre_vcpu ?
+			pre |= s->pre_flags != (w->pre_vcpu ?
 					HVTRACE_EVF_PREEMPT_VCPU : 0) ||
-			       strcmp(v->pre_comm, w->pre_who->comm);
+			       strcmp(s->pre_comm, w->pre_who->comm);
 		bad |= pre || (differ &&
-			       (v->part[VMM] != m[VMM] ||
-				v->part[RUNNABLE] != m[RUNNABLE] ||
-				v->part[OTHER] > m[OTHER] ||
-				v->part[HALT] + v->part[OTHER] >
+			       (s->part[VMM] != m[VMM] ||
+				s->part[RUNNABLE] != m[RUNNABLE] ||
+				s->part[OTHER] > m[OTHER] ||
+				s->part[HALT] + s->part[OTHER] >
 				m[HALT] + m[OTHER]));
 		if (differ && !w->differ++ && !bad)
 			vt_show(w, "differs from the model", d);
@@ -1052,7 +1129,8 @@ static const u8 vt_blocked[] = { VT_WAKEUP, VT_SWITCH_IN, VT_WAIT, VT_WAIT };
 /* One exit, start to entry. */
 static void vt_walk_exit(struct vt_walk *w)
 {
-	struct hvt_vcpu *v = w->f->v;
+	struct vt_fix *f = w->f;
+	struct hvt_split *s = f->s;
 	bool kprobe = vt_pick(w, 4) != 0, user = false, halting = false;
 	bool blocked = false, slept = false, waited;
 	u64 halt_start = 0, first_block = 0;
@@ -1070,7 +1148,7 @@ static void vt_walk_exit(struct vt_walk *w)
 	w->wrong = false;
 	w->t += vt_gap(w);
 	now = vt_clock(w);
-	vt_exit(v, now);
+	AT(now, hvt_time_exit(s));
 	vt_log(w, VT_EV_EXIT, now, 0);
 	vt_state(w, VT_KERNEL);
 	for (;;) {
@@ -1106,14 +1184,14 @@ static void vt_walk_exit(struct vt_walk *w)
 		case VT_ENTRY:
 			goto entry;
 		case VT_TO_USER:
-			vt_to_user(v, now);
+			AT(now, hvt_time_to_user(s));
 			vt_log(w, VT_EV_TO_USER, now, 0);
 			user = true;
 			st = VT_USER;
 			vt_state(w, st);
 			break;
 		case VT_RUN:
-			vt_run(v, now);
+			AT(now, hvt_time_run(s));
 			vt_log(w, VT_EV_RUN, now, 0);
 			user = false;
 			st = VT_KERNEL;
@@ -1128,7 +1206,7 @@ static void vt_walk_exit(struct vt_walk *w)
 		case VT_HALTED:
 			/* Not blocked: polling succeeded, or woken early. */
 			waited = blocked || vt_pick(w, 2);
-			vt_halted(v, w->t - halt_start, waited, now);
+			AT(now, hvt_time_halted(s, w->t - halt_start, waited));
 			vt_log(w, waited ? VT_EV_HALTED_WAITED : VT_EV_HALTED,
 			       now, w->t - halt_start);
 			if (w->nhalt < ARRAY_SIZE(w->halt)) {
@@ -1142,7 +1220,7 @@ static void vt_walk_exit(struct vt_walk *w)
 			break;
 		case VT_PREEMPT:
 			p = vt_other(w, false, &pv);
-			vt_out(v, true, p, pv, now);
+			vt_out(f, true, p, pv, now);
 			vt_log(w, VT_EV_PREEMPT, now, p->pid);
 			st = VT_RUNNABLE;
 			vt_state(w, st);
@@ -1156,13 +1234,13 @@ static void vt_walk_exit(struct vt_walk *w)
 			blocked |= halting;
 			slept |= !halting && !user;
 			p = vt_other(w, true, &pv);
-			vt_out(v, false, p, pv, now);
+			vt_out(f, false, p, pv, now);
 			vt_log(w, VT_EV_BLOCK, now, 0);
 			st = user ? VT_SLEEP_USER : VT_SLEEP_KERNEL;
 			vt_state(w, st);
 			break;
 		case VT_WAKEUP:
-			vt_wakeup(v, now);
+			AT(now, hvt_time_wakeup(s, f->thread));
 			vt_log(w, VT_EV_WAKEUP, now, 0);
 			st = VT_RUNNABLE;
 			vt_state(w, st);
@@ -1171,7 +1249,7 @@ static void vt_walk_exit(struct vt_walk *w)
 			break;
 		case VT_SWITCH_IN:	/* from blocked: the wake-up unseen */
 			p = vt_other(w, true, &pv);
-			r = vt_in(v, p, pv, now);
+			r = vt_in(f, p, pv, now);
 			vt_log(w, VT_EV_SWITCH_IN, now, p->pid);
 			if (st != VT_RUNNABLE) {
 				w->wrong |= !w->skew && r;
@@ -1194,14 +1272,14 @@ static void vt_walk_exit(struct vt_walk *w)
 	}
 entry:
 	vt_log(w, VT_EV_ENTRY, now, 0);
-	d = vt_entry(v, now);
+	d = vt_entry(f, now);
 	vt_model(w, w->t, w->model);
 	w->exits++;
-	w->split += v->split;
+	w->split += s->split;
 	vt_check(w, d);
-	vt_done(v);
-	if ((v->split || vt_sum(v) || v->ksleep || v->sleep_ts ||
-	     v->in_user || v->pre_pid || v->pre_ns) && !w->bad++)
+	vt_done(f);
+	if ((s->split || vt_sum(s) || s->ksleep || s->sleep_ts ||
+	     s->in_user || s->pre_pid || s->pre_ns) && !w->bad++)
 		KUNIT_FAIL(w->test, "exit %llu: the reset left state behind",
 			   w->exits);
 }
@@ -1301,34 +1379,34 @@ static void vt_model_halt_edges_test(struct kunit *test)
 static void vt_halt_poll_preempted_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
 	/* Polls from 1100, preempted 1300..1800, polling succeeds. */
-	vt_exit(v, 1000);
-	vt_out(v, true, f->hog, false, 1300);
-	vt_in(v, f->idle, false, 1800);
-	vt_halted(v, 2000 - 1100, false, 2000);
-	d = vt_entry(v, 2100);
-	KUNIT_EXPECT_EQ(test, v->part[RUNNABLE], 500ULL);
-	KUNIT_EXPECT_EQ(test, v->part[OTHER], 0ULL);
-	KUNIT_EXPECT_EQ(test, v->part[HALT], 200ULL + 200);
-	KUNIT_EXPECT_LE(test, vt_sum(v), d);
-	vt_done(v);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 1300);
+	vt_in(f, f->idle, false, 1800);
+	AT(2000, hvt_time_halted(s, 2000 - 1100, false));
+	d = vt_entry(f, 2100);
+	KUNIT_EXPECT_EQ(test, s->part[RUNNABLE], 500ULL);
+	KUNIT_EXPECT_EQ(test, s->part[OTHER], 0ULL);
+	KUNIT_EXPECT_EQ(test, s->part[HALT], 200ULL + 200);
+	KUNIT_EXPECT_LE(test, vt_sum(s), d);
+	vt_done(f);
 
 	/* The same, but it blocks at 12000 after polling again. */
-	vt_exit(v, 10000);
-	vt_out(v, true, f->hog, false, 10300);
-	vt_in(v, f->idle, false, 10800);
-	vt_out(v, false, f->idle, false, 12000);
-	vt_wakeup(v, 15000);
-	vt_in(v, f->idle, false, 15000);
-	vt_halted(v, 15100 - 10100, true, 15100);
-	d = vt_entry(v, 15200);
-	KUNIT_EXPECT_EQ(test, v->part[RUNNABLE], 500ULL);
-	KUNIT_EXPECT_EQ(test, v->part[OTHER], 0ULL);
-	KUNIT_EXPECT_EQ(test, v->part[HALT], 200ULL + 1200 + 3000);
-	KUNIT_EXPECT_LE(test, vt_sum(v), d);
+	AT(10000, hvt_time_exit(s));
+	vt_out(f, true, f->hog, false, 10300);
+	vt_in(f, f->idle, false, 10800);
+	vt_out(f, false, f->idle, false, 12000);
+	AT(15000, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 15000);
+	AT(15100, hvt_time_halted(s, 15100 - 10100, true));
+	d = vt_entry(f, 15200);
+	KUNIT_EXPECT_EQ(test, s->part[RUNNABLE], 500ULL);
+	KUNIT_EXPECT_EQ(test, s->part[OTHER], 0ULL);
+	KUNIT_EXPECT_EQ(test, s->part[HALT], 200ULL + 1200 + 3000);
+	KUNIT_EXPECT_LE(test, vt_sum(s), d);
 }
 
 /*
@@ -1340,23 +1418,23 @@ static void vt_halt_poll_preempted_test(struct kunit *test)
 static void vt_halt_after_sleep_test(struct kunit *test)
 {
 	struct vt_fix *f = test->priv;
-	struct hvt_vcpu *v = f->v;
+	struct hvt_split *s = f->s;
 	u64 d;
 
-	vt_exit(v, 1000);
-	vt_out(v, false, f->idle, false, 1100);		/* other 500 */
-	vt_wakeup(v, 1600);
-	vt_in(v, f->idle, false, 1600);
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 1100);		/* other 500 */
+	AT(1600, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 1600);
 	/* The halt polls from 1700, blocks at 1900 for 2000. */
-	vt_out(v, false, f->idle, false, 1900);
-	vt_wakeup(v, 3900);
-	vt_in(v, f->idle, false, 3900);
-	vt_halted(v, 4000 - 1700, true, 4000);
-	d = vt_entry(v, 4100);
-	KUNIT_EXPECT_EQ(test, v->part[RUNNABLE], 0ULL);
-	VT_EXPECT_LIMIT(test, v->part[HALT], 200 + 2000, 500 + 2000);
-	VT_EXPECT_LIMIT(test, v->part[OTHER], 500, 0);
-	KUNIT_EXPECT_LE(test, vt_sum(v), d);
+	vt_out(f, false, f->idle, false, 1900);
+	AT(3900, hvt_time_wakeup(s, f->thread));
+	vt_in(f, f->idle, false, 3900);
+	AT(4000, hvt_time_halted(s, 4000 - 1700, true));
+	d = vt_entry(f, 4100);
+	KUNIT_EXPECT_EQ(test, s->part[RUNNABLE], 0ULL);
+	VT_EXPECT_LIMIT(test, s->part[HALT], 200 + 2000, 500 + 2000);
+	VT_EXPECT_LIMIT(test, s->part[OTHER], 500, 0);
+	KUNIT_EXPECT_LE(test, vt_sum(s), d);
 }
 
 static struct kunit_case vt_cases[] = {
@@ -1375,6 +1453,7 @@ static struct kunit_case vt_cases[] = {
 	KUNIT_CASE_PARAM(vt_trim_test, vt_trim_gen_params),
 	KUNIT_CASE(vt_trim_skewed_test),
 	KUNIT_CASE(vt_reset_test),
+	KUNIT_CASE(vt_guards_test),
 	KUNIT_CASE(vt_model_test),
 	KUNIT_CASE(vt_skew_test),
 	KUNIT_CASE(vt_halt_poll_preempted_test),

@@ -34,7 +34,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,22 +45,6 @@
 #include "hvctl.h"
 #include "trace_format.h"
 #include "trace_write.h"
-
-/* output.c (the writer's JSON escaper) is hvctl's; so is -j. */
-bool hvctl_json;
-
-/* trace_write.c reports through hvctl's error printer. */
-int hvctl_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("Error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(".\n", stderr);
-	return 1;
-}
 
 enum kind { K_NPF, K_IO, K_MSR, K_CPUID, K_HLT, K_INTR, K_UNKNOWN, NR_KINDS };
 

@@ -35,6 +35,9 @@ static void put_events(void)
 	/* All handling. */
 	memset(ev[1].part_ns, 0, sizeof(ev[1].part_ns));
 	ev[1].seq = 8;
+	/* What an exception exit carries besides (VMX's words; here 0s). */
+	ev[1].intr_info = 0x80000b0e;
+	ev[1].error_code = 0x4;
 	/* A vCPU thread preempted by another one, mid-exit. */
 	ev[2].seq = 9;
 	ev[2].type = HVTRACE_EV_PREEMPT;
@@ -64,9 +67,14 @@ int main(void)
 
 	put_events();
 	out = FAKE_OUTPUT(true, hvctl_cmd_drain, "drain", NULL);
+	/* Everything the ring has, as a trace's dump -j has it. */
+	CHECK_HAS(out, "\"seq\":8,\"ts_ns\":12345678901,\"duration_ns\":1300000,"
+		  "\"reason\":\"IOIO\",\"isa\":2,\"code\":123,\"info1\":8454160,"
+		  "\"info2\":0,\"intr_info\":2147486478,\"error_code\":4,"
+		  "\"rip\":4096,");
 	CHECK_HAS(out, "{\"type\":\"exit\",\"seq\":7,\"ts_ns\":12345678901,"
 		  "\"duration_ns\":1300000,\"reason\":\"IOIO\",");
-	CHECK_HAS(out, "\"cpu_exit\":2,\"cpu\":3,\"handling_ns\":20000,"
+	CHECK_HAS(out, "\"cpu_exit\":2,\"cpu\":3,\"flags\":1,\"handling_ns\":20000,"
 		  "\"vmm_ns\":180000,\"halt_ns\":0,\"runnable_ns\":1100000,"
 		  "\"other_ns\":0,\"guest_ns\":5000,\"preempt_pid\":1234,"
 		  "\"preempt_comm\":\"stress-ng-cpu:01\",\"preempt_vcpu\":false,"

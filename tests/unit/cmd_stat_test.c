@@ -266,13 +266,14 @@ static void test_hist_continued(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", NULL);
 	CHECK_HAS(out, "{\"reason\":\"HLT\",\"isa\":2,\"code\":120,"
 		  "\"count\":300,\"no_entry\":2,\"rate_per_s\":150,"
-		  "\"total_ns\":3000000,\"min_ns\":0,\"p50_ns\":427,"
+		  "\"total_ns\":3000000,\"share_ppm\":499584,"
+		  "\"min_ns\":0,\"p50_ns\":427,"
 		  "\"p99_ns\":10367,\"p999_ns\":11135,"
 		  "\"max_ns\":1000000000000,");
 	/* A catch-all's continuation: no code in any of its messages. */
 	CHECK_HAS(out, "{\"reason\":\"other SVM\",\"isa\":2,\"count\":130,"
 		  "\"no_entry\":0,\"rate_per_s\":65,\"total_ns\":3000000,"
-		  "\"min_ns\":0,\"p50_ns\":64,\"p99_ns\":259,\"p999_ns\":267,");
+		  "\"share_ppm\":499584,\"min_ns\":0,\"p50_ns\":64,\"p99_ns\":259,\"p999_ns\":267,");
 	CHECK_HAS(out, "\"reason\":\"IOIO\",\"isa\":2,\"code\":123,\"count\":5,"
 		  "\"no_entry\":0,");
 	/* Continuations are no rows of their own. */
@@ -361,8 +362,37 @@ static void test_out_of_guest(void)
 	free(out);
 }
 
+/* Bad numbers are refused before the module is asked. */
+static void test_bad_args(void)
+{
+	static const char *const bad[][3] = {
+		{ "--count", "-1", "--count must be a positive number, not '-1'" },
+		{ "--count=-1", NULL, "--count must be a positive number, not '-1'" },
+		{ "--count", "0", "--count must be a positive number, not '0'" },
+		{ "--count", "18446744073709551616", "--count must be at most "
+		  "18446744073709551615, not '18446744073709551616'" },
+		{ "--interval", "-1s", "--interval: negative duration '-1s'" },
+		{ "--interval=5ms", NULL, "--interval must be at least 10ms" },
+		{ "--interval", "0", "--interval must be at least 10ms" },
+		{ "--vcpus=1", NULL, "--vcpus takes no value" },
+		{ "--count", NULL, "--count needs a value" },
+		{ "x", NULL, "unexpected argument 'x'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *a = (char *)bad[i][0], *v = (char *)bad[i][1];
+
+		fake_reset();
+		CHECK_INT(v ? FAKE_RUN(hvctl_cmd_stat, "stat", a, v, NULL) :
+			  FAKE_RUN(hvctl_cmd_stat, "stat", a, NULL), 2);
+		CHECK_STR(fake_err, bad[i][2]);
+		CHECK_INT(fake_opens, 0);
+	}
+}
+
 int main(void)
 {
+	test_bad_args();
 	test_json();
 	test_text();
 	test_live();

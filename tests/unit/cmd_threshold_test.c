@@ -57,8 +57,9 @@ static void test_halt(void)
 	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_NS));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_ON));
 
-	CHECK_INT(RUN("--exclude-halt", "--exclude-halt"), 0);
+	CHECK_INT(RUN("--exclude-halt"), 0);
 	CHECK_INT(cfg_u8(HVTRACE_CFG_HALT_TRIGGERS), 0);
+
 
 	CHECK_INT(RUN("2ms", "--include-halt"), 0);
 	CHECK_U64(cfg_u64(HVTRACE_CFG_THRESHOLD_NS), 2000000);
@@ -79,7 +80,8 @@ static void test_reasons_and_preemptions(void)
 	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_ON));
 	n = fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLD);
 	if (CHECK(n)) {
-		hvnl_parse_nested(n, tb, HVTRACE_RSN_MAX);
+		CHECK_INT(hvnl_parse_nested(n, tb, HVTRACE_RSN_MAX,
+					    hvc_policy_rsn), 0);
 		CHECK_U64(hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]), 10000);
 		CHECK(tb[HVTRACE_RSN_ISA] && tb[HVTRACE_RSN_CODE]);
 	}
@@ -112,9 +114,13 @@ static void test_reasons_and_preemptions(void)
 
 static void test_bad(void)
 {
+	CHECK_BAD(2, "--exclude-halt given twice", "--exclude-halt",
+		  "--exclude-halt");
+	CHECK_BAD(2, "--on given twice", "1ms", "--on", "vmm", "--on", "vmm");
 	CHECK_BAD(2, "unknown part 'busy' for --on (total, handling, vmm, "
 		  "halt, preempted, other)", "1ms", "--on", "busy");
-	CHECK_BAD(2, "--on needs a part", "1ms", "--on");
+	CHECK_BAD(2, "--on needs a value (total, handling, vmm, halt, "
+		  "preempted, other)", "1ms", "--on");
 	CHECK_BAD(2, "--on given twice", "1ms", "--on", "vmm", "--on", "halt");
 	CHECK_BAD(2, "--exclude-halt and --include-halt contradict",
 		  "1ms", "--exclude-halt", "--include-halt");
@@ -137,13 +143,67 @@ static void test_bad(void)
 	CHECK_BAD(2, "unknown part ''", "1ms", "--on=");
 	CHECK_BAD(2, "out of range", "7200s", "--preemptions");
 	CHECK_BAD(2, "unexpected argument '2ms'", "1ms", "2ms");
-	CHECK_BAD(2, "unexpected argument '--bogus'", "1ms", "--bogus");
-	CHECK_BAD(1, "unknown exit reason 'nfp'", "1ms", "--reason", "nfp");
+	CHECK_BAD(2, "unknown option '--bogus'", "1ms", "--bogus");
+	CHECK_BAD(2, "unknown exit reason 'nfp'", "1ms", "--reason", "nfp");
 
 	fake_reset();
 	CHECK_INT(FAKE_RUN(hvctl_cmd_set_threshold, "set-threshold", NULL), 2);
 	CHECK_HAS(fake_err, "missing DURATION");
 	CHECK_INT(fake_opens, 0);
+}
+
+/* Per-reason thresholds are sent when .set says so, and only then. */
+static void test_reason_thresholds_bit(void)
+{
+	struct hvc_change ch = { 0 };
+
+	fake_reset();
+	CHECK_INT(hvc_change_reason_threshold(&ch, "--reason", "cpuid", 5), 0);
+	CHECK(ch.set & HVC_CH_REASON_THRESHOLDS);
+	CHECK_INT(hvc_apply(&ch), 0);
+	CHECK(fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLD));
+
+	/* Entries left from parsing, the part not chosen: not sent. */
+	fake_reset();
+	ch.set = HVC_CH_PREEMPT;
+	CHECK_INT(hvc_apply(&ch), 0);
+	CHECK(!fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLD));
+	CHECK(fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+}
+
+/* A refusal of one override names the --reason it came from. */
+static void test_refusal_names_reason(void)
+{
+	struct exit_reason_ref refs[EXIT_REASON_MAX_MATCHES];
+	int cpuid = exit_reason_parse("cpuid", refs, EXIT_REASON_MAX_MATCHES);
+	int hlt = exit_reason_parse("hlt", refs, EXIT_REASON_MAX_MATCHES);
+
+	CHECK(cpuid > 0 && hlt > 0);
+	for (int i = 0; i < cpuid + hlt; i++) {
+		fake_reset();
+		fake_refuse_at(HVTRACE_CMD_SET_CONFIG, EINVAL, "no such reason",
+			       HVTRACE_CFG_REASON_THRESHOLD, i);
+		CHECK_INT(FAKE_RUN(hvctl_cmd_set_threshold, "set-threshold",
+				   "10us", "--reason", "cpuid", "--reason",
+				   "hlt", NULL), 1);
+		CHECK_STR(fake_err, i < cpuid ?
+			  "no such reason (--reason cpuid)" :
+			  "no such reason (--reason hlt)");
+	}
+}
+
+/* A session that cannot be opened: its cause, not a guess. */
+static void test_open_cause(void)
+{
+	fake_reset();
+	fake_open_err = -EACCES;
+	CHECK_INT(FAKE_RUN(hvctl_cmd_set_threshold, "set-threshold", "1us",
+			   NULL), 1);
+	CHECK_HAS(fake_err, "fake: cannot open");
+	fake_reset();
+	fake_open_err = -EACCES;
+	CHECK_INT(hvc_apply(&(struct hvc_change){ .set = HVC_CH_PREEMPT }),
+		  -EACCES);
 }
 
 int main(void)
@@ -152,5 +212,8 @@ int main(void)
 	test_halt();
 	test_reasons_and_preemptions();
 	test_bad();
+	test_reason_thresholds_bit();
+	test_refusal_names_reason();
+	test_open_cause();
 	return unit_report();
 }

@@ -5,15 +5,19 @@
  * (see the Makefile), so no socket is opened: a request is kept for the
  * test to read (fake_req), and the reply to command CMD is the messages
  * the test built with fake_reply(CMD), or for a dump (NLM_F_DUMP) with
- * fake_dump(CMD). A request the test gave no reply gets none. hvctl.c's helpers are stubbed so
- * error messages can be checked (fake_err). fake_capture_*() collect what
- * a command prints, text or JSON, on standard output and error.
+ * fake_dump(CMD). A request the test gave no reply gets none; one it
+ * made fake_refuse() is refused with an extended ACK. Every error, the
+ * client library's and the command's, lands in fake_err: the library's
+ * error sink is set to keep it, and hvctl.c's helpers (not linked) report
+ * through the same sink. fake_capture_*() collect what a command prints,
+ * text or JSON, on standard output and error.
  *
  * Header-only, like unit.h: each test is a single translation unit.
  */
 #ifndef HVTRACE_FAKE_NL_H
 #define HVTRACE_FAKE_NL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,6 +26,8 @@
 #include <linux/genetlink.h>
 #include <linux/hvtrace.h>
 
+#include "client.h"
+#include "client_priv.h"
 #include "hvctl.h"
 #include "nl.h"
 #include "output.h"
@@ -40,16 +46,41 @@ static struct nlmsghdr *fake_last[HVTRACE_CMD_MAX + 1][2];
 
 /* The last request sent, and how often the family was opened. */
 static char fake_req[FAKE_BUF] __attribute__((aligned(8)));
+/* The last SET_CONFIG, whatever came after it. */
+static char fake_set_config[FAKE_BUF] __attribute__((aligned(8)));
 static int fake_opens, fake_requests;
 /* Requests by command, [0] not dumps, [1] dumps. */
 static int fake_asked[HVTRACE_CMD_MAX + 1][2];
 static char fake_err[512];
+/* Refusals by command: errno, extended ACK message, attribute named. */
+static int fake_refuse_err[HVTRACE_CMD_MAX + 1];
+static const char *fake_refuse_msg[HVTRACE_CMD_MAX + 1];
+static uint16_t fake_refuse_attr[HVTRACE_CMD_MAX + 1];
+static unsigned int fake_refuse_nth[HVTRACE_CMD_MAX + 1];
+/* Set to refuse the next opens with this negative errno. */
+static int fake_open_err;
 
 bool hvctl_json;
 
-static int fake_verr(const char *fmt, va_list ap)
+/* The error sink: the last message. */
+static void fake_sink(const char *msg, void *data)
 {
-	return vsnprintf(fake_err, sizeof(fake_err), fmt, ap);
+	(void)data;
+	snprintf(fake_err, sizeof(fake_err), "%s", msg);
+}
+
+__attribute__((constructor))
+static void fake_init(void)
+{
+	hvc_set_err_sink(fake_sink, NULL);
+}
+
+static void fake_verr(const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fake_sink(msg, NULL);
 }
 
 int hvctl_err(const char *fmt, ...)
@@ -73,6 +104,12 @@ int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int hvctl_usage(const struct hvctl_cmd *cmd)
+{
+	(void)cmd;
+	return 2;
+}
+
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
 {
 	(void)cmd, (void)argc, (void)argv;
@@ -86,8 +123,11 @@ static void fake_reset(void)
 	memset(fake_used, 0, sizeof(fake_used));
 	memset(fake_last, 0, sizeof(fake_last));
 	memset(fake_req, 0, sizeof(fake_req));
+	memset(fake_set_config, 0, sizeof(fake_set_config));
 	memset(fake_asked, 0, sizeof(fake_asked));
+	memset(fake_refuse_err, 0, sizeof(fake_refuse_err));
 	fake_opens = fake_requests = 0;
+	fake_open_err = 0;
 	fake_err[0] = '\0';
 }
 
@@ -121,18 +161,93 @@ static struct nlmsghdr *fake_dump(uint8_t cmd)
 	return fake_msg(cmd, true);
 }
 
-struct hvnl *__wrap_hvnl_open(void);
+/* Refuse requests for CMD with ERR and MSG, naming CONFIG member ATTR. */
+__attribute__((unused))
+static void fake_refuse(uint8_t cmd, int err, const char *msg, uint16_t attr)
+{
+	fake_refuse_err[cmd] = err;
+	fake_refuse_msg[cmd] = msg;
+	fake_refuse_attr[cmd] = attr;
+	fake_refuse_nth[cmd] = 0;
+}
+
+/* The same, naming occurrence NTH (from 0) of a repeated ATTR. */
+__attribute__((unused))
+static void fake_refuse_at(uint8_t cmd, int err, const char *msg,
+			   uint16_t attr, unsigned int nth)
+{
+	fake_refuse(cmd, err, msg, attr);
+	fake_refuse_nth[cmd] = nth;
+}
+
+int __wrap_hvnl_open(struct hvnl **nl);
 void __wrap_hvnl_close(struct hvnl *nl);
 struct nlmsghdr *__wrap_hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
 				     uint16_t flags);
-int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
-		     void *data);
+int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
+		     void *data, struct hvnl_ack *ack);
+int __wrap_hvnl_subscribe_events(struct hvnl *nl);
+int __wrap_hvnl_fd(const struct hvnl *nl);
+void __wrap_hvnl_discard_pending(struct hvnl *nl);
 
-struct hvnl *__wrap_hvnl_open(void)
+int __wrap_hvnl_subscribe_events(struct hvnl *nl)
+{
+	(void)nl;
+	return 0;
+}
+
+/* No socket: poll() ignores a negative descriptor and times out. */
+int __wrap_hvnl_fd(const struct hvnl *nl)
+{
+	(void)nl;
+	return -1;
+}
+
+void __wrap_hvnl_discard_pending(struct hvnl *nl)
+{
+	(void)nl;
+}
+
+/* The ACK of a refusal: where the attribute named sits in REQ. */
+static int fake_ack(struct nlmsghdr *req, uint8_t cmd, struct hvnl_ack *ack)
+{
+	const struct nlattr *a, *cfg = NULL;
+	unsigned int nth = fake_refuse_nth[cmd];
+	struct hvnl_ack mine;
+
+	if (!ack)
+		ack = &mine;
+	memset(ack, 0, sizeof(*ack));
+	ack->err = fake_refuse_err[cmd];
+	snprintf(ack->msg, sizeof(ack->msg), "%s", fake_refuse_msg[cmd]);
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == HVTRACE_A_CONFIG)
+			cfg = a;
+	if (cfg) {
+		mnl_attr_for_each_nested(a, cfg) {
+			if (mnl_attr_get_type(a) != fake_refuse_attr[cmd] ||
+			    nth--)
+				continue;
+			ack->off = (const char *)a - (const char *)req;
+			ack->has_off = true;
+			break;
+		}
+	}
+	if (ack == &mine)
+		return hvnl_report_ack(ack, cmd, NULL);
+	return -ack->err;
+}
+
+int __wrap_hvnl_open(struct hvnl **nl)
 {
 	fake_opens++;
+	*nl = NULL;
+	if (fake_open_err)
+		return hvc_err(-fake_open_err, "fake: cannot open (%d)",
+			       fake_open_err);
 	/* Opaque to the commands; only the wrappers below see it. */
-	return (struct hvnl *)fake_replies;
+	*nl = (struct hvnl *)fake_replies;
+	return 0;
 }
 
 void __wrap_hvnl_close(struct hvnl *nl)
@@ -154,39 +269,45 @@ struct nlmsghdr *__wrap_hvnl_request(struct hvnl *nl, void *buf, uint8_t cmd,
 	return nlh;
 }
 
-int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, mnl_cb_t cb,
-		     void *data)
+int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
+		     void *data, struct hvnl_ack *ack)
 {
 	uint8_t cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
 	bool dump = req->nlmsg_flags & NLM_F_DUMP;
 	const struct nlmsghdr *nlh;
-	int len;
+	int len, ret = 0;
 
 	(void)nl;
 	fake_requests++;
 	fake_asked[cmd][dump]++;
 	memcpy(fake_req, req, req->nlmsg_len);
+	if (cmd == HVTRACE_CMD_SET_CONFIG)
+		memcpy(fake_set_config, req, req->nlmsg_len);
+	if (fake_refuse_err[cmd])
+		return fake_ack(req, cmd, ack);
 	if (!cb || !fake_last[cmd][dump])
 		return 0;
 	len = fake_used[cmd][dump] + fake_last[cmd][dump]->nlmsg_len;
-	for (nlh = (void *)fake_replies[cmd][dump]; mnl_nlmsg_ok(nlh, len);
-	     nlh = mnl_nlmsg_next(nlh, &len))
-		if (cb(nlh, data) < MNL_CB_OK)
-			return -1;
-	return 0;
+	/* As nl.c: after a failure the rest is not handed on. */
+	for (nlh = (void *)fake_replies[cmd][dump];
+	     !ret && mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
+		ret = cb(nlh, data);
+	return ret;
 }
 
-/* Attribute TYPE of the last request's CONFIG nest, or NULL. */
+/* Attribute TYPE of the last SET_CONFIG's CONFIG nest, or NULL. */
 __attribute__((unused))
 static const struct nlattr *fake_req_cfg(uint16_t type)
 {
 	const struct nlattr *tb[HVTRACE_A_MAX + 1];
 	const struct nlattr *c[HVTRACE_CFG_MAX + 1];
 
-	if (hvnl_parse((struct nlmsghdr *)fake_req, tb, HVTRACE_A_MAX) < 0 ||
-	    !tb[HVTRACE_A_CONFIG])
+	if (hvnl_parse((struct nlmsghdr *)fake_set_config, tb,
+		       HVTRACE_A_MAX, hvc_policy_attr) ||
+	    !tb[HVTRACE_A_CONFIG] ||
+	    hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX,
+			      hvc_policy_cfg))
 		return NULL;
-	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], c, HVTRACE_CFG_MAX);
 	return c[type];
 }
 
@@ -253,11 +374,13 @@ static int fake_count(const char *haystack, const char *needle)
 
 /* HAYSTACK contains NEEDLE; shows both when not. */
 #define CHECK_HAS(haystack, needle)					\
-	unit_check(strstr((haystack), (needle)) != NULL, __FILE__,	\
-		   __LINE__, "no \"%s\" in:\n%s", (needle), (haystack))
+	unit_check_expr(strstr((haystack), (needle)) != NULL, __FILE__,	\
+		   __LINE__, "CHECK_HAS(" #haystack ", " #needle ")",	\
+		   "no \"%s\" in:\n%s", (needle), (haystack))
 
 #define CHECK_HASNT(haystack, needle)					\
-	unit_check(strstr((haystack), (needle)) == NULL, __FILE__,	\
-		   __LINE__, "unwanted \"%s\" in:\n%s", (needle), (haystack))
+	unit_check_expr(strstr((haystack), (needle)) == NULL, __FILE__,	\
+		   __LINE__, "CHECK_HASNT(" #haystack ", " #needle ")",	\
+		   "unwanted \"%s\" in:\n%s", (needle), (haystack))
 
 #endif /* HVTRACE_FAKE_NL_H */

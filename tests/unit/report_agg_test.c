@@ -10,7 +10,9 @@
 
 #include <linux/hvtrace.h>
 
-#include "report_agg.h"
+/* The engine itself (or its test): its private state. */
+#define HVCTL_REPORT_ENGINE
+#include "report_engine.h"
 #include "stub_err.h"
 #include "trace_write.h"
 #include "unit.h"

@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hvctl_err() and hvctl_json for tests that link pieces of hvctl without
- * hvctl.c (the trace writer reports through the one and, by way of
- * output.c, needs the other). Include from one file per program.
+ * hvctl_err() for tests that link pieces of hvctl without hvctl.c (the
+ * trace writer reports through it). Include from one file per program.
  */
 #ifndef HVTRACE_STUB_ERR_H
 #define HVTRACE_STUB_ERR_H
 
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
-
-bool hvctl_json;
 
 int hvctl_err(const char *fmt, ...)
 {

@@ -2,7 +2,11 @@
 /*
  * hvtrace: hypervisor-level tracer for KVM hosts — generic netlink ABI.
  *
- * Family "hvtrace", version HVTRACE_GENL_VERSION, multicast group "events".
+ * Family HVTRACE_GENL_NAME ("hvtrace"), version HVTRACE_GENL_VERSION,
+ * multicast group HVTRACE_MCGRP_EVENTS ("events"). docs/hvtrace.yaml
+ * describes the same family for the kernel's YNL tools; scripts/check-spec
+ * (make check) fails when the two disagree, this comment included.
+ *
  * Served only in the initial network namespace (elsewhere the family does
  * not exist). Privileges, tested on the task that sends the request (for
  * the group: that joins it) in the initial user namespace:
@@ -12,129 +16,220 @@
  *              consumes the events) and the "events" group: CAP_SYS_ADMIN
  * A refused request gets -EPERM with an extended-ACK message naming the
  * capability. Numbers are never reused: retired commands and attributes
- * keep their slot. All attributes live in one space (enum hvtrace_attr)
- * except the nests drawn below. Whatever can grow with the host (CPUs,
- * vCPUs, histograms, per-reason settings) comes as a dump of messages of
- * at most a page; only GET_CONFIG's doit reply is sized from what it
- * holds, for readers that want the configuration in one message.
+ * keep their slot. All top-level attributes live in one space (enum
+ * hvtrace_attr); each nest has its own enum. Whatever can grow with the
+ * host (CPUs, vCPUs, histograms, per-reason settings) comes as a dump of
+ * messages of at most a page; only GET_CONFIG's doit reply is sized from
+ * what it holds, for readers that want the configuration in one message.
  *
- * HVTRACE_CMD_GET_STATUS            (doit, and dumpit for the CPUs)
- *   doit reply: VERSION string, ABI u32, NR_CPUS u32 (possible CPUs),
- *          CPUS_TRACED u32 (CPUs with hvtrace state: those online since
- *          load), VENDOR string ("kvm_amd", "kvm_intel", or "" while exit
- *          reasons cannot be read), RECORDING u8, READER u8 (a reader
- *          owns the buffers),
- *          ACCT nest: the totals of every CPU:
- *            ACCT_SEEN, ACCT_FILTERED, ACCT_BELOW, ACCT_RECORDED,
- *            ACCT_LOST, ACCT_OVERWRITTEN, ACCT_DRAINED, ACCT_UNPAIRED u64,
- *            ACCT_PREEMPT_SEEN, _FILTERED, _BELOW, _RECORDED, _LOST u64:
- *            the same for preemption records (seen = filtered + below +
- *            recorded + lost holds for each set; drained and overwritten
- *            count records of both kinds),
- *            ACCT_NO_ENTRY u64: exits ended by their vCPU's destruction
- *            (counted like the others, HVTRACE_EVF_NO_ENTRY),
- *          EXITS_SEEN u64, ENTRIES_SEEN u64 (since load, never cleared),
- *          EXITS_UNTRACED u64 (on CPUs without hvtrace state: a CPU that
- *          came online when its state could not be allocated; since load),
- *          STATS_AGE_NS u64 (time since load or the last clear),
- *          VCPUS_LIVE u32, VCPUS_MAX u32 (the max_vcpus parameter),
- *          VMS_LIVE u32, VCPUS_CREATED u64, VCPUS_RECLAIMED u64 (since
- *          load), VCPUS_REFUSED u64 (new vCPUs not traced because
- *          max_vcpus were alive; since load, never cleared),
- *          RECLAIM u8 (1: vCPU and VM destruction is followed, entries
- *          are reclaimed; 0: it cannot be, entries of vCPUs at a reused
- *          address are recognised by identity only),
- *          MEM_BYTES u64 (all memory hvtrace holds), MEM_CPU_BYTES u64
- *          (of it, per traced CPU: aggregates and ring), MEM_VCPU_BYTES
- *          u64 (per vCPU the table can hold)
- *   dumpit: one message per traced CPU: ACCT nest with ACCT_CPU u32 and
- *          the counters above, for that CPU
+ * Each command below draws the attributes of its messages, one a line with
+ * its full name and type; nests hold the lines indented under them.
  *
- * HVTRACE_CMD_GET_CONFIG            (doit, and dumpit)
- *   doit reply: CONFIG nest, as for SET_CONFIG, every setting present
- *   (sized from what it holds: with hundreds of per-reason settings it
- *   can exceed a page). dumpit: the same in several messages of a CONFIG
- *   nest each: the first holds every single setting and the bitmaps, the
- *   next ones the REASON_THRESHOLD nests and then the FILTER_REASONS
- *   entries, in order; a reader concatenates them.
+ * HVTRACE_CMD_GET_STATUS (doit, and dumpit for the CPUs)
+ * ----------------------
+ * The doit reply:
  *
- * HVTRACE_CMD_SET_CONFIG            (doit)
- *   request: CONFIG nest; absent settings keep their value. The whole
- *   request is validated first: a rejected request changes nothing.
- *     CFG_THRESHOLD_NS u64          global duration threshold
- *     CFG_REASON_THRESHOLD nest     (repeatable) per-reason override:
- *       RSN_ISA u8, RSN_CODE u32, RSN_THRESHOLD_NS u64
- *     CFG_REASON_THRESHOLDS_CLEAR flag   drop every override first
- *     CFG_FILTER_PID u32            VMM (VM owner) pid, 0 = any
- *     CFG_FILTER_VCPUS binary       bitmap of vCPU ids (u64 words), empty
- *                                   = any
- *     CFG_FILTER_REASONS nest       list of RSN_ISA+RSN_CODE pairs inside
- *                                   REASON nests; empty nest = any
- *     CFG_FILTER_RIP_MIN u64, CFG_FILTER_RIP_MAX u64   inclusive range;
- *                                   min > max rejected; 0..U64_MAX = any
- *     CFG_FILTER_CPUS binary        bitmap of host CPUs (u64 words), empty
- *                                   = any
- *     CFG_FILTERS_CLEAR flag        reset every filter first
- *     CFG_BUFFER_KB u32             ring size per CPU (only while stopped
- *                                   and no reader owns the buffers;
- *                                   refused when it exceeds half of the
- *                                   memory available)
- *     CFG_MODE u8                   HVTRACE_MODE_* (same rule)
- *     CFG_THRESHOLD_ON u8           enum hvtrace_threshold_on: the part of
- *                                   an exit every threshold compares with
- *     CFG_HALT_TRIGGERS u8          1: with THRESHOLD_ON total, halt time
- *                                   counts toward the threshold (default
- *                                   0: idle guests halt long, normally)
- *     CFG_PREEMPT_THRESHOLD_NS u64  preemption records: off-CPU time
- *   Thresholds and filters can change at any time, also while a reader
- *   drains.
+ *    HVTRACE_A_VERSION: NLA_NUL_STRING, the module's version
+ *    HVTRACE_A_ABI: NLA_U32, HVTRACE_GENL_VERSION
+ *    HVTRACE_A_NR_CPUS: NLA_U32, possible CPUs
+ *    HVTRACE_A_CPUS_TRACED: NLA_U32, CPUs with hvtrace state (those online
+ *        since load)
+ *    HVTRACE_A_VENDOR: NLA_NUL_STRING, "kvm_amd", "kvm_intel", or "" while
+ *        exit reasons cannot be read
+ *    HVTRACE_A_RECORDING: NLA_U8, 1 between START and STOP
+ *    HVTRACE_A_READER: NLA_U8, 1 while a reader owns the buffers
+ *    HVTRACE_A_ACCT: NLA_NESTED, the totals of every CPU:
+ *        HVTRACE_ACCT_SEEN: NLA_U64, exits completed while recording
+ *        HVTRACE_ACCT_FILTERED: NLA_U64, of them rejected by a filter
+ *        HVTRACE_ACCT_BELOW: NLA_U64, shorter than their threshold
+ *        HVTRACE_ACCT_RECORDED: NLA_U64, written to a ring
+ *        HVTRACE_ACCT_LOST: NLA_U64, dropped: the ring was full
+ *        HVTRACE_ACCT_OVERWRITTEN: NLA_U64, overwritten before drained
+ *        HVTRACE_ACCT_DRAINED: NLA_U64, taken out of the rings
+ *        HVTRACE_ACCT_UNPAIRED: NLA_U64, exits that could not be timed
+ *        the same for preemption records:
+ *        HVTRACE_ACCT_PREEMPT_SEEN: NLA_U64
+ *        HVTRACE_ACCT_PREEMPT_FILTERED: NLA_U64
+ *        HVTRACE_ACCT_PREEMPT_BELOW: NLA_U64
+ *        HVTRACE_ACCT_PREEMPT_RECORDED: NLA_U64
+ *        HVTRACE_ACCT_PREEMPT_LOST: NLA_U64
+ *        HVTRACE_ACCT_NO_ENTRY: NLA_U64, of SEEN, exits ended by their
+ *            vCPU's destruction (HVTRACE_EVF_NO_ENTRY)
+ *    HVTRACE_A_EXITS_SEEN: NLA_U64, since load, never cleared
+ *    HVTRACE_A_ENTRIES_SEEN: NLA_U64, since load, never cleared
+ *    HVTRACE_A_EXITS_UNTRACED: NLA_U64, on CPUs without hvtrace state (one
+ *        that came online when its state could not be allocated); since
+ *        load
+ *    HVTRACE_A_STATS_AGE_NS: NLA_U64, time since load or the last CLEAR
+ *    HVTRACE_A_VCPUS_LIVE: NLA_U32, vCPUs traced now
+ *    HVTRACE_A_VCPUS_MAX: NLA_U32, the max_vcpus parameter
+ *    HVTRACE_A_VMS_LIVE: NLA_U32, VMs traced now
+ *    HVTRACE_A_VCPUS_CREATED: NLA_U64, vCPUs traced since load
+ *    HVTRACE_A_VCPUS_RECLAIMED: NLA_U64, slots given back since load
+ *    HVTRACE_A_VCPUS_REFUSED: NLA_U64, new vCPUs not traced because
+ *        max_vcpus were alive; since load, never cleared
+ *    HVTRACE_A_RECLAIM: NLA_U8, 1: vCPU and VM destruction is followed,
+ *        entries are reclaimed; 0: it cannot be, entries of vCPUs at a
+ *        reused address are recognised by identity only
+ *    HVTRACE_A_MEM_BYTES: NLA_U64, all memory hvtrace holds
+ *    HVTRACE_A_MEM_CPU_BYTES: NLA_U64, of it, per traced CPU (aggregates
+ *        and ring)
+ *    HVTRACE_A_MEM_VCPU_BYTES: NLA_U64, of it, per vCPU the table can hold
  *
- * HVTRACE_CMD_START, HVTRACE_CMD_STOP   (doit) recording on / off.
- * HVTRACE_CMD_CLEAR                     (doit) zero aggregates, accounting
- *   and buffered events. Refused (-EBUSY) while a reader owns the
- *   buffers: it would discard events the reader has not read.
+ * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
+ * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
+ * dumpit sends one message per traced CPU:
  *
- * HVTRACE_CMD_GET_STATS             (dumpit) one message per exit reason
- *   seen, then one per live vCPU with exits or preemptions since the last
- *   clear or in an exit now, and one per recently destroyed vCPU
- *   (the last HVTRACE_VCPUS_DEPARTED, if destroyed since the last clear),
- *   then the preemptors:
- *   REASON nest: RSN_ISA u8, RSN_CODE u32 (absent for the catch-alls
- *          "other VMX", "other SVM", and ISA 0 "reason unknown"),
- *          RSN_COUNT u64, RSN_TOTAL_NS, RSN_MIN_NS, RSN_MAX_NS u64,
- *          RSN_HIST binary: array of struct hvtrace_hist_bucket (non-empty
- *          buckets only; absent when the reason shares the overflow
- *          histogram, see the hist_reasons module parameter); a histogram
- *          that does not fit one message goes on in the next ones, REASON
- *          nests of RSN_ISA, RSN_CODE and RSN_HIST only (no RSN_COUNT),
- *          RSN_VMM_NS, RSN_HALT_NS, RSN_RUNNABLE_NS, RSN_OTHER_NS u64:
- *          the parts of TOTAL_NS (handling = total - their sum),
- *          RSN_NO_ENTRY u64: of COUNT, exits ended by vCPU destruction
- *   VCPU nest: VCPU_VM_ID u32, VCPU_VM_PID u32, VCPU_ID u32, VCPU_TID u32,
- *          VCPU_COUNT, VCPU_TOTAL_NS, VCPU_MIN_NS, VCPU_MAX_NS u64,
- *          VCPU_VMM_NS, _HALT_NS, _RUNNABLE_NS, _OTHER_NS u64 (parts of
- *          TOTAL_NS), VCPU_GUEST_NS u64 (in the guest: entry to exit),
- *          VCPU_PREEMPTIONS, VCPU_PREEMPTED_NS u64 (switched out runnable
- *          inside KVM, and for how long); while the vCPU is out of the
- *          guest now: VCPU_EXIT_ISA u8, VCPU_EXIT_REASON u32 (the exit in
- *          progress), VCPU_EXIT_NS u64 (out of the guest for so long),
- *          VCPU_EXIT_STATE u8 (enum hvtrace_vcpu_state); for a destroyed
- *          vCPU: VCPU_GONE u8 (1), its aggregates as they ended
- *   then one per task that ran while a vCPU thread waited runnable
- *   (the heaviest few per CPU, merged):
- *   PREEMPTOR nest: PRE_PID u32, PRE_COMM string, PRE_VCPU u8 (it is a
- *          vCPU thread), PRE_COUNT u64 (runnable stretches), PRE_NS u64
+ *    HVTRACE_A_ACCT: NLA_NESTED
+ *        HVTRACE_ACCT_CPU: NLA_U32, the CPU
+ *        the counters above, for that CPU
  *
- * HVTRACE_CMD_READ_EVENTS           (dumpit) drains the rings: messages of
- *   EVENTS_CPU u32, EVENTS binary (array of struct hvtrace_event), and
- *   EVENTS_LOST / EVENTS_OVERWRITTEN u64 of that CPU so far (since the
- *   last clear; a recorder subtracts what they were when it started).
- *   One reader at a time: the first socket that drains owns the buffers
- *   until it closes; another gets -EBUSY. Ends when every ring was empty
- *   once.
+ * HVTRACE_CMD_GET_CONFIG (doit, and dumpit)
+ * ----------------------
+ * The doit reply is one HVTRACE_A_CONFIG nest as for SET_CONFIG, every
+ * setting present (sized from what it holds: with hundreds of per-reason
+ * settings it can exceed a page). The dumpit sends the same in several
+ * messages of a CONFIG nest each: the first holds every single setting and
+ * the bitmaps, the next ones the REASON_THRESHOLD nests and then the
+ * FILTER_REASONS entries, in order; a reader concatenates them.
  *
- * HVTRACE_CMD_WATERMARK             (multicast "events", no attributes) a
- *   ring passed half full: time to drain.
+ * HVTRACE_CMD_SET_CONFIG (doit)
+ * ----------------------
+ * Absent settings keep their value; the CLEAR flags act first. The whole
+ * request is validated first: a rejected request changes nothing.
+ *
+ *    HVTRACE_A_CONFIG: NLA_NESTED
+ *        HVTRACE_CFG_THRESHOLD_NS: NLA_U64, the global duration threshold,
+ *            at most HVTRACE_THRESHOLD_NS_MAX
+ *        HVTRACE_CFG_REASON_THRESHOLD: NLA_NESTED, repeatable, one
+ *            per-reason override, all three required:
+ *            HVTRACE_RSN_ISA: NLA_U8, enum hvtrace_isa (VMX or SVM)
+ *            HVTRACE_RSN_CODE: NLA_U32, the exit reason or code
+ *            HVTRACE_RSN_THRESHOLD_NS: NLA_U64, its threshold
+ *        HVTRACE_CFG_REASON_THRESHOLDS_CLEAR: NLA_FLAG, drop every
+ *            override first
+ *        HVTRACE_CFG_FILTER_PID: NLA_U32, VMM (VM owner) pid, 0 = any
+ *        HVTRACE_CFG_FILTER_VCPUS: NLA_BINARY, bitmap of vCPU ids in u64
+ *            words (up to HVTRACE_MAX_VCPU_ID), empty = any
+ *        HVTRACE_CFG_FILTER_REASONS: NLA_NESTED, the reasons to record,
+ *            an empty nest = any:
+ *            HVTRACE_A_REASON: NLA_NESTED, repeated, one reason:
+ *                HVTRACE_RSN_ISA: NLA_U8
+ *                HVTRACE_RSN_CODE: NLA_U32
+ *        the guest RIPs to record, an inclusive range (min > max is
+ *        rejected; 0 to U64_MAX = any):
+ *        HVTRACE_CFG_FILTER_RIP_MIN: NLA_U64
+ *        HVTRACE_CFG_FILTER_RIP_MAX: NLA_U64
+ *        HVTRACE_CFG_FILTER_CPUS: NLA_BINARY, bitmap of host CPUs in u64
+ *            words, empty = any
+ *        HVTRACE_CFG_FILTERS_CLEAR: NLA_FLAG, reset every filter first
+ *        HVTRACE_CFG_BUFFER_KB: NLA_U32, ring size per CPU (only while
+ *            stopped and no reader owns the buffers; refused when it
+ *            exceeds half of the memory available)
+ *        HVTRACE_CFG_MODE: NLA_U8, enum hvtrace_mode (same rule)
+ *        HVTRACE_CFG_THRESHOLD_ON: NLA_U8, enum hvtrace_threshold_on: the
+ *            part of an exit every threshold compares with
+ *        HVTRACE_CFG_HALT_TRIGGERS: NLA_U8, 1: with THRESHOLD_ON total,
+ *            halt time counts toward the threshold (default 0: idle
+ *            guests halt long, normally)
+ *        HVTRACE_CFG_PREEMPT_THRESHOLD_NS: NLA_U64, for preemption
+ *            records: time off CPU
+ *
+ * Thresholds and filters can change at any time, also while a reader
+ * drains.
+ *
+ * HVTRACE_CMD_START (doit)
+ * HVTRACE_CMD_STOP (doit)
+ * -----------------
+ * Recording on, off. No attributes.
+ *
+ * HVTRACE_CMD_CLEAR (doit)
+ * -----------------
+ * Zero the aggregates, the accounting and the buffered events. No
+ * attributes. Refused (-EBUSY) while a reader owns the buffers: it would
+ * discard events the reader has not read.
+ *
+ * HVTRACE_CMD_GET_STATS (dumpit)
+ * ---------------------
+ * One message per exit reason seen, then one per live vCPU with exits or
+ * preemptions since the last clear or in an exit now, and one per
+ * recently destroyed vCPU (the last HVTRACE_VCPUS_DEPARTED, if destroyed
+ * since the last clear), then one per task that ran while a vCPU thread
+ * waited runnable (the heaviest few per CPU, merged):
+ *
+ *    HVTRACE_A_REASON: NLA_NESTED
+ *        HVTRACE_RSN_ISA: NLA_U8, enum hvtrace_isa
+ *        HVTRACE_RSN_CODE: NLA_U32, absent for the catch-alls "other VMX",
+ *            "other SVM", and ISA 0 "reason unknown"
+ *        HVTRACE_RSN_COUNT: NLA_U64, exits
+ *        HVTRACE_RSN_TOTAL_NS: NLA_U64
+ *        HVTRACE_RSN_MIN_NS: NLA_U64
+ *        HVTRACE_RSN_MAX_NS: NLA_U64
+ *        HVTRACE_RSN_HIST: NLA_BINARY, array of struct hvtrace_hist_bucket
+ *            (non-empty buckets only; absent when the reason shares the
+ *            overflow histogram, see the hist_reasons module parameter)
+ *        the parts of TOTAL_NS (enum hvtrace_part; handling is TOTAL_NS
+ *        less their sum):
+ *        HVTRACE_RSN_VMM_NS: NLA_U64
+ *        HVTRACE_RSN_HALT_NS: NLA_U64
+ *        HVTRACE_RSN_RUNNABLE_NS: NLA_U64
+ *        HVTRACE_RSN_OTHER_NS: NLA_U64
+ *        HVTRACE_RSN_NO_ENTRY: NLA_U64, of COUNT, exits ended by vCPU
+ *            destruction
+ *    (a histogram that does not fit one message goes on in the next ones:
+ *    REASON nests of RSN_ISA, RSN_CODE and RSN_HIST only, no RSN_COUNT)
+ *
+ *    HVTRACE_A_VCPU: NLA_NESTED
+ *        HVTRACE_VCPU_VM_ID: NLA_U32, hvtrace's number for the VM, from 1
+ *        HVTRACE_VCPU_VM_PID: NLA_U32, the VMM
+ *        HVTRACE_VCPU_ID: NLA_U32
+ *        HVTRACE_VCPU_TID: NLA_U32, the vCPU thread
+ *        HVTRACE_VCPU_COUNT: NLA_U64, exits
+ *        HVTRACE_VCPU_TOTAL_NS: NLA_U64
+ *        HVTRACE_VCPU_MIN_NS: NLA_U64
+ *        HVTRACE_VCPU_MAX_NS: NLA_U64
+ *        the parts of TOTAL_NS, as for reasons:
+ *        HVTRACE_VCPU_VMM_NS: NLA_U64
+ *        HVTRACE_VCPU_HALT_NS: NLA_U64
+ *        HVTRACE_VCPU_RUNNABLE_NS: NLA_U64
+ *        HVTRACE_VCPU_OTHER_NS: NLA_U64
+ *        HVTRACE_VCPU_GUEST_NS: NLA_U64, in the guest: entry to exit
+ *        HVTRACE_VCPU_PREEMPTIONS: NLA_U64, times switched out runnable
+ *            inside KVM
+ *        HVTRACE_VCPU_PREEMPTED_NS: NLA_U64, time off CPU after those
+ *        while the vCPU is out of the guest now:
+ *        HVTRACE_VCPU_EXIT_ISA: NLA_U8, the exit in progress
+ *        HVTRACE_VCPU_EXIT_REASON: NLA_U32
+ *        HVTRACE_VCPU_EXIT_NS: NLA_U64, out of the guest for so long
+ *        HVTRACE_VCPU_EXIT_STATE: NLA_U8, enum hvtrace_vcpu_state
+ *        for a destroyed vCPU, its aggregates as they ended, and:
+ *        HVTRACE_VCPU_GONE: NLA_U8, 1
+ *
+ *    HVTRACE_A_PREEMPTOR: NLA_NESTED
+ *        HVTRACE_PRE_PID: NLA_U32
+ *        HVTRACE_PRE_COMM: NLA_NUL_STRING
+ *        HVTRACE_PRE_VCPU: NLA_U8, 1: it is a vCPU thread
+ *        HVTRACE_PRE_COUNT: NLA_U64, runnable stretches
+ *        HVTRACE_PRE_NS: NLA_U64, their time
+ *
+ * HVTRACE_CMD_READ_EVENTS (dumpit)
+ * -----------------------
+ * Drains the rings, one CPU's batch a message:
+ *
+ *    HVTRACE_A_EVENTS_CPU: NLA_U32
+ *    HVTRACE_A_EVENTS: NLA_BINARY, array of struct hvtrace_event
+ *    that CPU's losses so far (since the last CLEAR; a recorder
+ *    subtracts what they were when it started):
+ *    HVTRACE_A_EVENTS_LOST: NLA_U64, ring full in discard mode
+ *    HVTRACE_A_EVENTS_OVERWRITTEN: NLA_U64, in overwrite mode
+ *
+ * One reader at a time: the first socket that drains owns the buffers
+ * until it closes; another gets -EBUSY. Ends when every ring was empty
+ * once.
+ *
+ * HVTRACE_CMD_WATERMARK (multicast "events")
+ * ---------------------
+ * No attributes: a ring passed half full, time to drain.
  */
 #ifndef _UAPI_LINUX_HVTRACE_H
 #define _UAPI_LINUX_HVTRACE_H
@@ -388,6 +483,12 @@ enum hvtrace_mode {
 #define HVTRACE_BUFFER_KB_MIN		4
 #define HVTRACE_BUFFER_KB_MAX		(256 * 1024)
 #define HVTRACE_BUFFER_KB_DEFAULT	2560	/* 16384 records */
+
+/*
+ * Largest duration threshold, ns (an hour): global, per reason and for
+ * preemption records. Longer is refused, not clamped.
+ */
+#define HVTRACE_THRESHOLD_NS_MAX	(3600ULL * 1000000000ULL)
 
 /* Destroyed vCPUs whose aggregates GET_STATS still shows, at most. */
 #define HVTRACE_VCPUS_DEPARTED		64

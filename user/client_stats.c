@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* GET_STATUS (for the age) and the GET_STATS dump into plain arrays. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/hvtrace.h>
 
+#include "client.h"
+#include "client_priv.h"
 #include "exit_reasons.h"
 #include "grow.h"
-#include "hvctl.h"
-#include "nl.h"
-#include "stats_fetch.h"
 
-static void add_hist(struct reason_row *r, const struct nlattr *a)
+static void add_hist(struct hvc_reason_row *r, const struct nlattr *a)
 {
 	if (!a)
 		return;
@@ -26,33 +26,37 @@ static void add_hist(struct reason_row *r, const struct nlattr *a)
  * A REASON nest without a count goes on with the histogram of the reason
  * before it, which must be the same reason.
  */
-static int merge_hist(struct stats *s, const struct nlattr *const *tb)
+static int merge_hist(struct hvc_stats *s, const struct nlattr *const *tb)
 {
-	struct reason_row *r = s->nr_reasons ?
+	struct hvc_reason_row *r = s->nr_reasons ?
 			       &s->reasons[s->nr_reasons - 1] : NULL;
 
 	if (!r || r->isa != hvnl_u8(tb[HVTRACE_RSN_ISA]) ||
 	    r->has_code != !!tb[HVTRACE_RSN_CODE] ||
 	    r->code != hvnl_u32(tb[HVTRACE_RSN_CODE])) {
-		hvctl_err("the module's statistics continue a histogram "
-			  "without its reason (ISA %u code 0x%x)",
-			  hvnl_u8(tb[HVTRACE_RSN_ISA]),
-			  hvnl_u32(tb[HVTRACE_RSN_CODE]));
-		return -1;
+		return hvc_err(EPROTO, "the module's statistics continue a "
+			       "histogram without its reason (ISA %u code 0x%x)",
+			       hvnl_u8(tb[HVTRACE_RSN_ISA]),
+			       hvnl_u32(tb[HVTRACE_RSN_CODE]));
 	}
 	add_hist(r, tb[HVTRACE_RSN_HIST]);
 	return 0;
 }
 
-static int parse_reason(struct stats *s, const struct nlattr *nest)
+static int parse_reason(struct hvc_stats *s, const struct nlattr *nest)
 {
 	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
-	struct reason_row *r;
+	struct hvc_reason_row *r;
 
-	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
+	int ret = hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX, hvc_policy_rsn);
+
+	if (ret)
+		return ret;
 	if (!tb[HVTRACE_RSN_COUNT])
 		return merge_hist(s, tb);
-	s->reasons = grow(s->reasons, s->nr_reasons, sizeof(*r));
+	ret = grow(&s->reasons, s->nr_reasons, sizeof(*r));
+	if (ret)
+		return ret;
 	r = &s->reasons[s->nr_reasons++];
 	memset(r, 0, sizeof(*r));
 	r->isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
@@ -72,13 +76,18 @@ static int parse_reason(struct stats *s, const struct nlattr *nest)
 	return 0;
 }
 
-static void parse_vcpu(struct stats *s, const struct nlattr *nest)
+static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 {
 	const struct nlattr *tb[HVTRACE_VCPU_MAX + 1];
-	struct vcpu_row *v;
+	struct hvc_vcpu_row *v;
 
-	hvnl_parse_nested(nest, tb, HVTRACE_VCPU_MAX);
-	s->vcpus = grow(s->vcpus, s->nr_vcpus, sizeof(*v));
+	int ret = hvnl_parse_nested(nest, tb, HVTRACE_VCPU_MAX, hvc_policy_vcpu);
+
+	if (ret)
+		return ret;
+	ret = grow(&s->vcpus, s->nr_vcpus, sizeof(*v));
+	if (ret)
+		return ret;
 	v = &s->vcpus[s->nr_vcpus++];
 	v->vm_id = hvnl_u32(tb[HVTRACE_VCPU_VM_ID]);
 	v->vm_pid = hvnl_u32(tb[HVTRACE_VCPU_VM_PID]);
@@ -102,15 +111,21 @@ static void parse_vcpu(struct stats *s, const struct nlattr *nest)
 	v->exit_reason = hvnl_u32(tb[HVTRACE_VCPU_EXIT_REASON]);
 	v->exit_ns = hvnl_u64(tb[HVTRACE_VCPU_EXIT_NS]);
 	v->exit_state = hvnl_u8(tb[HVTRACE_VCPU_EXIT_STATE]);
+	return 0;
 }
 
-static void parse_preemptor(struct stats *s, const struct nlattr *nest)
+static int parse_preemptor(struct hvc_stats *s, const struct nlattr *nest)
 {
 	const struct nlattr *tb[HVTRACE_PRE_MAX + 1];
-	struct preemptor_row *p;
+	struct hvc_preemptor_row *p;
 
-	hvnl_parse_nested(nest, tb, HVTRACE_PRE_MAX);
-	s->preemptors = grow(s->preemptors, s->nr_preemptors, sizeof(*p));
+	int ret = hvnl_parse_nested(nest, tb, HVTRACE_PRE_MAX, hvc_policy_pre);
+
+	if (ret)
+		return ret;
+	ret = grow(&s->preemptors, s->nr_preemptors, sizeof(*p));
+	if (ret)
+		return ret;
 	p = &s->preemptors[s->nr_preemptors++];
 	memset(p, 0, sizeof(*p));
 	p->pid = hvnl_u32(tb[HVTRACE_PRE_PID]);
@@ -119,11 +134,12 @@ static void parse_preemptor(struct stats *s, const struct nlattr *nest)
 	snprintf(p->comm, sizeof(p->comm), "%s", hvnl_str(tb[HVTRACE_PRE_COMM]));
 	p->count = hvnl_u64(tb[HVTRACE_PRE_COUNT]);
 	p->ns = hvnl_u64(tb[HVTRACE_PRE_NS]);
+	return 0;
 }
 
 static int by_time(const void *a, const void *b)
 {
-	const struct preemptor_row *x = a, *y = b;
+	const struct hvc_preemptor_row *x = a, *y = b;
 
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? 1 : -1;
@@ -133,22 +149,22 @@ static int by_time(const void *a, const void *b)
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	struct stats *s = data;
+	struct hvc_stats *s = data;
+	int ret;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	if (tb[HVTRACE_A_REASON] && parse_reason(s, tb[HVTRACE_A_REASON]))
-		return MNL_CB_ERROR;
-	if (tb[HVTRACE_A_VCPU])
-		parse_vcpu(s, tb[HVTRACE_A_VCPU]);
-	if (tb[HVTRACE_A_PREEMPTOR])
-		parse_preemptor(s, tb[HVTRACE_A_PREEMPTOR]);
-	if (tb[HVTRACE_A_STATS_AGE_NS])
+	ret = hvnl_parse(nlh, tb, HVTRACE_A_MAX, hvc_policy_attr);
+	if (!ret && tb[HVTRACE_A_REASON])
+		ret = parse_reason(s, tb[HVTRACE_A_REASON]);
+	if (!ret && tb[HVTRACE_A_VCPU])
+		ret = parse_vcpu(s, tb[HVTRACE_A_VCPU]);
+	if (!ret && tb[HVTRACE_A_PREEMPTOR])
+		ret = parse_preemptor(s, tb[HVTRACE_A_PREEMPTOR]);
+	if (!ret && tb[HVTRACE_A_STATS_AGE_NS])
 		s->age_ns = mnl_attr_get_u64(tb[HVTRACE_A_STATS_AGE_NS]);
-	return MNL_CB_OK;
+	return ret;
 }
 
-void stats_free(struct stats *s)
+void hvc_stats_free(struct hvc_stats *s)
 {
 	free(s->reasons);
 	free(s->vcpus);
@@ -156,63 +172,19 @@ void stats_free(struct stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int stats_fetch(struct stats *s)
+int hvc_stats_get(struct hvc *c, struct hvc_stats *s)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hvnl *nl;
 	int ret;
 
-	stats_free(s);
-	nl = hvnl_open();
-	if (!nl)
-		return -1;
-	ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS, 0),
-			stats_cb, s);
+	hvc_stats_free(s);
+	ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, 0, stats_cb, s);
 	if (!ret)
-		ret = hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATS,
-						 NLM_F_DUMP),
-				stats_cb, s);
-	hvnl_close(nl);
+		ret = hvc_request(c, HVTRACE_CMD_GET_STATS, NLM_F_DUMP,
+				  stats_cb, s);
 	if (ret)
-		stats_free(s);
+		hvc_stats_free(s);
 	else if (s->nr_preemptors)
 		qsort(s->preemptors, s->nr_preemptors, sizeof(*s->preemptors),
 		      by_time);
 	return ret;
-}
-
-const char *exit_label(unsigned int isa, uint32_t code, bool has_code,
-		       char *buf, unsigned int len)
-{
-	const char *name;
-
-	if (!has_code || isa == HVTRACE_ISA_UNKNOWN) {
-		snprintf(buf, len, "%s", isa == HV_ISA_VMX ? "other VMX" :
-			 isa == HV_ISA_SVM ? "other SVM" : "unknown");
-		return buf;
-	}
-	name = exit_reason_name(isa, code);
-	if (name)
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "0x%x", code);
-	return buf;
-}
-
-const char *reason_row_name(const struct reason_row *r, char *buf,
-			    unsigned int len)
-{
-	return exit_label(r->isa, r->code, r->has_code, buf, len);
-}
-
-const char *vcpu_state_name(unsigned int state, bool json)
-{
-	static const char *const names[][2] = {
-		[HVTRACE_VCPU_IN_KERNEL] = { "in kernel", "in_kernel" },
-		[HVTRACE_VCPU_IN_VMM] = { "in VMM", "in_vmm" },
-		[HVTRACE_VCPU_RUNNABLE] = { "runnable", "runnable" },
-		[HVTRACE_VCPU_BLOCKED] = { "blocked", "blocked" },
-	};
-
-	return state <= HVTRACE_VCPU_STATE_MAX ? names[state][json] : "?";
 }

@@ -1,50 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The GET_CONFIG dump into a struct config. The first message holds the
+ * The GET_CONFIG dump into a struct hvc_config. The first message holds the
  * single settings and the bitmaps; the next ones REASON_THRESHOLD nests
  * and FILTER_REASONS lists, in batches: each is appended, so hundreds of
  * per-reason settings come through whatever a message holds.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/hvtrace.h>
 
-#include "config_fetch.h"
+#include "client.h"
+#include "client_priv.h"
 #include "grow.h"
-#include "hvctl.h"
 
-static void parse_reason(const struct nlattr *nest, struct cfg_reason **arr,
-			 unsigned int *n)
+static int parse_reason(const struct nlattr *nest, struct hvc_reason **arr,
+			unsigned int *n)
 {
 	const struct nlattr *tb[HVTRACE_RSN_MAX + 1];
-	struct cfg_reason *r;
+	struct hvc_reason *r;
 
-	hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX);
-	*arr = grow(*arr, *n, sizeof(**arr));
+	int ret = hvnl_parse_nested(nest, tb, HVTRACE_RSN_MAX, hvc_policy_rsn);
+
+	if (ret)
+		return ret;
+	ret = grow(arr, *n, sizeof(**arr));
+	if (ret)
+		return ret;
 	r = &(*arr)[(*n)++];
 	r->isa = hvnl_u8(tb[HVTRACE_RSN_ISA]);
 	r->code = hvnl_u32(tb[HVTRACE_RSN_CODE]);
 	r->threshold_ns = hvnl_u64(tb[HVTRACE_RSN_THRESHOLD_NS]);
+	return 0;
 }
 
 /* A copy: the payload is only 4-byte aligned. */
-static void parse_bitmap(const struct nlattr *a, struct cfg_bitmap *b)
+static int parse_bitmap(const struct nlattr *a, struct hvc_bitmap *b)
 {
 	unsigned int len = mnl_attr_get_payload_len(a);
 
 	free(b->w);
+	b->nbits = 0;
 	b->w = calloc(1, len / 8 * 8 + 8);
-	if (!b->w) {
-		hvctl_err("out of memory");
-		exit(1);
-	}
+	if (!b->w)
+		return hvc_err(ENOMEM, "out of memory");
 	memcpy(b->w, mnl_attr_get_payload(a), len / 8 * 8);
 	b->nbits = len / 8 * 64;
+	return 0;
 }
 
 /* The single settings and the bitmaps: the first part holds them all. */
-static void parse_settings(struct config *c, const struct nlattr *const *t)
+static int parse_settings(struct hvc_config *c, const struct nlattr *const *t)
 {
 	c->threshold_ns = hvnl_u64(t[HVTRACE_CFG_THRESHOLD_NS]);
 	c->preempt_threshold_ns = hvnl_u64(t[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
@@ -55,10 +62,13 @@ static void parse_settings(struct config *c, const struct nlattr *const *t)
 	c->rip_max = hvnl_u64(t[HVTRACE_CFG_FILTER_RIP_MAX]);
 	c->buffer_kb = hvnl_u32(t[HVTRACE_CFG_BUFFER_KB]);
 	c->mode = hvnl_u8(t[HVTRACE_CFG_MODE]);
-	if (t[HVTRACE_CFG_FILTER_VCPUS])
-		parse_bitmap(t[HVTRACE_CFG_FILTER_VCPUS], &c->vcpus);
-	if (t[HVTRACE_CFG_FILTER_CPUS])
-		parse_bitmap(t[HVTRACE_CFG_FILTER_CPUS], &c->cpus);
+	if (t[HVTRACE_CFG_FILTER_VCPUS] &&
+	    parse_bitmap(t[HVTRACE_CFG_FILTER_VCPUS], &c->vcpus))
+		return -ENOMEM;
+	if (t[HVTRACE_CFG_FILTER_CPUS] &&
+	    parse_bitmap(t[HVTRACE_CFG_FILTER_CPUS], &c->cpus))
+		return -ENOMEM;
+	return 0;
 }
 
 static int config_cb(const struct nlmsghdr *nlh, void *data)
@@ -66,33 +76,44 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[HVTRACE_A_MAX + 1];
 	const struct nlattr *t[HVTRACE_CFG_MAX + 1];
 	const struct nlattr *a, *r;
-	struct config *c = data;
+	struct hvc_config *c = data;
+	int ret;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	if (!tb[HVTRACE_A_CONFIG])
-		return MNL_CB_OK;
-	hvnl_parse_nested(tb[HVTRACE_A_CONFIG], t, HVTRACE_CFG_MAX);
+	ret = hvnl_parse(nlh, tb, HVTRACE_A_MAX, hvc_policy_attr);
+	if (ret || !tb[HVTRACE_A_CONFIG])
+		return ret;
+	ret = hvnl_parse_nested(tb[HVTRACE_A_CONFIG], t, HVTRACE_CFG_MAX,
+				hvc_policy_cfg);
+	if (ret)
+		return ret;
 	/* The global threshold is always there, and only in that part. */
-	if (t[HVTRACE_CFG_THRESHOLD_NS])
-		parse_settings(c, t);
+	if (t[HVTRACE_CFG_THRESHOLD_NS]) {
+		ret = parse_settings(c, t);
+		if (ret)
+			return ret;
+	}
 	/* The repeated ones, in order: every part may hold some. */
 	mnl_attr_for_each_nested(a, tb[HVTRACE_A_CONFIG]) {
 		switch (mnl_attr_get_type(a)) {
 		case HVTRACE_CFG_REASON_THRESHOLD:
-			parse_reason(a, &c->thresholds, &c->nr_thresholds);
+			ret = parse_reason(a, &c->thresholds, &c->nr_thresholds);
 			break;
 		case HVTRACE_CFG_FILTER_REASONS:
 			c->reason_filter = true;
-			mnl_attr_for_each_nested(r, a)
-				parse_reason(r, &c->reasons, &c->nr_reasons);
+			mnl_attr_for_each_nested(r, a) {
+				ret = parse_reason(r, &c->reasons, &c->nr_reasons);
+				if (ret)
+					break;
+			}
 			break;
 		}
+		if (ret)
+			return ret;
 	}
-	return MNL_CB_OK;
+	return 0;
 }
 
-void config_free(struct config *c)
+void hvc_config_free(struct hvc_config *c)
 {
 	free(c->thresholds);
 	free(c->reasons);
@@ -101,11 +122,14 @@ void config_free(struct config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int config_fetch(struct hvnl *nl, struct config *c)
+int hvc_config_get(struct hvc *c, struct hvc_config *cfg)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret;
 
-	config_free(c);
-	return hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_CONFIG,
-					  NLM_F_DUMP), config_cb, c);
+	hvc_config_free(cfg);
+	ret = hvc_request(c, HVTRACE_CMD_GET_CONFIG, NLM_F_DUMP, config_cb,
+			  cfg);
+	if (ret)
+		hvc_config_free(cfg);
+	return ret;
 }

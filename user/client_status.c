@@ -4,34 +4,41 @@
  * totals; its dump, one accounting row per traced CPU (ABI 3: a row per
  * message, so no reply grows with the host).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/hvtrace.h>
 
+#include "client.h"
+#include "client_priv.h"
 #include "grow.h"
-#include "hvctl.h"
-#include "status_fetch.h"
 
-static void parse_acct(const struct nlattr *nest, struct acct_row *row)
+static int parse_acct(const struct nlattr *nest, struct hvc_acct_row *row)
 {
 	const struct nlattr *tb[HVTRACE_ACCT_MAX + 1];
+	int ret;
 
 	memset(row, 0, sizeof(*row));
-	hvnl_parse_nested(nest, tb, HVTRACE_ACCT_MAX);
+	ret = hvnl_parse_nested(nest, tb, HVTRACE_ACCT_MAX, hvc_policy_acct);
+	if (ret)
+		return ret;
 	row->cpu = hvnl_u32(tb[HVTRACE_ACCT_CPU]);
 	for (unsigned int a = HVTRACE_ACCT_SEEN; a <= HVTRACE_ACCT_MAX; a++)
 		row->n[a] = hvnl_u64(tb[a]);
+	return 0;
 }
 
 static int status_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	struct status *s = data;
+	struct hvc_status *s = data;
+	int ret;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
+	ret = hvnl_parse(nlh, tb, HVTRACE_A_MAX, hvc_policy_attr);
+	if (ret)
+		return ret;
 	snprintf(s->version, sizeof(s->version), "%s",
 		 hvnl_str(tb[HVTRACE_A_VERSION]));
 	snprintf(s->vendor, sizeof(s->vendor), "%s",
@@ -55,45 +62,43 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 	s->mem_bytes = hvnl_u64(tb[HVTRACE_A_MEM_BYTES]);
 	s->mem_cpu_bytes = hvnl_u64(tb[HVTRACE_A_MEM_CPU_BYTES]);
 	s->mem_vcpu_bytes = hvnl_u64(tb[HVTRACE_A_MEM_VCPU_BYTES]);
-	if (!tb[HVTRACE_A_ACCT]) {
-		hvctl_err("the module's status has no accounting");
-		return MNL_CB_ERROR;
-	}
-	parse_acct(tb[HVTRACE_A_ACCT], &s->total);
-	return MNL_CB_OK;
+	if (!tb[HVTRACE_A_ACCT])
+		return hvc_err(EPROTO, "the module's status has no accounting");
+	return parse_acct(tb[HVTRACE_A_ACCT], &s->total);
 }
 
 /* A message of the dump: one CPU's ACCT nest. */
 static int cpu_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[HVTRACE_A_MAX + 1];
-	struct status *s = data;
+	struct hvc_status *s = data;
+	int ret;
 
-	if (hvnl_parse(nlh, tb, HVTRACE_A_MAX) < 0)
-		return MNL_CB_ERROR;
-	if (!tb[HVTRACE_A_ACCT])
-		return MNL_CB_OK;
-	s->cpus = grow(s->cpus, s->nr_cpu_rows, sizeof(*s->cpus));
-	parse_acct(tb[HVTRACE_A_ACCT], &s->cpus[s->nr_cpu_rows++]);
-	return MNL_CB_OK;
+	ret = hvnl_parse(nlh, tb, HVTRACE_A_MAX, hvc_policy_attr);
+	if (ret || !tb[HVTRACE_A_ACCT])
+		return ret;
+	ret = grow(&s->cpus, s->nr_cpu_rows, sizeof(*s->cpus));
+	if (ret)
+		return ret;
+	return parse_acct(tb[HVTRACE_A_ACCT], &s->cpus[s->nr_cpu_rows++]);
 }
 
-void status_free(struct status *s)
+void hvc_status_free(struct hvc_status *s)
 {
 	free(s->cpus);
 	memset(s, 0, sizeof(*s));
 }
 
-int status_fetch(struct hvnl *nl, struct status *s, bool per_cpu)
+int hvc_status_get(struct hvc *c, struct hvc_status *s, bool per_cpu)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret;
 
-	status_free(s);
-	if (hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS, 0),
-		      status_cb, s))
-		return -1;
-	if (!per_cpu)
-		return 0;
-	return hvnl_talk(nl, hvnl_request(nl, buf, HVTRACE_CMD_GET_STATUS,
-					  NLM_F_DUMP), cpu_cb, s);
+	hvc_status_free(s);
+	ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, 0, status_cb, s);
+	if (!ret && per_cpu)
+		ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, NLM_F_DUMP,
+				  cpu_cb, s);
+	if (ret)
+		hvc_status_free(s);
+	return ret;
 }

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hvguest's guest program: 32-bit flat protected mode, no paging, IF=0,
+ * loaded at CODE_GPA by program.c (guest.h draws guest memory).
+ *
+ *   guest_entry:  vCPU 0 under --halt: set up the master 8259
+ *   iteration:    --halt loop (vCPU 0), --spin busy loop
+ *                 one counted loop per exit kind, in enum kind order:
+ *                 pio, mmio, cpuid, rdmsr, wrmsr, hlt, slow
+ *   rip_done:     OUT to DONE_PORT, then back to iteration
+ *
+ * Every count, port, GPA and MSR is read from struct guest_params at
+ * PARAMS_GPA, which the VMM fills before the first KVM_RUN; a loop whose
+ * count is 0 is skipped.  The --halt count (only vCPU 0 halts) comes in
+ * EDI, which the guest never writes.  Each loop counts in ESI, which none
+ * of the exiting instructions touches.  The rip_* labels are the RIPs of
+ * the exiting instructions, printed under the same names in the HVGUEST
+ * line.  Exceptions go to stubs that report the vector, error code and
+ * faulting EIP through an OUT to FAULT_PORT, so a broken guest is
+ * diagnosed precisely instead of ending in an opaque triple fault.
+ *
+ * Only local labels are jumped to, so the code has no relocations and
+ * runs wherever it is copied.
+ */
+#include "guest.h"
+
+#define PARAM(off)	(PARAMS_GPA + (off))
+
+	.section .rodata.guest_code, "a"
+	.code32
+
+	.globl guest_code_start, guest_code_end, guest_entry
+	.globl exception_stubs, halt_irq_handler
+	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
+	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi
+
+/*
+ * The head of a counted loop: ESI = the count at offset 'count' in the
+ * parameters; a count of 0 skips the loop, on to 'next'.  Each loop ends
+ * with "dec %esi; jnz 1b".
+ */
+.macro	loop_head count, next
+	mov	PARAM(\count), %esi
+	test	%esi, %esi
+	jz	\next
+.endm
+
+guest_code_start:
+
+/*
+ * vCPU 0 under --halt (EDI != 0) sets up the master 8259 in PIC_INIT_OUTS
+ * OUTs: edge triggered, cascaded, vectors from PIC_VECTOR_BASE, 8086 mode,
+ * all lines but HALT_IRQ masked.
+ */
+guest_entry:
+	test	%edi, %edi
+	jz	.Literation
+	mov	$0x11, %al
+	out	%al, $0x20
+	mov	$PIC_VECTOR_BASE, %al
+	out	%al, $0x21
+	mov	$0x04, %al
+	out	%al, $0x21
+	mov	$0x01, %al
+	out	%al, $0x21
+	mov	$~(1 << HALT_IRQ) & 0xff, %al
+	out	%al, $0x21
+
+/*
+ * --halt: EDI times an OUT to ARM_PORT (the VMM arms its timer), then
+ * "sti; hlt; cli"; the interrupt that ends the HLT returns to the CLI.
+ */
+.Literation:
+	mov	%edi, %esi
+	test	%esi, %esi
+	jz	.Lspin
+	mov	$ARM_PORT, %edx
+	mov	$ARM_DATA, %eax
+rip_halt_arm:
+1:	out	%al, (%dx)
+	sti
+rip_halt:
+	hlt
+	cli
+	dec	%esi
+	jnz	1b
+
+/*
+ * --spin: busy-loop on RDTSC (not intercepted) for spin_ticks, if not 0:
+ * EBX:ECX = the deadline, wait while EDX:EAX - deadline borrows.
+ */
+.Lspin:
+	mov	PARAM(GP_SPIN_TICKS), %ecx
+	mov	PARAM(GP_SPIN_TICKS + 4), %ebx
+	mov	%ecx, %eax
+	or	%ebx, %eax
+	jz	.Lpio
+	rdtsc
+	add	%eax, %ecx
+	adc	%edx, %ebx
+1:	rdtsc
+	sub	%ecx, %eax
+	sbb	%ebx, %edx
+	jb	1b
+
+.Lpio:
+	loop_head GP_PIO_COUNT, .Lmmio
+	mov	PARAM(GP_PIO_PORT), %edx
+	mov	$PIO_DATA, %eax
+rip_pio:
+1:	out	%al, (%dx)
+	dec	%esi
+	jnz	1b
+
+/* A 32-bit write to an unbacked, 4-byte aligned GPA: one MMIO exit. */
+.Lmmio:
+	loop_head GP_MMIO_COUNT, .Lcpuid
+	mov	PARAM(GP_MMIO_GPA), %ebx
+	mov	$MMIO_DATA, %eax
+rip_mmio:
+1:	mov	%eax, (%ebx)
+	dec	%esi
+	jnz	1b
+
+/* CPUID clobbers EAX..EDX, so reload leaf and subleaf (0) each time. */
+.Lcpuid:
+	loop_head GP_CPUID_COUNT, .Lrdmsr
+1:	xor	%eax, %eax
+	xor	%ecx, %ecx
+rip_cpuid:
+	cpuid
+	dec	%esi
+	jnz	1b
+
+.Lrdmsr:
+	loop_head GP_RDMSR_COUNT, .Lwrmsr
+	mov	PARAM(GP_MSR), %ecx
+rip_rdmsr:
+1:	rdmsr
+	dec	%esi
+	jnz	1b
+
+.Lwrmsr:
+	loop_head GP_WRMSR_COUNT, .Lhlt
+	mov	PARAM(GP_MSR), %ecx
+	mov	$WRMSR_LO, %eax
+	mov	$WRMSR_HI, %edx
+rip_wrmsr:
+1:	wrmsr
+	dec	%esi
+	jnz	1b
+
+/* Without an in-kernel irqchip each HLT is a KVM_EXIT_HLT. */
+.Lhlt:
+	loop_head GP_HLT_COUNT, .Lslow
+rip_hlt:
+1:	hlt
+	dec	%esi
+	jnz	1b
+
+/* The same OUT as --pio's; the VMM sleeps on each. */
+.Lslow:
+	loop_head GP_SLOW_COUNT, .Ldone
+	mov	PARAM(GP_SLOW_PORT), %edx
+	mov	$SLOW_DATA, %eax
+rip_slow:
+1:	out	%al, (%dx)
+	dec	%esi
+	jnz	1b
+
+.Ldone:
+	mov	$DONE_PORT, %edx
+	mov	$DONE_DATA, %eax
+rip_done:
+	out	%al, (%dx)
+	jmp	.Literation
+
+/*
+ * One EXC_STUB_SIZE stub per exception vector: pad the frame to a common
+ * layout with a dummy error code where the CPU pushes none, push the
+ * vector, then "out dx, al" to FAULT_PORT.  The VMM finds vector, error
+ * code, EIP, CS and EFLAGS at ESP.  program.c points the IDT's 32-bit
+ * interrupt gates here.
+ */
+exception_stubs:
+	vector = 0
+	.rept NR_EXCEPTIONS
+	.if ((ERROR_CODE_VECTORS >> vector) & 1) == 0
+	push	$0
+	.endif
+	push	$vector
+	jmp	.Lexception_common
+	vector = vector + 1
+	.org	exception_stubs + vector * EXC_STUB_SIZE, 0xcc
+	.endr
+.Lexception_common:
+	mov	$FAULT_PORT, %edx
+	out	%al, (%dx)
+	hlt			/* never resumed */
+
+/*
+ * HALT_VECTOR: a non-specific EOI to the master PIC (an OUT that KVM
+ * handles), count the run in guest memory, IRET.  eoi_count counts the
+ * runs the guest saw, not the interrupts the VMM raised: should one
+ * interrupt ever be delivered twice (the handler would run twice over,
+ * harmlessly), its second EOI is a real IOIO exit too.
+ */
+halt_irq_handler:
+	push	%eax
+	mov	$0x20, %al
+rip_halt_eoi:
+	out	%al, $0x20
+	incl	EOI_COUNT_GPA
+	pop	%eax
+	iret
+
+guest_code_end:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What guest.S (the guest program) and the VMM agree on: guest memory,
+ * the I/O ports, the data each exit carries and the parameter block.
+ * Included by guest.S (__ASSEMBLER__) and by the C files.
+ *
+ * Guest-physical memory, one 2 MiB memslot at GPA 0:
+ *
+ *   0x000000  +------------------------------+
+ *             |  (unused)                    |
+ *   0x000600  |  struct guest_params         |  VMM -> guest: counts, ports,
+ *             |                              |  MMIO GPA, MSR, --spin ticks
+ *   0x000700  |  eoi_count (u32)             |  guest -> VMM: --halt IRQ
+ *             |                              |  handler runs
+ *   0x000800  |  GDT: null, code 0x08,       |
+ *             |       data 0x10 (flat 4 GiB) |
+ *   0x000900  |  IDT: vectors 0..31 -> the   |
+ *             |  exception stubs, 0x25 -> the|
+ *             |  --halt IRQ handler          |
+ *   0x001000  +------------------------------+
+ *             |  guest.S, copied here from   |  entry, the iteration,
+ *             |  guest_code_start[]          |  exception stubs, IRQ handler
+ *   0x002000  +------------------------------+
+ *             |  (unused)                    |
+ *             |                 stack  ^     |  only exceptions and the
+ *   0x200000  +------------------------------+  IRQ push (ESP starts here)
+ *
+ * The program reads page 0 in every iteration (the parameters), so it
+ * touches the same pages in the same order whatever the options.
+ */
+#ifndef _HVT_GUEST_H
+#define _HVT_GUEST_H
+
+#define MEM_SIZE	0x200000
+#define PARAMS_GPA	0x600
+#define EOI_COUNT_GPA	0x700	/* --halt: 32-bit count of handler runs */
+#define GDT_GPA		0x800
+#define IDT_GPA		0x900
+#define CODE_GPA	0x1000
+#define CODE_MAX	0x1000
+
+#define DONE_PORT	0x3f0	/* the end of a program iteration */
+#define FAULT_PORT	0x3f1	/* exception stubs report here */
+#define ARM_PORT	0x3f2	/* --halt: "start my timer" */
+
+/* Data the guest writes, so the VMM can check the payload of each exit too. */
+#define PIO_DATA	0x50		/* 'P' */
+#define SLOW_DATA	0x53		/* 'S' */
+#define DONE_DATA	0x44		/* 'D' */
+#define ARM_DATA	0x41		/* 'A' */
+#define MMIO_DATA	0x4f494d4d	/* "MMIO" */
+#define WRMSR_LO	0x4d535257	/* "WRSM" */
+#define WRMSR_HI	0x48564700
+
+#define NR_EXCEPTIONS	32
+/* Vectors for which the CPU pushes an error code: 8, 10-14, 17, 21, 29, 30. */
+#define ERROR_CODE_VECTORS 0x60227d00
+#define EXC_STUB_SIZE	16	/* stub v is at exception_stubs + v * 16 */
+
+/*
+ * --halt: IRQ 5 of the master 8259, remapped to vector 0x25.  No KVM device
+ * raises it (KVM_CREATE_IRQCHIP makes no PIT), and the I/O APIC pin of the
+ * same GSI stays masked as reset left it.
+ */
+#define HALT_IRQ	5
+#define PIC_VECTOR_BASE	0x20
+#define HALT_VECTOR	(PIC_VECTOR_BASE + HALT_IRQ)
+#define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
+
+/* struct guest_params: offsets, for guest.S */
+#define GP_PIO_COUNT	0x00	/* one count per loop, in enum kind order */
+#define GP_MMIO_COUNT	0x04
+#define GP_CPUID_COUNT	0x08
+#define GP_RDMSR_COUNT	0x0c
+#define GP_WRMSR_COUNT	0x10
+#define GP_HLT_COUNT	0x14
+#define GP_SLOW_COUNT	0x18
+#define GP_PIO_PORT	0x1c
+#define GP_SLOW_PORT	0x20
+#define GP_MMIO_GPA	0x24
+#define GP_MSR		0x28
+#define GP_SPIN_TICKS	0x30	/* 64 bits */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+/*
+ * Written by the VMM before the first KVM_RUN (spin_ticks once vCPU 0
+ * exists), never by the guest.  The --halt count is per vCPU: it comes in
+ * EDI (KVM_SET_REGS) instead.
+ */
+struct guest_params {
+	uint32_t count[7];	/* K_PIO .. K_SLOW */
+	uint32_t pio_port, slow_port, mmio_gpa, msr;
+	uint32_t pad;
+	uint64_t spin_ticks;	/* --spin: TSC ticks per spin, 0: none */
+};
+
+/* guest.S's labels: only their place in guest_code_start[] means anything */
+extern const char guest_code_start[], guest_code_end[], guest_entry[];
+extern const char exception_stubs[], halt_irq_handler[];
+extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
+extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
+extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[];
+#endif
+
+#endif /* _HVT_GUEST_H */

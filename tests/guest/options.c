@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvguest's options: the usage text, parsing into cfg, and the checks
+ * that reject combinations which would make exits ambiguous or impossible.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hvguest.h"
+
+#define MIN_HALT_USEC	1000	/* arm exit to HLT: 0.2-0.5 ms under TCG */
+
+/*
+ * Default MSR: "HVG\0".  It lies outside every range covered by the VMX and
+ * SVM MSR bitmaps, so hardware always intercepts it, and no KVM version
+ * implements it, so a filter that failed to apply shows up as #GP (and thus
+ * a triple fault) instead of silently being handled in the kernel.
+ */
+#define DEFAULT_MSR	0x48564700u
+
+struct config cfg = {
+	.pio_port = 0x80,
+	.slow_port = 0x81,
+	.mmio_gpa = 0xd0000000u,
+	.vcpus = 1,
+};
+
+const char prog_name[] = "hvguest";
+const char usage_line[] =
+	"usage: hvguest [--vcpus N] [--cpu LIST] [--seconds S | --forever] "
+	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N] [--rdmsr N[:MSR]] "
+	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
+	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
+	"[--vmm-work USEC[:spin]]\n";
+
+static void __noreturn usage(void)
+{
+	fputs(usage_line, stdout);
+	printf("\n"
+	       "Runs a KVM guest that causes exactly the requested exits.  Per vCPU\n"
+	       "and program iteration, in this order:\n"
+	       "  --pio N[:PORT]         N 'out dx,al' to PORT (default 0x80)\n"
+	       "  --mmio N[:GPA]         N 32-bit writes to unbacked GPA (default 0xd0000000)\n"
+	       "  --cpuid N              N CPUID leaf 0 (handled inside KVM)\n"
+	       "  --rdmsr N[:MSR]        N RDMSR, sent to userspace by an MSR filter\n"
+	       "  --wrmsr N[:MSR]        N WRMSR (one MSR for both; default 0x%x)\n"
+	       "  --hlt N                N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
+	       "  --slow N:USEC[:PORT]   N 'out' to PORT (default 0x81), VMM sleeps USEC\n"
+	       "then one 'out' to port 0x%x ends the iteration (0x%x reports faults).\n"
+	       "Before all of these, each iteration starts with:\n"
+	       "  --halt N:USEC          vCPU 0 only: N times 'out' to port 0x%x, then\n"
+	       "                         'sti; hlt' until the VMM raises IRQ %d USEC\n"
+	       "                         (>= %d) after the vCPU blocked; uses KVM's\n"
+	       "                         in-kernel irqchip, so excludes --hlt; the PIC\n"
+	       "                         setup and each EOI are IN/OUT exits handled in\n"
+	       "                         the kernel (io_kernel)\n"
+	       "  --spin MS              every vCPU busy-loops on RDTSC for MS ms of\n"
+	       "                         wall-clock time (no exits of its own)\n"
+	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
+	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling),\n"
+	       "                         its --hop thread to the (N+i)-th\n"
+	       "  --seconds S            repeat the program until S seconds have passed\n"
+	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
+	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
+	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
+	       "                         with --halt, those of in-kernel LAPICs too)\n"
+	       "  --rounds N             N rounds in one process, each: create the VM,\n"
+	       "                         run the program, destroy the VM (checked)\n"
+	       "  --spare-vcpus K        before each round's vCPUs create K (1..%d) that\n"
+	       "                         never run and live to the end, in a VM of their\n"
+	       "                         own, to move the real ones elsewhere\n"
+	       "  --shrink               shrink the kvm_vcpu slab cache between rounds\n"
+	       "  --hop                  run each vCPU from two threads in turn, handing\n"
+	       "                         it over after every exit\n"
+	       "  --vmm-work USEC[:spin] the VMM handles each exit for USEC more, asleep\n"
+	       "                         (or busy, with :spin)\n"
+	       "Prints 'HVGUEST-START ...' once the threads exist, with --rounds\n"
+	       "'HVGUEST round=I ...' after each round, and 'HVGUEST ...' on success.\n"
+	       "Runs guests only inside the test VM (HVT_IN_TEST_VM, set there by\n"
+	       "tests/vm/guest-setup) or with HVT_I_OWN_THIS_HOST=yes, never on a\n"
+	       "development machine's own /dev/kvm.\n"
+	       "Exit: 0 ok, 1 mismatch/failure, 2 bad arguments or not in the\n"
+	       "test VM, 4 no KVM.\n",
+	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ,
+	       MIN_HALT_USEC, MAX_VCPUS, MAX_SPARES);
+	exit(0);
+}
+
+/* ------------------------------------------------------------ arguments */
+
+/* One numeric field of an option argument such as "N:USEC:PORT". */
+struct field {
+	const char *what;
+	uint64_t min, max;
+	uint64_t *val;
+};
+
+#define NO_MSR		UINT64_MAX
+static uint64_t msr_arg[2] = { NO_MSR, NO_MSR };	/* --rdmsr, --wrmsr */
+
+#define F_COUNT(k)	{ "count", 0, UINT32_MAX, &cfg.count[k] }
+#define F_PORT(p)	{ "port", 0, 0xffff, p }
+#define F_MSR(p)	{ "MSR", 0, UINT32_MAX, p }
+
+/* Options taking "F0[:F1[:F2]]"; the first 'need' fields are mandatory. */
+static const struct field_opt {
+	const char *name;
+	int nr, need;
+	struct field f[3];
+} field_opts[] = {
+	{ "pio",   2, 1, { F_COUNT(K_PIO), F_PORT(&cfg.pio_port) } },
+	{ "mmio",  2, 1, { F_COUNT(K_MMIO), { "GPA", 0, 0xfffffffc, &cfg.mmio_gpa } } },
+	{ "cpuid", 1, 1, { F_COUNT(K_CPUID) } },
+	{ "rdmsr", 2, 1, { F_COUNT(K_RDMSR), F_MSR(&msr_arg[0]) } },
+	{ "wrmsr", 2, 1, { F_COUNT(K_WRMSR), F_MSR(&msr_arg[1]) } },
+	{ "hlt",   1, 1, { F_COUNT(K_HLT) } },
+	{ "slow",  3, 2, { F_COUNT(K_SLOW), { "USEC", 1, 10000000, &cfg.slow_usec },
+			   F_PORT(&cfg.slow_port) } },
+	{ "halt",  2, 2, { { "count", 1, UINT32_MAX, &cfg.count[K_HALT] },
+			   { "USEC", MIN_HALT_USEC, 10000000, &cfg.halt_usec } } },
+	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
+	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
+	{ "rounds", 1, 1, { { "count", 1, 1000000, &cfg.rounds } } },
+	{ "spare-vcpus", 1, 1, { { "count", 1, MAX_SPARES, &cfg.spares } } },
+};
+#define NR_FIELD_OPTS	((int)ARRAY_SIZE(field_opts))
+
+static void parse_fields(const struct field_opt *o, const char *s)
+{
+	for (int i = 0; i < o->nr; i++) {
+		if (i > 0 && *s == '\0') {
+			if (i < o->need)
+				usage_error("--%s: %s is required", o->name,
+					    o->f[i].what);
+			return;
+		}
+		if (i > 0 && *s++ != ':')
+			usage_error("--%s: malformed argument", o->name);
+		*o->f[i].val = parse_num(&s, o->name, o->f[i].what,
+					 o->f[i].min, o->f[i].max);
+	}
+	if (*s)
+		usage_error("--%s: trailing garbage '%s'", o->name, s);
+}
+
+static void parse_cpus(const char *s)
+{
+	for (cfg.ncpus = 0; ; s++) {
+		if (cfg.ncpus == MAX_VCPUS)
+			usage_error("--cpu: more than %d CPUs", MAX_VCPUS);
+		cfg.cpus[cfg.ncpus++] = parse_num(&s, "cpu", "CPU", 0,
+						  CPU_SETSIZE - 1);
+		if (*s == '\0')
+			return;
+		if (*s != ',')
+			usage_error("--cpu: malformed list");
+	}
+}
+
+static void parse_seconds(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	cfg.seconds = strtod(s, &end);
+	if (errno || *end || !isdigit((unsigned char)s[0]) ||
+	    !isfinite(cfg.seconds))
+		usage_error("--seconds: '%s' is not a number", s);
+	if (cfg.seconds <= 0 || cfg.seconds > 1e7)
+		usage_error("--seconds: %s out of range", s);
+}
+
+/* "USEC", "USEC:sleep" or "USEC:spin" */
+static void parse_vmm_work(const char *s)
+{
+	cfg.vmm_work_usec = parse_num(&s, "vmm-work", "USEC", 1, 10000000);
+	if (!strcmp(s, ":spin"))
+		cfg.vmm_work_spin = true;
+	else if (*s && strcmp(s, ":sleep"))
+		usage_error("--vmm-work: '%s' is neither ':spin' nor ':sleep'", s);
+}
+
+/* I/O ports the in-kernel irqchip handles: both 8259s and their ELCRs. */
+static bool kernel_port(uint64_t port)
+{
+	return (port & ~1ull) == 0x20 || (port & ~1ull) == 0xa0 ||
+	       (port & ~1ull) == 0x4d0;
+}
+
+/* What --halt's in-kernel irqchip would take over or never finish. */
+static void check_halt_config(void)
+{
+	uint64_t page = cfg.mmio_gpa & ~0xfffull;
+
+	if (cfg.count[K_HLT])
+		usage_error("--hlt and --halt are exclusive: with --halt's in-kernel "
+			    "irqchip a HLT with interrupts off never ends");
+	if (cfg.pio_port == ARM_PORT || kernel_port(cfg.pio_port))
+		usage_error("--pio: port 0x%" PRIx64 " is taken by --halt", cfg.pio_port);
+	if (cfg.slow_port == ARM_PORT || kernel_port(cfg.slow_port))
+		usage_error("--slow: port 0x%" PRIx64 " is taken by --halt", cfg.slow_port);
+	if (page == 0xfec00000 || page == 0xfee00000)
+		usage_error("--mmio: GPA 0x%" PRIx64 " is the I/O APIC or local APIC "
+			    "page, which --halt's irqchip handles in KVM", cfg.mmio_gpa);
+}
+
+/* Rejects combinations that would make exits ambiguous or impossible. */
+static void check_config(void)
+{
+	uint64_t gpa = cfg.mmio_gpa;
+
+	if (cfg.seconds > 0 && cfg.forever)
+		usage_error("--seconds and --forever are exclusive");
+	if (cfg.rounds && cfg.forever)
+		usage_error("--rounds and --forever are exclusive: a round must end");
+	if (cfg.shrink && !cfg.rounds)
+		usage_error("--shrink works between rounds: it needs --rounds");
+	if (cfg.spares * (cfg.rounds ? cfg.rounds : 1) > MAX_SPARES_TOTAL)
+		usage_error("--spare-vcpus: %" PRIu64 " a round for %" PRIu64
+			    " rounds is more than %d spare vCPUs", cfg.spares,
+			    cfg.rounds, MAX_SPARES_TOTAL);
+	if (cfg.hold && (cfg.rounds || cfg.spares || cfg.hop || cfg.vmm_work_usec))
+		usage_error("--hold runs nothing: it takes no --rounds, "
+			    "--spare-vcpus, --hop or --vmm-work");
+	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT)
+		usage_error("--pio: port 0x%" PRIx64 " is reserved", cfg.pio_port);
+	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT)
+		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
+	if (cfg.pio_port == cfg.slow_port)
+		usage_error("--pio and --slow must use different ports");
+	if (cfg.halt_usec)
+		check_halt_config();
+	if (gpa < MEM_SIZE)
+		usage_error("--mmio: GPA 0x%" PRIx64 " is inside the memslot", gpa);
+	/* A misaligned write could span two pages and exit twice. */
+	if (gpa & 3)
+		usage_error("--mmio: GPA 0x%" PRIx64 " is not 4-byte aligned", gpa);
+	if (msr_arg[0] != NO_MSR && msr_arg[1] != NO_MSR && msr_arg[0] != msr_arg[1])
+		usage_error("--rdmsr and --wrmsr must use the same MSR");
+	cfg.msr = msr_arg[0] != NO_MSR ? msr_arg[0] :
+		  msr_arg[1] != NO_MSR ? msr_arg[1] : DEFAULT_MSR;
+	/* KVM never filters x2APIC MSRs, so they cannot be forced out. */
+	if (cfg.msr >= 0x800 && cfg.msr <= 0x8ff)
+		usage_error("MSR 0x%" PRIx64 " is an x2APIC MSR, KVM cannot filter it",
+			    cfg.msr);
+}
+
+void parse_args(int argc, char **argv)
+{
+	static struct option opts[NR_FIELD_OPTS + 9] = {
+		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
+		{ "seconds",	required_argument, NULL, 'S' },
+		{ "forever",	no_argument,	   NULL, 'F' },
+		{ "hold",	no_argument,	   NULL, 'H' },
+		{ "shrink",	no_argument,	   NULL, 'K' },
+		{ "hop",	no_argument,	   NULL, 'P' },
+		{ "vmm-work",	required_argument, NULL, 'W' },
+		{ "help",	no_argument,	   NULL, 'h' },
+	};
+	int c;
+
+	/* getopt_long returns the table index for the field options */
+	for (c = 0; c < NR_FIELD_OPTS; c++)
+		opts[c] = (struct option){ field_opts[c].name, required_argument, NULL, c };
+	opterr = 0;	/* we print our own messages */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c >= 0 && c < NR_FIELD_OPTS) {
+			parse_fields(&field_opts[c], optarg);
+			continue;
+		}
+		switch (c) {
+		case 'C':
+			parse_cpus(optarg);
+			break;
+		case 'S':
+			parse_seconds(optarg);
+			break;
+		case 'F':
+			cfg.forever = true;
+			break;
+		case 'H':
+			cfg.hold = true;
+			break;
+		case 'K':
+			cfg.shrink = true;
+			break;
+		case 'P':
+			cfg.hop = true;
+			break;
+		case 'W':
+			parse_vmm_work(optarg);
+			break;
+		case 'h':
+			usage();
+		default:
+			bad_option(c, argv);
+		}
+	}
+	no_operands(argc, argv);
+	check_config();
+}

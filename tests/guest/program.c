@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest.S's program in guest memory (guest.h draws it): the code copied to
+ * CODE_GPA, the GDT and IDT around it, the parameter block the options
+ * fill, and the guest-physical RIPs of its labels.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "hvguest.h"
+
+const char *const kind_name[NR_KINDS + 1] = {
+	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "done",
+};
+
+/* The exiting instruction of each kind; halt's is the ARM_PORT OUT. */
+static const char *const kind_label[NR_KINDS + 1] = {
+	[K_PIO] = rip_pio, [K_MMIO] = rip_mmio, [K_CPUID] = rip_cpuid,
+	[K_RDMSR] = rip_rdmsr, [K_WRMSR] = rip_wrmsr, [K_HLT] = rip_hlt,
+	[K_SLOW] = rip_slow, [K_HALT] = rip_halt_arm, [K_DONE] = rip_done,
+};
+
+/* guest.S reads the counts at GP_PIO_COUNT + 4 * kind. */
+_Static_assert(offsetof(struct guest_params, count[K_PIO]) == GP_PIO_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_MMIO]) == GP_MMIO_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_CPUID]) == GP_CPUID_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_RDMSR]) == GP_RDMSR_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_WRMSR]) == GP_WRMSR_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_HLT]) == GP_HLT_COUNT, "");
+_Static_assert(offsetof(struct guest_params, count[K_SLOW]) == GP_SLOW_COUNT, "");
+_Static_assert(offsetof(struct guest_params, pio_port) == GP_PIO_PORT, "");
+_Static_assert(offsetof(struct guest_params, slow_port) == GP_SLOW_PORT, "");
+_Static_assert(offsetof(struct guest_params, mmio_gpa) == GP_MMIO_GPA, "");
+_Static_assert(offsetof(struct guest_params, msr) == GP_MSR, "");
+_Static_assert(offsetof(struct guest_params, spin_ticks) == GP_SPIN_TICKS, "");
+_Static_assert(K_SLOW == 6 && K_HALT == 7, "the counts guest.S reads");
+_Static_assert(PARAMS_GPA + sizeof(struct guest_params) <= EOI_COUNT_GPA,
+	       "the parameters end before the --halt handler's count");
+
+/* Where a label of guest.S is once the program is at CODE_GPA. */
+uint32_t guest_rip(const char *label)
+{
+	/* Addresses, not pointers: the labels are not one C object. */
+	return CODE_GPA + (uint32_t)((uintptr_t)label - (uintptr_t)guest_code_start);
+}
+
+uint32_t kind_rip(int k)
+{
+	return guest_rip(kind_label[k]);
+}
+
+static struct guest_params *params(void)
+{
+	return (struct guest_params *)(guest_mem + PARAMS_GPA);
+}
+
+/* Flat 4 GiB ring-0 code (0x08) and data (0x10) descriptors. */
+static void write_gdt(uint8_t *mem)
+{
+	static const uint64_t gdt[3] = {
+		0, 0x00cf9b000000ffffull, 0x00cf93000000ffffull,
+	};
+
+	memcpy(mem + GDT_GPA, gdt, sizeof(gdt));
+}
+
+/* Points IDT entry 'vec' at 'handler' with a 32-bit interrupt gate. */
+static void set_gate(uint8_t *mem, int vec, uint32_t handler)
+{
+	uint64_t gate = (handler & 0xffff) | 0x08u << 16 | 0x8e00ull << 32 |
+			(uint64_t)(handler >> 16) << 48;
+
+	memcpy(mem + IDT_GPA + 8 * vec, &gate, 8);
+}
+
+/* Fills the new VM's memory (zeroed) before its first KVM_RUN. */
+void load_program(void)
+{
+	size_t len = guest_code_end - guest_code_start;
+	struct guest_params *p = params();
+
+	if (len > CODE_MAX)
+		die(EXIT_MISMATCH, "guest program too large");
+	memcpy(guest_mem + CODE_GPA, guest_code_start, len);
+	write_gdt(guest_mem);
+	for (int v = 0; v < NR_EXCEPTIONS; v++)
+		set_gate(guest_mem, v, guest_rip(exception_stubs) + v * EXC_STUB_SIZE);
+	set_gate(guest_mem, HALT_VECTOR, guest_rip(halt_irq_handler));
+	for (int k = K_PIO; k <= K_SLOW; k++)
+		p->count[k] = cfg.count[k];
+	p->pio_port = cfg.pio_port;
+	p->slow_port = cfg.slow_port;
+	p->mmio_gpa = cfg.mmio_gpa;
+	p->msr = cfg.msr;
+}
+
+/* --spin: the guest's TSC ticks per spin, for every vCPU. */
+void set_spin_ticks(uint64_t ticks)
+{
+	params()->spin_ticks = ticks;
+}
+
+/* Runs of the --halt interrupt handler, as counted by the guest. */
+uint64_t eoi_count(void)
+{
+	uint32_t n;
+
+	memcpy(&n, guest_mem + EOI_COUNT_GPA, 4);
+	return n;
+}

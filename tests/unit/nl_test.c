@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nl.c's talk() under the client, against a fake socket: libmnl's socket
+ * calls are wrapped (-Wl,--wrap, see the Makefile), and what the kernel
+ * would answer a request is built by the test's answer function into
+ * datagrams that recvfrom hands out one at a time. What it checks: every
+ * failure is one message in the error sink, a failed dump is read to its
+ * NLMSG_DONE so the session's next request works, a short attribute is
+ * an error naming it, replies to an earlier request are skipped, and
+ * hvc_open() returns what went wrong.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/hvtrace.h>
+
+#include "client.h"
+#include "client_priv.h"
+#include "unit.h"
+
+#define FAMILY		0x42
+#define PORTID		4242
+#define NR_DGRAMS	8
+#define DGRAM_SIZE	(32 * 1024)
+
+static char dgrams[NR_DGRAMS][DGRAM_SIZE] __attribute__((aligned(8)));
+static size_t dgram_len[NR_DGRAMS];
+static unsigned int nr_dgrams, next_dgram;
+static int open_errno;		/* mnl_socket_open() fails with it */
+
+/* What the kernel answers REQ: datagrams put with put_msg(). */
+static void (*answer)(const struct nlmsghdr *req);
+
+static char last_err[512];
+static int nr_errs;
+
+static void sink(const char *msg, void *data)
+{
+	(void)data;
+	nr_errs++;
+	snprintf(last_err, sizeof(last_err), "%s", msg);
+}
+
+static void reset(void (*fn)(const struct nlmsghdr *req))
+{
+	nr_dgrams = next_dgram = 0;
+	nr_errs = 0;
+	last_err[0] = '\0';
+	answer = fn;
+}
+
+/* Begin a message of TYPE in datagram DG, a genl one for family types. */
+static struct nlmsghdr *put_msg(unsigned int dg, uint16_t type, uint32_t seq,
+				uint16_t flags)
+{
+	struct nlmsghdr *nlh = (void *)(dgrams[dg] + dgram_len[dg]);
+
+	if (dg >= nr_dgrams) {
+		nr_dgrams = dg + 1;
+		dgram_len[dg] = 0;
+		nlh = (void *)dgrams[dg];
+	}
+	nlh = mnl_nlmsg_put_header(nlh);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_pid = PORTID;
+	nlh->nlmsg_flags = flags;
+	if (type >= NLMSG_MIN_TYPE) {
+		struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+		g->cmd = 0;
+	}
+	return nlh;
+}
+
+/* The message is complete: count it into its datagram. */
+static void end_msg(unsigned int dg, const struct nlmsghdr *nlh)
+{
+	dgram_len[dg] += NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+/* NLMSG_ERROR with ERR (0: an ACK) and, if any, an extended-ACK text. */
+static void put_ack(unsigned int dg, const struct nlmsghdr *req, int err,
+		    const char *msg)
+{
+	struct nlmsghdr *nlh = put_msg(dg, NLMSG_ERROR, req->nlmsg_seq,
+				       NLM_F_CAPPED | (msg ? NLM_F_ACK_TLVS : 0));
+	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+	e->error = err;
+	e->msg = *req;
+	if (msg)
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
+	end_msg(dg, nlh);
+}
+
+static void put_done(unsigned int dg, const struct nlmsghdr *req, int err)
+{
+	struct nlmsghdr *nlh = put_msg(dg, NLMSG_DONE, req->nlmsg_seq,
+				       NLM_F_MULTI);
+	int *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+	*e = err;
+	end_msg(dg, nlh);
+}
+
+static uint8_t cmd_of(const struct nlmsghdr *req)
+{
+	return ((const struct genlmsghdr *)mnl_nlmsg_get_payload(req))->cmd;
+}
+
+/* The controller's answer to GETFAMILY; the module's to its commands. */
+static void put_family(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh = put_msg(0, GENL_ID_CTRL, req->nlmsg_seq, 0);
+
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
+	end_msg(0, nlh);
+	put_ack(0, req, 0, NULL);
+}
+
+/* GET_STATUS: its reply and ACK; GET_CONFIG: a dump whose first part
+ * has a u32 where a u64 belongs, then a good part, then DONE. */
+static void module(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *n;
+
+	if (req->nlmsg_type == GENL_ID_CTRL)
+		return put_family(req);
+	switch (cmd_of(req)) {
+	case HVTRACE_CMD_GET_STATUS:
+		/* First what is left of a dump given up on: skipped. */
+		put_done(0, &(struct nlmsghdr){ .nlmsg_seq = req->nlmsg_seq - 1 },
+			 0);
+		nlh = put_msg(0, FAMILY, req->nlmsg_seq, 0);
+		mnl_attr_put_strz(nlh, HVTRACE_A_VERSION, "9.9");
+		n = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
+		mnl_attr_put_u64(nlh, HVTRACE_ACCT_SEEN, 5);
+		mnl_attr_nest_end(nlh, n);
+		end_msg(0, nlh);
+		put_ack(0, req, 0, NULL);
+		break;
+	case HVTRACE_CMD_GET_CONFIG:
+		for (int dg = 0; dg < 2; dg++) {
+			nlh = put_msg(dg, FAMILY, req->nlmsg_seq, NLM_F_MULTI);
+			n = mnl_attr_nest_start(nlh, HVTRACE_A_CONFIG);
+			if (dg)
+				mnl_attr_put_u64(nlh, HVTRACE_CFG_THRESHOLD_NS, 1);
+			else
+				mnl_attr_put_u32(nlh, HVTRACE_CFG_THRESHOLD_NS, 1);
+			mnl_attr_nest_end(nlh, n);
+			end_msg(dg, nlh);
+		}
+		put_done(2, req, 0);
+		break;
+	case HVTRACE_CMD_START:
+		put_ack(0, req, -EPERM, NULL);
+		break;
+	case HVTRACE_CMD_STOP:
+		put_ack(0, req, -EBUSY, "a reader is draining");
+		break;
+	case HVTRACE_CMD_READ_EVENTS:
+		/* A dump that fails part way: its error is in DONE. */
+		nlh = put_msg(0, FAMILY, req->nlmsg_seq, NLM_F_MULTI);
+		mnl_attr_put_u32(nlh, HVTRACE_A_EVENTS_CPU, 0);
+		end_msg(0, nlh);
+		put_done(1, req, -ENOBUFS);
+		break;
+	default:
+		put_ack(0, req, 0, NULL);
+	}
+}
+
+static void no_module(const struct nlmsghdr *req)
+{
+	put_ack(0, req, -ENOENT, NULL);
+}
+
+struct mnl_socket *__wrap_mnl_socket_open(int bus);
+int __wrap_mnl_socket_bind(struct mnl_socket *nl, unsigned int groups,
+			   pid_t pid);
+int __wrap_mnl_socket_setsockopt(const struct mnl_socket *nl, int type,
+				 void *buf, socklen_t len);
+unsigned int __wrap_mnl_socket_get_portid(const struct mnl_socket *nl);
+ssize_t __wrap_mnl_socket_sendto(const struct mnl_socket *nl,
+				 const void *req, size_t siz);
+ssize_t __wrap_mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf,
+				   size_t siz);
+int __wrap_mnl_socket_close(struct mnl_socket *nl);
+
+struct mnl_socket *__wrap_mnl_socket_open(int bus)
+{
+	(void)bus;
+	if (open_errno) {
+		errno = open_errno;
+		return NULL;
+	}
+	return (struct mnl_socket *)dgrams;
+}
+
+int __wrap_mnl_socket_bind(struct mnl_socket *nl, unsigned int groups,
+			   pid_t pid)
+{
+	(void)nl, (void)groups, (void)pid;
+	return 0;
+}
+
+int __wrap_mnl_socket_setsockopt(const struct mnl_socket *nl, int type,
+				 void *buf, socklen_t len)
+{
+	(void)nl, (void)type, (void)buf, (void)len;
+	return 0;
+}
+
+unsigned int __wrap_mnl_socket_get_portid(const struct mnl_socket *nl)
+{
+	(void)nl;
+	return PORTID;
+}
+
+ssize_t __wrap_mnl_socket_sendto(const struct mnl_socket *nl,
+				 const void *req, size_t siz)
+{
+	(void)nl;
+	/* The last request's replies are all read, or the test fails. */
+	CHECK_INT(next_dgram, nr_dgrams);
+	nr_dgrams = next_dgram = 0;
+	answer(req);
+	return siz;
+}
+
+ssize_t __wrap_mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf,
+				   size_t siz)
+{
+	(void)nl;
+	if (next_dgram == nr_dgrams || dgram_len[next_dgram] > siz) {
+		errno = EAGAIN;
+		return -1;
+	}
+	memcpy(buf, dgrams[next_dgram], dgram_len[next_dgram]);
+	return dgram_len[next_dgram++];
+}
+
+int __wrap_mnl_socket_close(struct mnl_socket *nl)
+{
+	(void)nl;
+	return 0;
+}
+
+/* A malformed dump: one error naming the attribute, read to its DONE. */
+static void test_failed_dump_then_next(void)
+{
+	struct hvc_config cfg = { 0 };
+	struct hvc_status st = { 0 };
+	struct hvc *c;
+
+	reset(module);
+	if (!CHECK(hvc_open(&c) == 0 && c))
+		return;
+	CHECK_INT(hvc_config_get(c, &cfg), -EPROTO);
+	CHECK_INT(nr_errs, 1);
+	CHECK_STR(last_err, "the module's reply is malformed: "
+		  "HVTRACE_CFG_THRESHOLD_NS has 4 bytes");
+	CHECK_INT(next_dgram, nr_dgrams);
+	CHECK_U64(cfg.threshold_ns, 0);
+
+	/* The same session: its next request answered. */
+	reset(module);
+	CHECK_INT(hvc_status_get(c, &st, false), 0);
+	CHECK_INT(nr_errs, 0);
+	CHECK_STR(st.version, "9.9");
+	CHECK_U64(st.total.n[HVTRACE_ACCT_SEEN], 5);
+	hvc_status_free(&st);
+	hvc_close(c);
+}
+
+static int no_event(const struct hvtrace_event *ev, void *data)
+{
+	(void)ev, (void)data;
+	return 0;
+}
+
+/* Refusals, in an ACK or in a dump's DONE: one message each. */
+static void test_one_message_each(void)
+{
+	struct hvc_drain_ops ops = { .event = no_event };
+	struct hvc *c;
+
+	reset(module);
+	if (!CHECK(hvc_open(&c) == 0 && c))
+		return;
+	reset(module);
+	CHECK_INT(hvc_start(c), -EPERM);
+	CHECK_INT(nr_errs, 1);
+	CHECK(strstr(last_err, "CAP_SYS_ADMIN") != NULL);
+	reset(module);
+	CHECK_INT(hvc_stop(c), -EBUSY);
+	CHECK_INT(nr_errs, 1);
+	CHECK_STR(last_err, "a reader is draining");
+	reset(module);
+	CHECK_INT(hvc_drain(c, &ops), -ENOBUFS);
+	CHECK_INT(nr_errs, 1);
+	CHECK_INT(next_dgram, nr_dgrams);
+	reset(module);
+	CHECK_INT(hvc_clear(c), 0);
+	CHECK_INT(nr_errs, 0);
+	hvc_close(c);
+}
+
+/* What hvc_open() says and returns: the cause, once. */
+static void test_open_causes(void)
+{
+	struct hvc *c = (void *)1;
+
+	reset(no_module);
+	CHECK_INT(hvc_open(&c), -ENOENT);
+	CHECK(!c);
+	CHECK_INT(nr_errs, 1);
+	CHECK_STR(last_err, "the hvtrace module is not loaded (modprobe hvtrace)");
+
+	reset(module);
+	open_errno = EMFILE;
+	CHECK_INT(hvc_open(&c), -EMFILE);
+	CHECK_INT(nr_errs, 1);
+	CHECK(strstr(last_err, "netlink socket") != NULL);
+	open_errno = 0;
+}
+
+int main(void)
+{
+	hvc_set_err_sink(sink, NULL);
+	test_failed_dump_then_next();
+	test_one_message_each();
+	test_open_causes();
+	return unit_report();
+}

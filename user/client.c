@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The client's session, its error sink, the commands without attributes,
+ * draining and the events group. The typed replies are client_status.c,
+ * client_config.c and client_stats.c; changes are client_change.c.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "client.h"
+#include "client_priv.h"
+
+static hvc_err_sink err_sink;
+static void *err_data;
+
+void hvc_set_err_sink(hvc_err_sink sink, void *data)
+{
+	err_sink = sink;
+	err_data = data;
+}
+
+int hvc_err(int err, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (err_sink)
+		err_sink(msg, err_data);
+	return err > 0 ? -err : -EINVAL;
+}
+
+int hvc_open(struct hvc **out)
+{
+	struct hvc *c = calloc(1, sizeof(*c));
+	int ret;
+
+	*out = NULL;
+	if (!c)
+		return hvc_err(ENOMEM, "out of memory");
+	ret = hvnl_open(&c->nl);
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
+void hvc_close(struct hvc *c)
+{
+	if (!c)
+		return;
+	hvnl_close(c->nl);
+	free(c);
+}
+
+int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
+		void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	return hvnl_talk(c->nl, hvnl_request(c->nl, buf, cmd, flags), cb, data,
+			 NULL);
+}
+
+int hvc_start(struct hvc *c)
+{
+	return hvc_request(c, HVTRACE_CMD_START, 0, NULL, NULL);
+}
+
+int hvc_stop(struct hvc *c)
+{
+	return hvc_request(c, HVTRACE_CMD_STOP, 0, NULL, NULL);
+}
+
+int hvc_clear(struct hvc *c)
+{
+	return hvc_request(c, HVTRACE_CMD_CLEAR, 0, NULL, NULL);
+}
+
+struct drain_ctx {
+	const struct hvc_drain_ops *ops;
+	int err;		/* the first of ops->event */
+};
+
+/* A batch of one CPU's ring: its loss counters, then its events. */
+static int drain_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[HVTRACE_A_MAX + 1];
+	const struct hvtrace_event *ev;
+	struct drain_ctx *d = data;
+	size_t n;
+	int ret;
+
+	ret = hvnl_parse(nlh, tb, HVTRACE_A_MAX, hvc_policy_attr);
+	if (ret)
+		return ret;
+	if (tb[HVTRACE_A_EVENTS_CPU] && d->ops->cpu)
+		d->ops->cpu(mnl_attr_get_u32(tb[HVTRACE_A_EVENTS_CPU]),
+			    hvnl_u64(tb[HVTRACE_A_EVENTS_LOST]),
+			    hvnl_u64(tb[HVTRACE_A_EVENTS_OVERWRITTEN]),
+			    d->ops->data);
+	if (!tb[HVTRACE_A_EVENTS] || d->err)
+		return 0;
+	ev = mnl_attr_get_payload(tb[HVTRACE_A_EVENTS]);
+	n = mnl_attr_get_payload_len(tb[HVTRACE_A_EVENTS]) / sizeof(*ev);
+	/* After an error the dump goes on: its counters still count. */
+	for (size_t i = 0; i < n && !d->err; i++)
+		d->err = d->ops->event(&ev[i], d->ops->data);
+	return 0;
+}
+
+int hvc_drain(struct hvc *c, const struct hvc_drain_ops *ops)
+{
+	struct drain_ctx d = { .ops = ops };
+	int ret;
+
+	ret = hvc_request(c, HVTRACE_CMD_READ_EVENTS, NLM_F_DUMP, drain_cb, &d);
+	return ret ? ret : d.err;
+}
+
+int hvc_subscribe(struct hvc *c)
+{
+	return hvnl_subscribe_events(c->nl);
+}
+
+int hvc_fd(const struct hvc *c)
+{
+	return hvnl_fd(c->nl);
+}
+
+void hvc_discard_pending(struct hvc *c)
+{
+	hvnl_discard_pending(c->nl);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the client's files share and the commands never see. */
+#ifndef HVCTL_CLIENT_PRIV_H
+#define HVCTL_CLIENT_PRIV_H
+
+#include <linux/hvtrace.h>
+
+#include "nl.h"
+
+struct hvc {
+	struct hvnl *nl;
+};
+
+/*
+ * Send CMD without attributes; CB on every reply message (0, or a negative
+ * errno it reported).
+ */
+int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
+		void *data);
+
+/* The attributes of the module's replies, table by table (client_policy.c). */
+extern const struct hvnl_policy hvc_policy_attr[HVTRACE_A_MAX + 1];
+extern const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1];
+extern const struct hvnl_policy hvc_policy_cfg[HVTRACE_CFG_MAX + 1];
+extern const struct hvnl_policy hvc_policy_rsn[HVTRACE_RSN_MAX + 1];
+extern const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1];
+extern const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1];
+
+#endif /* HVCTL_CLIENT_PRIV_H */

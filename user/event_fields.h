@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fields of one event as every output names them: drain's JSON,
+ * dump's JSON and CSV, and export's slice args. Each field is described
+ * once (its name is the JSON key and the CSV column, its kind says how
+ * it is written, its condition when it is there), and every writer walks
+ * the one table, so a field added here shows up everywhere it belongs.
+ * The CTF metadata is not a view but the record's binary layout
+ * (trace_format.h): its names (addr, vcpu_id, cpu_entry) are the file's.
+ */
+#ifndef HVCTL_EVENT_FIELDS_H
+#define HVCTL_EVENT_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/hvtrace.h>
+
+struct hvtrace_event;
+struct trace_record;
+struct out;
+
+/* One event, from a ring (drain) or a trace (dump, export). */
+struct event_view {
+	const char *type;		/* "exit", "preempt" */
+	bool preempt;			/* a preemption record */
+	uint64_t seq;
+	uint64_t ts_ns;			/* the exit (a preemption: switch-out) */
+	uint64_t entry_ns;		/* re-entry (switch-in); traces only */
+	uint64_t duration_ns;
+	const char *reason;		/* exit_reason_label() */
+	uint64_t isa, code, info1, info2, intr_info, error_code;
+	uint64_t addr;			/* gpa or msr, as flags say */
+	uint64_t rip;
+	const char *vm;			/* trace_vm_label(); traces only */
+	uint64_t vm_id, vm_pid, vcpu, tid, cpu_exit, cpu, flags;
+	uint64_t part_ns[HVTRACE_NR_PARTS + 1];	/* handling first */
+	uint64_t guest_ns;
+	uint64_t no_entry;		/* 1: never re-entered */
+	uint64_t preempt_pid;
+	const char *preempt_comm;
+	uint64_t preempt_vcpu;		/* 1: the preemptor is a vCPU thread */
+	uint64_t preempt_ns;
+};
+
+enum event_kind {
+	EF_U64,		/* a number */
+	EF_HEX,		/* CSV 0x hex; JSON a number, export a "0x" string */
+	EF_STR,		/* JSON escaped; CSV quoted when it must be */
+	EF_BOOL,	/* JSON true/false; CSV 1/0 */
+};
+
+/* When a field is there: JSON leaves it out, CSV leaves its cell empty. */
+enum event_when {
+	EF_ALWAYS,
+	EF_GPA,		/* flags: HVTRACE_EVF_ADDR_GPA */
+	EF_MSR,		/* flags: HVTRACE_EVF_ADDR_MSR */
+	EF_RIP,		/* flags: HVTRACE_EVF_RIP_VALID */
+	EF_NO_ENTRY,	/* flags: HVTRACE_EVF_NO_ENTRY */
+	EF_PREEMPTOR,	/* a preemption record, or an exit with a preemptor */
+};
+
+/* The outputs a field belongs to. */
+#define EF_DRAIN	0x1	/* drain -j */
+#define EF_DUMP		0x2	/* dump -j */
+#define EF_CSV		0x4	/* dump --format csv */
+#define EF_EXPORT	0x8	/* export: a slice's args */
+
+struct event_field {
+	const char *key;	/* JSON key, CSV column */
+	enum event_kind kind;
+	enum event_when when;
+	unsigned int off;	/* in struct event_view: uint64_t, or a string */
+	unsigned int in;	/* EF_DRAIN ... EF_EXPORT */
+	/*
+	 * JSON writes the fields with a lead first, 1 before 2: what the
+	 * record is (type, seq), as drain always did. CSV keeps the table's.
+	 */
+	unsigned int lead;
+};
+
+#define EVENT_NR_FIELDS 34
+extern const struct event_field event_fields[];
+
+/*
+ * The fields of output SET (one of EF_DRAIN ... EF_EXPORT) into PICK,
+ * which has room for EVENT_NR_FIELDS, in the order that output writes
+ * them (JSON: by lead; CSV: the table's): returns how many.
+ */
+unsigned int event_fields_pick(const struct event_field **pick,
+			       unsigned int set);
+
+static inline bool event_field_present(const struct event_field *f,
+				       const struct event_view *v)
+{
+	switch (f->when) {
+	case EF_GPA:
+		return v->flags & HVTRACE_EVF_ADDR_GPA;
+	case EF_MSR:
+		return v->flags & HVTRACE_EVF_ADDR_MSR;
+	case EF_RIP:
+		return v->flags & HVTRACE_EVF_RIP_VALID;
+	case EF_NO_ENTRY:
+		return v->flags & HVTRACE_EVF_NO_ENTRY;
+	case EF_PREEMPTOR:
+		return v->preempt || v->preempt_pid;
+	default:
+		return true;
+	}
+}
+
+static inline uint64_t event_field_u64(const struct event_field *f,
+				       const struct event_view *v)
+{
+	return *(const uint64_t *)((const char *)v + f->off);
+}
+
+static inline const char *event_field_str(const struct event_field *f,
+					  const struct event_view *v)
+{
+	return *(const char *const *)((const char *)v + f->off);
+}
+
+/*
+ * The view of a ring's event; REASON and COMM are its labels (COMM
+ * NUL-terminated by the caller: the ring does not promise one).
+ */
+void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
+		     const char *reason, const char *comm);
+/*
+ * The view of a trace's record that re-entered at ENTRY_NS on CPU;
+ * REASON, VM and COMM are its labels.
+ */
+void event_view_trace(struct event_view *v, const struct trace_record *e,
+		      bool preempt, uint64_t entry_ns, unsigned int cpu,
+		      const char *reason, const char *vm, const char *comm);
+
+/* The members of V that output SET (EF_DRAIN, EF_DUMP or EF_EXPORT) has. */
+void event_out_members(struct out *o, const struct event_view *v,
+		       unsigned int set);
+
+/*
+ * The decoded exit information (exit_reason_qualifier()) into BUF, less
+ * the address the line shows already from addr (SVM's NPF text starts
+ * "gpa 0x...", VMX's RDMSR-immediate "msr 0x..."): what follows it.
+ */
+const char *event_qualifier(char *buf, size_t len, const struct event_view *v);
+
+#endif /* HVCTL_EVENT_FIELDS_H */

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report engine's own state: report_agg.c, report_preempt.c and the
+ * engine's unit test include this; renderers include report_agg.h only
+ * and see rows through its iterators (docs/design.md, "Report engine").
+ */
+#ifndef HVCTL_REPORT_ENGINE_H
+#define HVCTL_REPORT_ENGINE_H
+
+#ifndef HVCTL_REPORT_ENGINE
+#error "report_engine.h is the report engine's own: include report_agg.h"
+#endif
+
+#include "report_agg.h"
+
+struct rep_entry {
+	uint64_t key;
+	uint64_t key2;			/* second key (spots: the RIP) */
+	uint64_t count, total_ns, max_ns;
+	uint32_t aux;			/* table's own use (vCPU: tid) */
+	uint16_t reason;		/* index into rep.reasons, or MIXED */
+	uint8_t used;			/* REP_USED, or REP_SEEDED */
+};
+
+/* rep_entry.used: a key of the second pass, not seen in it yet. */
+#define REP_USED		1
+#define REP_SEEDED		2
+
+#define REP_TAG_USED		0x8000
+
+/*
+ * Open addressing with linear probing. CAP is a power of two; the table
+ * takes new keys up to 3/4 of it (short probe runs), then counts what it
+ * cannot place in OTHER. SPLIT, when the table has one, runs parallel to
+ * E (and other_split to OTHER).
+ *
+ * Top-N exact for any trace (tables with SKETCH): a table that fills up
+ * in the first pass becomes a frequent-items summary weighted by exit
+ * time instead (SKETCHING; report_agg.c draws it). A second pass over
+ * the trace then counts its surviving keys from zero (SEEDED): every row
+ * is exact, and no key left in OTHER had more than BOUND_NS of exit time.
+ */
+struct rep_table {
+	const char *what;
+	bool by_reason;			/* key is (key, reason) */
+	bool two_keys;			/* (key, key2) */
+	bool sketch;			/* may turn into a summary */
+	bool sketching, seeded;
+	unsigned int bits, used, limit;
+	/*
+	 * TAG[i] is 0 for a free slot, else REP_TAG_USED and 15 bits of the
+	 * key's hash: a probe reads 32 slots to a cache line, and E[i] only
+	 * when the tag matches.
+	 */
+	uint16_t *tag;
+	struct rep_entry *e;
+	struct rep_entry other;
+	struct rep_split *split;
+	struct rep_split other_split;
+	uint64_t bound_ns;		/* summed decrements (see above) */
+	uint64_t compactions;
+	void *scratch;			/* the report's, for compaction */
+	size_t scratch_len;
+};
+
+/* Which tables' rows name their top preemptor (rep_blame keys). */
+enum rep_row_kind {
+	REP_ROW_REASON,
+	REP_ROW_VCPU,
+	REP_ROW_RIP,
+	REP_ROW_PAGE,
+	REP_ROW_SPOT,
+	REP_ROW_PORT,
+	REP_ROW_MSR,
+};
+
+struct rep_preemptors {
+	unsigned int bits, used, limit;
+	struct rep_preemptor *e;
+	struct rep_preemptor other;	/* those the table had no room for */
+	uint64_t records, stall_ns;	/* all preemption records */
+	uint64_t noted, noted_ns;	/* all exits' notes */
+};
+
+/*
+ * Noted time per (row, preemptor), to name each row's top preemptor:
+ * fixed capacity too; what it cannot hold is counted (lost_ns) and the
+ * rows it belonged to may name a lesser preemptor.
+ */
+struct rep_blame_entry {
+	uint64_t key;			/* kind << 56 | row << 24 | preemptor */
+	uint64_t ns;
+};
+
+struct rep_blame {
+	unsigned int bits, used, limit;
+	struct rep_blame_entry *e;
+	uint64_t lost, lost_ns;
+	uint64_t lost_kind[REP_ROW_MSR + 1];	/* LOST by row kind */
+};
+
+struct rep_loss_cpu {
+	uint64_t begin, end;		/* the range being merged */
+	uint64_t lost_ns;		/* merged ranges done so far */
+	uint64_t lost;			/* events, as the ranges say */
+	bool open;
+};
+
+struct report {
+	struct trace_info info;
+	uint64_t events;
+	uint64_t first_ts, last_ts;	/* of the events (entry times) */
+	uint64_t all_ns;		/* sum of durations */
+	uint64_t max_ns;
+
+	struct rep_reason reasons[REP_MAX_REASONS + 1];
+	unsigned int nr_reasons;	/* the other row not included */
+	uint16_t reason_slot[2 * REP_MAX_REASONS]; /* hash: index + 1 */
+	uint64_t last_reason_key;
+	unsigned int last_reason;
+
+	/* Timeline: bin i covers t0 + [i, i + 1) << bin_shift. */
+	uint64_t t0;
+	unsigned int bin_shift;
+	unsigned int nr_bins;		/* bins in use */
+
+	struct rep_table vms;		/* key vm_id, aux the VMM's pid */
+	struct rep_table vcpus;		/* key vm_id << 32 | vcpu_id, aux tid */
+	struct rep_table pairs;		/* key vcpu slot, by reason */
+	struct rep_table rips;		/* key guest RIP, by reason */
+	struct rep_table pages;		/* key GPA & ~0xfff */
+	struct rep_table ports;		/* key I/O port */
+	struct rep_table msrs;		/* key MSR index, by reason */
+	struct rep_table spots;		/* key GPA page, key2 RIP, by reason */
+
+	struct rep_preemptors pre;
+	const struct rep_preemptor **pre_order;	/* for sorting them */
+	struct rep_blame blame;
+	uint64_t preempts;		/* preemption records */
+	uint64_t preempt_ns;
+	struct rep_split all_split;	/* of every exit */
+
+	/* The tables of each row kind (rep_blame keys), NULL: none. */
+	struct rep_table *row_table[REP_ROW_MSR + 1];
+	unsigned int passes;		/* over the trace so far */
+	bool window;			/* --since/--until: WIN_LO..WIN_HI */
+	uint64_t win_lo, win_hi;
+	uint64_t again_events;		/* exits in the second */
+
+	/*
+	 * Filled by report_finish(): the reason with the most time per vCPU
+	 * and per VM (by table slot), and that time; the VM sums come from
+	 * vm_reason_ns, VM slot x reason.
+	 */
+	uint16_t *vcpu_top, *vm_top;
+	uint64_t *vcpu_top_ns, *vm_top_ns;
+	uint64_t *vm_reason_ns;
+
+	/*
+	 * Scratch while reading: a compaction's weights, rep_preempt_forget()'s
+	 * survivors (the largest table's capacity of pointers).
+	 */
+	const struct rep_entry **order;
+	const struct trace_reader *reader;	/* for VM names */
+
+	/* Lost-event coverage, filled by report_finish(). */
+	struct rep_loss_cpu *loss;
+	unsigned int loss_cpus;
+	uint64_t lost_ns;		/* union per CPU, summed over CPUs */
+	uint64_t loss_ranges;
+	bool loss_unordered;
+
+	struct rep_summary sum;		/* report_finish() */
+};
+
+/* The used entries of T ordered by total time (ties: count, key). */
+unsigned int report_table_sorted(const struct rep_table *t,
+				 const struct rep_entry **out);
+static inline unsigned int rep_table_cap(const struct rep_table *t)
+{
+	return 1U << t->bits;
+}
+
+/* Multiplicative (Fibonacci) hashing for the tables: use the high bits. */
+static inline uint64_t rep_hash64(uint64_t k)
+{
+	return k * 0x9e3779b97f4a7c15ULL;
+}
+
+/* The split of table T's entry E (T must have one). */
+static inline const struct rep_split *rep_split_of(const struct rep_table *t,
+						   const struct rep_entry *e)
+{
+	return e == &t->other ? &t->other_split : &t->split[e - t->e];
+}
+
+/* ---- preemptors (report_preempt.c) ---- */
+
+int rep_preempt_init(struct report *rep);
+void rep_preempt_free(struct report *rep);
+size_t rep_preempt_memory(const struct report *rep);
+/* A preemption record; an exit that names a preemptor, and its rows. */
+void rep_preempt_record(struct report *rep, const struct trace_record *x);
+void rep_preempt_noted(struct report *rep, const struct trace_record *x,
+		       const uint32_t *rows);
+/*
+ * Before a second pass: forget what the tables of the row kinds in KINDS
+ * were blamed for; rep_preempt_blame() charges their rows again.
+ */
+void rep_preempt_forget(struct report *rep, const bool *kinds);
+void rep_preempt_blame(struct report *rep, const struct trace_record *x,
+		       const uint32_t *rows);
+/* Each row's top preemptor into its split. */
+void rep_preempt_finish(struct report *rep);
+/*
+ * The used preemptors into OUT (room for the table's capacity) by stall
+ * time, then noted time, then pid; returns how many. _sorted(): into
+ * rep->pre_order (the unit test's).
+ */
+unsigned int rep_preemptors_sort(const struct report *rep,
+				 const struct rep_preemptor **out);
+unsigned int rep_preemptors_sorted(const struct report *rep);
+/* Rows per exit in rep_preempt_noted()'s ROWS, UINT32_MAX for none. */
+#define REP_NR_ROW_KINDS	(REP_ROW_MSR + 1)
+
+#endif /* HVCTL_REPORT_ENGINE_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which events of a trace report, dump and export look at, from the same
+ * options on all three:
+ *
+ *   --since T, --until T   exit (switch-out) time in [since, until):
+ *                          "1.5s", "200ms" from the trace's start, or an
+ *                          absolute time as the trace prints it: dump's
+ *                          seconds "120.000010" or JSON's ns "120000010412"
+ *   --vm ID|NAME[,...]     VMs by id or by their name in vms.tsv
+ *   --vcpu N[,...]         vCPU ids
+ *   --reason R[,...]       exit reasons as `hvctl reasons` names them;
+ *                          a preemption record goes by its exit's
+ *   --cpu N[,...]          host CPUs (the stream: where the vCPU re-entered)
+ *
+ * Options given together must all match.
+ */
+#ifndef HVCTL_TRACE_FILTER_H
+#define HVCTL_TRACE_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exit_reasons.h"
+#include "hvctl.h"
+#include "trace_read.h"
+
+#define TRACE_FILTER_MAX	64	/* ids per list */
+
+struct trace_filter_time {
+	bool set, abs;
+	uint64_t ns;
+};
+
+struct trace_filter {
+	/* The options' text (TRACE_FILTER_OPTS), NULL: not given. */
+	const char *since, *until, *vm, *vcpu, *reason, *cpu;
+
+	bool active;
+	struct trace_filter_time from, to;
+	bool resolved;			/* LO and HI known */
+	uint64_t lo, hi;
+	unsigned int nr_vms, nr_vcpus, nr_reasons, nr_cpus;
+	uint32_t vms[TRACE_FILTER_MAX];
+	uint32_t vcpus[TRACE_FILTER_MAX];
+	uint32_t cpus[TRACE_FILTER_MAX];
+	struct exit_reason_ref reasons[TRACE_FILTER_MAX];
+};
+
+/* The options, in the option table of a command whose TYPE has F. */
+#define TRACE_FILTER_OPTS(type, f)				\
+	OPT_STR("--since", type, f.since, NULL),		\
+	OPT_STR("--until", type, f.until, NULL),		\
+	OPT_STR("--vm", type, f.vm, NULL),			\
+	OPT_STR("--vcpu", type, f.vcpu, NULL),			\
+	OPT_STR("--reason", type, f.reason, "@reason"),	\
+	OPT_STR("--cpu", type, f.cpu, NULL)
+
+/* Usage text of the options, for the commands' usage strings. */
+#define TRACE_FILTER_USAGE \
+	"[--since T] [--until T] [--vm VM] [--vcpu N] [--reason R] [--cpu N]"
+
+/* Check the options' values: 0, or the usage error's exit code (2). */
+int trace_filter_parse(struct trace_filter *f, const struct hvctl_cmd *cmd);
+/* VM names need the trace's vms.tsv: 0, or 1 after an error message. */
+int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r);
+/* Whether EV is one to look at (the window is fixed at the first call). */
+bool trace_filter_match(struct trace_filter *f, const struct trace_reader *r,
+			const struct trace_event *ev);
+/* The window, once fixed: [*LO, *HI); false when no time was given. */
+bool trace_filter_window(const struct trace_filter *f, uint64_t *lo,
+			 uint64_t *hi);
+
+#endif /* HVCTL_TRACE_FILTER_H */
