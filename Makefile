@@ -11,7 +11,7 @@
 #                      part of them on 6.12-rt and the debug kernel, DKMS);
 #                      installs the Debian packages it needs
 # make check-matrix    the whole VM suite on 6.12-rt and on the debug
-#                      kernel (~50 minutes)
+#                      kernel (~30 minutes)
 # make demo            boot a VM with hvtrace loaded and run a workload
 # make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
 #                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
@@ -100,7 +100,7 @@ check:
 	tests/check
 
 # The whole e2e suite on PREEMPT_RT and on the debug kernel (KASAN,
-# lockdep, KMEMLEAK, ...): about 13 and 50 minutes, side by side on 2
+# lockdep, KMEMLEAK, ...): about 12 and 30 minutes, side by side on 2
 # cores; make check runs a part of each.
 check-matrix:
 	tests/deps
