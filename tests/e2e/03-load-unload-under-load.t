@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # 100 cycles on the newest stock kernel, fewer on the others (each takes
-# seconds under emulation, ten times that with KASAN and lockdep).
+# seconds under emulation, about three times that with KASAN and
+# lockdep).
 case "$HVT_KERNEL_KIND:$(uname -r)" in
 stock:6.1.*) cycles=${HVT_CYCLES:-30} ;;
 rt:*|debug:*) cycles=${HVT_CYCLES:-10} ;;

@@ -22,7 +22,7 @@ n=$(echo "$d" | events_py 'len(ev)')
 slow="e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x81"
 expect_eq "dump: the last exits" True "$(echo "$d" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 2)"
 expect_eq "dump: 8 exits on the slow port" 8 "$(echo "$d" | events_check count entered --where "$slow")"
-expect_eq "dump: nothing recorded below 50ms" True "$(echo "$d" | events_check every entered "e['duration_ns'] >= 50000000")"
+expect_eq "dump: nothing recorded below 50ms" True "$(echo "$d" | events_check every exits "e['duration_ns'] >= 50000000")"
 others=$(echo "$d" | events_py "len(entered) - 8")
 echo "  $n events: 8 slow exits, $(echo "$d" | events_py 'len(last)') last exits, $others others over 50ms"
 io=$(echo "$d" | events_py "len([e for e in ev if e['reason'] == 'IOIO'])")
