@@ -72,10 +72,11 @@ $(BUILD)/user/%.o: user/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
 
-# The programs the test VM runs: hvguest, hvhog, and nlfuzz.
+# The programs the test VM runs: hvguest, hvhog, nlfuzz, and pyfork.
 guest:
 	$(MAKE) -C tests/guest
 	$(MAKE) -C tests/fuzz
+	$(MAKE) -C tests/pyfork
 
 module-or-hint:
 	@if [ -f $(KDIR)/Makefile ]; then \

@@ -12,7 +12,7 @@ stock:6.1.*) cycles=${HVT_CYCLES:-30} ;;
 rt:*|debug:*) cycles=${HVT_CYCLES:-10} ;;
 *) cycles=${HVT_CYCLES:-100} ;;
 esac
-MCAST="python3 $(dirname "$0")/nl_mcast.py"
+MCAST="$PYTHON $(dirname "$0")/nl_mcast.py"
 
 # One vCPU at full rate on CPU 1 (MMIO to the VMM, PIO, CPUID), so that
 # CPU 0 is left for modprobe and the tools.

@@ -6,7 +6,7 @@
 # are refused everywhere, and a refusal changes nothing.
 . "$(dirname "$0")/lib.sh"
 
-MCAST="python3 $(dirname "$0")/nl_mcast.py"
+MCAST="$PYTHON $(dirname "$0")/nl_mcast.py"
 
 reset_config
 hv set-threshold 75us

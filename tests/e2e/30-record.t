@@ -36,7 +36,7 @@ expect_eq "dump: both vCPUs" "[0, 1]" "$(echo "$d" | events_py "sorted(set(e['vc
 expect_eq "dump: RIP of the slow loop" True "$(echo "$d" | events_check every entered "e['rip'] == $(field rip_slow "$r")" --where "$slow")"
 # babeltrace2 and dump see the same durations.
 expect_eq "durations agree" "$(echo "$d" | events_py "sorted(e['duration_ns'] for e in ev)")" \
-	"$(grep -o 'duration_ns = [0-9]*' <<<"$bt" | awk '{print $3}' | sort -n | python3 -c 'import sys; print(sorted(int(l) for l in sys.stdin))')"
+	"$(grep -o 'duration_ns = [0-9]*' <<<"$bt" | awk '{print $3}' | sort -n | "$PYTHON" -c 'import sys; print(sorted(int(l) for l in sys.stdin))')"
 
 # The module agrees: recorded = drained = events in the trace, nothing lost.
 expect_eq "module recorded" $n "$(acct recorded)"

@@ -22,7 +22,7 @@ echo "  $possible possible CPUs, $online online"
 
 reset_config
 st=$("$HVCTL" -j status) || fail "status"
-mapfile -t s <<<"$(echo "$st" | python3 -c 'import json, sys
+mapfile -t s <<<"$(echo "$st" | "$PYTHON" -c 'import json, sys
 d = json.load(sys.stdin)
 for k in ("nr_cpus", "cpus_traced", "mem_bytes", "mem_cpu_bytes", "mem_vcpu_bytes", "vcpus_max"):
     print(d[k])

@@ -5,6 +5,10 @@
 HVT_ROOT=${HVT_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 HVCTL=$HVT_ROOT/build/bin/hvctl
 HVGUEST=$HVT_ROOT/tests/guest/hvguest
+# python3, or its fork from tests/e2e/suite's warm interpreter (same
+# program, stdio, environment and status; tests/pyfork).
+PYTHON=$HVT_ROOT/build/pyfork/pyfork
+[ -x "$PYTHON" ] || PYTHON=python3
 
 # The kernel under test: stock (Debian's 6.1 or 6.12), rt (Debian's
 # PREEMPT_RT 6.12) or debug (tests/debug-kernel: KASAN, lockdep, ...,
@@ -56,7 +60,7 @@ hv() {
 
 # py EXPR: evaluate EXPR with d = the JSON document on stdin.
 py() {
-	python3 -c 'import json, sys
+	"$PYTHON" -c 'import json, sys
 d = json.load(sys.stdin)
 print(eval(sys.argv[1]))' "$1"
 }
@@ -66,7 +70,7 @@ print(eval(sys.argv[1]))' "$1"
 # guest, last = those that did not (a vCPU's last exit, ended by its
 # destruction).
 events_py() {
-	python3 -c 'import json, sys
+	"$PYTHON" -c 'import json, sys
 ev = [json.loads(l) for l in sys.stdin if l.strip()]
 entered = [e for e in ev if e["type"] == "exit" and not e.get("no_entry")]
 last = [e for e in ev if e["type"] == "exit" and e.get("no_entry")]
@@ -78,7 +82,7 @@ print(eval(sys.argv[1]))' "$1"
 # True or False for a check (and on stderr, when false, the first event
 # that broke it), a number for a query (count, sum).
 events_check() {
-	python3 "$HVT_ROOT/tests/e2e/check.py" "$@"
+	"$PYTHON" "$HVT_ROOT/tests/e2e/check.py" "$@"
 }
 
 # A predicate for `events_check every last`: the exit is a last exit of
