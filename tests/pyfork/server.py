@@ -123,14 +123,17 @@ STAT_FIELDS = (19, 40, 41)
 
 
 def identity(pid):
-    """Everything of process PID a program would inherit; None if gone."""
+    """Everything of process PID a program would inherit; None if gone.
+    What this kernel lacks (a namespace, cgroups) is left out."""
     try:
         with open(f'/proc/{pid}/status') as f:
             status = [l for l in f if l.split(':')[0] in STATUS_KEYS]
         ns = [os.readlink(f'/proc/{pid}/ns/{n}') for n in NAMESPACES
               if os.path.exists(f'/proc/self/ns/{n}')]
-        with open(f'/proc/{pid}/cgroup') as f:
-            cgroup = f.read()
+        cgroup = ''
+        if os.path.exists('/proc/self/cgroup'):
+            with open(f'/proc/{pid}/cgroup') as f:
+                cgroup = f.read()
         with open(f'/proc/{pid}/stat') as f:
             stat = f.read().rsplit(')', 1)[1].split()
         return status, ns, cgroup, [stat[i - 3] for i in STAT_FIELDS]
@@ -178,7 +181,7 @@ class Server:
         if len(fds) != 3 or not argv:
             self.answer(conn, b'exit 125', fds)
             return
-        if identity(peer_pid(conn)) != self.identity:
+        if self.identity is None or identity(peer_pid(conn)) != self.identity:
             self.answer(conn, b'refused', fds)
             return
         if argv[0] == '--preload' and len(argv) == 3:
@@ -248,6 +251,8 @@ def main():
     if len(sys.argv) != 3:
         sys.exit('usage: server.py SOCKET PIDFILE')
     server = Server(sys.argv[1])
+    if identity(os.getpid()) is None:
+        sys.exit('server.py: cannot read what this process is in /proc')
     sys.dont_write_bytecode = True
     # Into the background once clients can connect.
     pid = os.fork()
