@@ -7,11 +7,10 @@
 #                      nlfuzz)
 # make install         hvctl, its man page and bash completion (PREFIX=/usr,
 #                      SBINDIR, MANDIR, BASHCOMPDIR, DESTDIR)
-# make check           every test (unit, KUnit, VM suites on 6.1 and 6.12,
-#                      part of them on 6.12-rt and the debug kernel, DKMS);
+# make check           every test (unit, KUnit, VM suites on 6.1, 6.12 and
+#                      the debug kernel, part of them on 6.12-rt, DKMS);
 #                      installs the Debian packages it needs
-# make check-matrix    the whole VM suite on 6.12-rt and on the debug
-#                      kernel (~30 minutes)
+# make check-matrix    the whole VM suite on 6.12-rt (~15 minutes)
 # make demo            boot a VM with hvtrace loaded and run a workload
 # make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
 #                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
@@ -100,9 +99,7 @@ module:
 check:
 	tests/check
 
-# The whole e2e suite on PREEMPT_RT and on the debug kernel (KASAN,
-# lockdep, KMEMLEAK, ...): about 12 and 30 minutes, side by side on 2
-# cores; make check runs a part of each.
+# The whole e2e suite on PREEMPT_RT (make check runs a part of it).
 check-matrix:
 	tests/deps
 	$(MAKE) all guest
