@@ -56,31 +56,46 @@ echo "  halt + runnable of the halts: ${ours}ns, KVM's halt_wait + poll: ${kvm}n
 
 # Preemption: a SCHED_FIFO hog on the vCPU thread's CPU for 300ms while
 # the guest spins. Preemption records kept from 0, exits from 1ms of
-# runnable time on.
+# runnable time on. From here this script, hvguest's other threads and the
+# hog before it pins itself run on CPU 1, so that the hog is what takes
+# CPU 0 from the vCPU thread (on the debug kernel the script's own forks
+# there took it for 100s of ms, and got the credit). The hog waits, ready,
+# until hvguest says its vCPU spins (HVGUEST-SPIN, read as it comes), then
+# burns from 300ms on: on the debug kernel setting a VM up, or starting
+# the hog, took 1s or more, so a hog started with hvguest, or after
+# HVGUEST-SPIN, could miss the spin.
 reset_config
 hv set-threshold 0 --preemptions
 hv set-threshold 1ms --on preempted
+[ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
 hv start
-# On the debug kernel setting a VM up outlasts a hog started with it, so
-# there it starts once hvguest says its vCPU thread runs.
-if [ "$HVT_KERNEL_KIND" = debug ]; then
-	"$HVGUEST" --cpu 0 --spin 1500 >/tmp/spin.out 2>&1 &
-	gpid=$!
-	for _ in $(seq 600); do
-		grep -q '^HVGUEST-START' /tmp/spin.out && break
-		sleep 0.1
-	done
-	grep -q '^HVGUEST-START' /tmp/spin.out || fail "hvguest did not start in 60 s"
-	"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-delay 300 > /tmp/hog.out &
-	hpid=$!
-	wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
-	wait "$hpid"
-	r=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
-else
-	"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-delay 300 > /tmp/hog.out &
-	r=$(guest --cpu 0 --spin 1500) || exit 1
-	wait
+rm -f /tmp/spin.fifo /tmp/hog.go
+mkfifo /tmp/spin.fifo /tmp/hog.go || fail "mkfifo failed"
+exec 4<>/tmp/hog.go
+"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-on /tmp/hog.go --start-delay 300 \
+	>/tmp/hog.out 4>&- &
+hpid=$!
+"$HVGUEST" --cpu 0 --spin 1500 >/tmp/spin.fifo 2>&1 4>&- &
+gpid=$!
+exec 3</tmp/spin.fifo
+: >/tmp/spin.out
+while IFS= read -r -t 60 line <&3; do
+	echo "$line" >>/tmp/spin.out
+	[[ $line == HVGUEST-SPIN* ]] && break
+done
+if ! grep -q '^HVGUEST-SPIN' /tmp/spin.out; then
+	kill "$hpid"
+	fail "hvguest did not spin in 60 s: $(cat /tmp/spin.out)"
 fi
+echo go >&4
+while IFS= read -r line <&3; do
+	echo "$line" >>/tmp/spin.out
+done
+exec 3<&-
+wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
+wait "$hpid" || fail "hvhog failed: $(cat /tmp/hog.out)"
+exec 4>&-
+r=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
 hv stop
 echo "  $r"
 cat /tmp/hog.out
@@ -92,13 +107,36 @@ parts_add_up "$ev"
 check_accounting
 
 # The exits' runnable time against the scheduler's run_delay of the vCPU
-# thread (its last exit never re-enters: a little may be missing).
+# thread. hvguest counts run_delay from right after the KVM_RUN of the
+# guest's SPIN_PORT OUT returned, so from after the first entry (what the
+# first KVM_RUN waited before it, the vCPU's setup, is in no exit: up to
+# 50ms on a loaded debug kernel), to right after its last exit's returned.
+# These two exits, the IOIO exits of the run (the spin's OUT, the done
+# OUT), reach hvguest; run_delay holds some of their runnable time (after
+# the first's read, before the last's), hvtrace all of it (the last exit's
+# until KVM destroys the vCPU: the thread's end, hvguest's checks).
+# So run_delay is the runnable time of the other exits (inner) plus at
+# most that of the IOIO exits. Then the clocks: the scheduler stamps each
+# wait's start and end with its run-queue clock as last updated (in
+# __schedule, or at the wake-up that caused the preemption), hvtrace with
+# the clock at sched_switch. On the debug kernel (lockdep and KASAN in
+# __schedule, under emulation) the two were 0.04 to 4ms apart at a switch;
+# with the scheduler's own stamps (a kprobe at sched_switch) the waits of
+# a run differed by -0.09 to +0.21ms a preemption on average (-9 to
+# +20ms), and run_delay exceeded the runnable time by up to 0.31ms a
+# preemption on a loaded host. Hence 500us a preemption either way there.
 delay=$(field run_delay_ns "$r")
 pid=$(field pid "$r")
 runnable=$(echo "$s" | py "sum(v['runnable_ns'] for v in d['vcpus'] if v['vm_pid'] == $pid)")
-echo "  vCPU runnable ${runnable}ns, run_delay ${delay}ns"
-[ "$runnable" -le $((delay + delay / 100)) ] && [ "$runnable" -ge $((delay - delay / 50 - 2000000)) ] ||
-	fail "runnable ${runnable}ns is not run_delay ${delay}ns (-2%-2ms..+1%)"
+io=$(echo "$s" | py "sum(r['runnable_ns'] for r in d['reasons'] if r['reason'] == 'IOIO')")
+inner=$((runnable - io))
+npre=$(echo "$s" | py "sum(v['preemptions'] for v in d['vcpus'] if v['vm_pid'] == $pid)")
+pslack=0
+[ "$HVT_KERNEL_KIND" = debug ] && pslack=$((npre * 500000))
+echo "  vCPU runnable ${runnable}ns (IOIO exits ${io}ns, other exits ${inner}ns, ${npre} preemptions), run_delay ${delay}ns"
+[ "$inner" -le $((delay + delay / 100 + pslack)) ] &&
+	[ "$runnable" -ge $((delay - delay / 50 - 2000000 - pslack)) ] ||
+	fail "run_delay ${delay}ns is not the runnable time of the exits, ${inner}ns (but IOIO) to ${runnable}ns (-2%-2ms..+1%, ${pslack}ns for the preemptions)"
 
 top=$(echo "$s" | py "d['preemptors'][0]")
 echo "  top preemptor: $top"
@@ -121,15 +159,19 @@ expect_eq "the hog's preemption records add up to its aggregate" "$hog_ns" \
 
 # Threshold on the runnable part: each recorded exit has >= 1ms, made of
 # exactly the preemption records inside it (the guest spins: its vCPU
-# thread never blocks); no longer preemption is outside a recorded exit.
+# thread never blocks) unless it reached hvguest (IOIO: waits there are
+# runnable, but no preemption inside KVM); no longer preemption is
+# outside a recorded exit.
 exits='[e for e in ev if e["type"] == "exit"]'
+kexits='[e for e in ev if e["type"] == "exit" and e["reason"] != "IOIO"]'
 inside='[p for p in '"$pre"' if p["vcpu"] == x["vcpu"] and x["ts_ns"] <= p["ts_ns"] and p["ts_ns"] + p["duration_ns"] <= x["ts_ns"] + x["duration_ns"]]'
 n=$(echo "$ev" | events_py "len($exits)")
 [ "$n" -ge 1 ] || fail "no exit with >= 1ms runnable recorded"
 expect_eq "recorded exits with >= 1ms runnable" "$n" \
 	"$(echo "$ev" | events_py "len([x for x in $exits if x['runnable_ns'] >= 1000000])")"
-expect_eq "their runnable time = their preemption records" "$n" \
-	"$(echo "$ev" | events_py "len([x for x in $exits if x['runnable_ns'] == sum(p['duration_ns'] for p in $inside)])")"
+expect_eq "their runnable time = their preemption records, but IOIO's" \
+	"$(echo "$ev" | events_py "len($kexits)")" \
+	"$(echo "$ev" | events_py "len([x for x in $kexits if x['runnable_ns'] == sum(p['duration_ns'] for p in $inside)])")"
 expect_eq "preemptions >= 1ms outside recorded exits" 0 \
 	"$(echo "$ev" | events_py "len([p for p in $pre if p['duration_ns'] >= 1000000 and not any(x['vcpu'] == p['vcpu'] and x['ts_ns'] <= p['ts_ns'] <= x['ts_ns'] + x['duration_ns'] for x in $exits)])")"
 expect_eq "an exit names the hog" True \

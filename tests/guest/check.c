@@ -19,7 +19,7 @@
 
 /* The order of the userspace exits in one iteration (guest.S). */
 static const int program_order[NR_KINDS] = {
-	K_HALT, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
+	K_HALT, K_SPIN, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
 };
 
 /* CPUID is the only kind handled entirely inside KVM. */
@@ -195,6 +195,10 @@ int classify_exit(struct vcpu *v)
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, ARM_PORT, ARM_DATA);
 		break;
+	case K_SPIN:
+		ok = run->exit_reason == KVM_EXIT_IO &&
+		     pio_ok(run, SPIN_PORT, SPIN_DATA);
+		break;
 	case K_DONE:
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, DONE_PORT, DONE_DATA);
@@ -262,8 +266,8 @@ int check_vcpu(const struct vcpu *v)
 			" times for %" PRIu64 " halts\n", v->id, eoi, h);
 		errors++;
 	}
-	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + 1) * n + h + eoi + init,
-			     true);
+	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + c[K_SPIN] + 1) * n +
+			     h + eoi + init, true);
 	errors += check_stat(v, ST_MMIO, c[K_MMIO] * n, true);
 	errors += check_stat(v, ST_HALT, c[K_HLT] * n + h, true);
 	errors += check_stat(v, ST_EXITS, all * n + h + eoi + init, false);

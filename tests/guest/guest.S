@@ -4,7 +4,7 @@
  * loaded at CODE_GPA by program.c (guest.h draws guest memory).
  *
  *   guest_entry:  vCPU 0 under --halt: set up the master 8259
- *   iteration:    --halt loop (vCPU 0), --spin busy loop
+ *   iteration:    --halt loop (vCPU 0), --spin: OUT to SPIN_PORT, busy loop
  *                 one counted loop per exit kind, in enum kind order:
  *                 pio, mmio, cpuid, rdmsr, wrmsr, hlt, slow
  *   rip_done:     OUT to DONE_PORT, then back to iteration
@@ -33,6 +33,7 @@
 	.globl exception_stubs, halt_irq_handler
 	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
 	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi
+	.globl rip_spin
 
 /*
  * The head of a counted loop: ESI = the count at offset 'count' in the
@@ -86,8 +87,10 @@ rip_halt:
 	jnz	1b
 
 /*
- * --spin: busy-loop on RDTSC (not intercepted) for spin_ticks, if not 0:
- * EBX:ECX = the deadline, wait while EDX:EAX - deadline borrows.
+ * --spin: if spin_ticks is not 0, an OUT to SPIN_PORT (to userspace: the
+ * VMM notes that the vCPU runs), then busy-loop on RDTSC (not intercepted)
+ * for spin_ticks from there: EBX:ECX = the deadline, wait while
+ * EDX:EAX - deadline borrows.
  */
 .Lspin:
 	mov	PARAM(GP_SPIN_TICKS), %ecx
@@ -95,6 +98,10 @@ rip_halt:
 	mov	%ecx, %eax
 	or	%ebx, %eax
 	jz	.Lpio
+	mov	$SPIN_PORT, %edx
+	mov	$SPIN_DATA, %eax
+rip_spin:
+	out	%al, (%dx)
 	rdtsc
 	add	%eax, %ecx
 	adc	%edx, %ebx

@@ -42,12 +42,14 @@
 #define DONE_PORT	0x3f0	/* the end of a program iteration */
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
 #define ARM_PORT	0x3f2	/* --halt: "start my timer" */
+#define SPIN_PORT	0x3f3	/* --spin: "my spin starts" */
 
 /* Data the guest writes, so the VMM can check the payload of each exit too. */
 #define PIO_DATA	0x50		/* 'P' */
 #define SLOW_DATA	0x53		/* 'S' */
 #define DONE_DATA	0x44		/* 'D' */
 #define ARM_DATA	0x41		/* 'A' */
+#define SPIN_DATA	0x47		/* 'G' */
 #define MMIO_DATA	0x4f494d4d	/* "MMIO" */
 #define WRMSR_LO	0x4d535257	/* "WRSM" */
 #define WRMSR_HI	0x48564700
@@ -101,7 +103,7 @@ extern const char guest_code_start[], guest_code_end[], guest_entry[];
 extern const char exception_stubs[], halt_irq_handler[];
 extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
-extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[];
+extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
 #endif
 
 #endif /* _HVT_GUEST_H */

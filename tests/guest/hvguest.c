@@ -38,9 +38,16 @@
  * wall-clock time per iteration, using KVM's guest TSC frequency; time the
  * vCPU thread spends preempted counts too.  It makes no exits of its own,
  * only the host's interrupts interrupt it, so it gives a vCPU thread that
- * another task can preempt.  The HVGUEST line reports run_delay_ns, the
- * time the vCPU threads waited runnable (the scheduler's run_delay from
- * /proc/self/task/TID/schedstat) while running the guest.
+ * another task can preempt.  Before it the guest makes one OUT to
+ * SPIN_PORT (0x3f3), an IOIO exit to userspace (spin=, rip_spin=): at a
+ * vCPU's first, the VMM prints 'HVGUEST-SPIN vcpu=N' and starts to count
+ * the vCPU threads' run_delay there.  The HVGUEST line reports it as
+ * run_delay_ns: the time the vCPU threads waited runnable (the
+ * scheduler's run_delay from /proc/self/task/TID/schedstat) from right
+ * after that OUT's KVM_RUN returned to right after the last exit's.  So it
+ * leaves out the first KVM_RUN's way to the first VM entry (vCPU setup,
+ * MMU roots), which belongs to no exit; it still holds what the vCPU
+ * threads waited in these two exits' userspace part.
  *
  * The last exit.  Each vCPU's last exit of a run (of a round, with
  * --rounds) is the IOIO exit of the OUT to DONE_PORT (0x3f0) at rip_done
@@ -129,7 +136,8 @@
  * KVM statistics and how exactly they can be checked (KVM 6.1 .. 6.12):
  *   io_exits   - counted by the vendor IO intercept for every IN/OUT, whether
  *                handled in the kernel or not: must equal pio+slow+done
- *                (+ halt arms + io_kernel, the PIC's OUTs, with --halt).
+ *                (+ halt arms + io_kernel, the PIC's OUTs, with --halt;
+ *                + spin, with --spin).
  *   mmio_exits - counted when emulation has to hand an MMIO access to
  *                userspace: must equal mmio.
  *   halt_exits - counted for every emulated HLT: must equal hlt (or halt);

@@ -37,11 +37,12 @@
 
 /*
  * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
- * OUT of a --halt; it comes last so that the older kinds' output stays put.
+ * OUT of a --halt, K_SPIN the SPIN_PORT OUT before a --spin; they come
+ * last so that the older kinds' output stays put.
  */
 enum kind {
 	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
-	NR_KINDS, K_DONE = NR_KINDS,
+	K_SPIN, NR_KINDS, K_DONE = NR_KINDS,
 };
 
 extern const char *const kind_name[NR_KINDS + 1];
@@ -88,7 +89,7 @@ struct vcpu_thread {
 	pthread_t thread;
 	pid_t tid;
 	sem_t go;
-	uint64_t run_delay[2];		/* schedstat run_delay, start/end */
+	uint64_t run_delay[2];		/* schedstat run_delay, start/end (run.c) */
 	bool run_delay_ok;
 };
 
@@ -114,6 +115,7 @@ struct vcpu {
 	uint64_t vmm_ns, vmm_exits;	/* their sum and number */
 	uint64_t hops;			/* --hop: handovers to the other thread */
 	pid_t last_tid;			/* the thread that got the last exit */
+	bool spinning;			/* its first --spin OUT is in */
 	bool done;			/* the last exit is in: --hop's other thread quits */
 };
 

@@ -11,7 +11,11 @@
  * fifo=0 means SCHED_OTHER.  start_ns/end_ns are CLOCK_MONOTONIC at the
  * start and end of the busy loop; cpu_ns and wall_ns are its CPU time
  * (CLOCK_THREAD_CPUTIME_ID) and wall time.  The start line comes after
- * --start-delay, when the hog begins to burn.
+ * --start-delay, when the hog begins to burn.  --start-on PATH holds the
+ * hog (pinned, SCHED_FIFO, named, asleep) until a byte is written to the
+ * named pipe PATH, or its last writer closes it; --start-delay runs from
+ * there.  So a test can start the hog early, and make it burn from a point
+ * it knows, whatever the start of a process costs.
  *
  * Under RT throttling (sched_rt_runtime_us 950000 of 1000000 by default) a
  * SCHED_FIFO hog leaves the other tasks of its CPU 5% of each second, and
@@ -21,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -39,7 +44,7 @@
 const char prog_name[] = "hvhog";
 const char usage_line[] =
 	"usage: hvhog --cpu C --ms M [--fifo PRIO] [--comm NAME] "
-	"[--start-delay MS] [--bursts N [--gap MS]]\n";
+	"[--start-on PATH] [--start-delay MS] [--bursts N [--gap MS]]\n";
 
 /* A setting the kernel refused: "hvhog: MESSAGE", exit 2. */
 static void __noreturn __printf(1, 2)
@@ -61,6 +66,8 @@ static void __noreturn usage(void)
 	      "  --fifo PRIO         run SCHED_FIFO at PRIO (1..99) instead of\n"
 	      "                      SCHED_OTHER (needs CAP_SYS_NICE)\n"
 	      "  --comm NAME         task name (default hvhog, at most 15 chars)\n"
+	      "  --start-on PATH     first wait until a byte is written to the\n"
+	      "                      named pipe PATH (or a writer closes it)\n"
 	      "  --start-delay MS    sleep MS ms before burning\n"
 	      "  --bursts N          burn N times (default 1), sleeping between\n"
 	      "  --gap MS            ... MS ms (default 100)\n"
@@ -79,6 +86,20 @@ static uint64_t clock_ns(clockid_t clk)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* --start-on: until a writer of the named pipe writes, or closes it. */
+static void wait_on(const char *path)
+{
+	char c;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("--start-on %s: %s", path, strerror(errno));
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(fd);
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
@@ -95,13 +116,14 @@ int main(int argc, char **argv)
 		{ "fifo",	 required_argument, NULL, 'f' },
 		{ "comm",	 required_argument, NULL, 'n' },
 		{ "start-delay", required_argument, NULL, 'd' },
+		{ "start-on",	 required_argument, NULL, 'o' },
 		{ "bursts",	 required_argument, NULL, 'b' },
 		{ "gap",	 required_argument, NULL, 'g' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long cpu = -1, ms = -1, fifo = 0, delay = 0, bursts = 1, gap = 100;
-	const char *comm = "hvhog";
+	const char *comm = "hvhog", *start_on = NULL;
 	uint64_t start, end, cpu0, cpu1, wall = 0;
 	struct sched_param sp;
 	cpu_set_t set;
@@ -132,6 +154,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			delay = parse_arg(optarg, "start-delay", "MS", 0, 3600000);
+			break;
+		case 'o':
+			start_on = optarg;
 			break;
 		case 'b':
 			bursts = parse_arg(optarg, "bursts", "N", 1, 100000);
@@ -164,6 +189,8 @@ int main(int argc, char **argv)
 	}
 	if (prctl(PR_SET_NAME, comm, 0, 0, 0))
 		fail("--comm %s: prctl(PR_SET_NAME): %s", comm, strerror(errno));
+	if (start_on)
+		wait_on(start_on);
 	if (delay)
 		sleep_ms(delay);
 

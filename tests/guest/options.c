@@ -62,8 +62,9 @@ static void __noreturn usage(void)
 	       "                         in-kernel irqchip, so excludes --hlt; the PIC\n"
 	       "                         setup and each EOI are IN/OUT exits handled in\n"
 	       "                         the kernel (io_kernel)\n"
-	       "  --spin MS              every vCPU busy-loops on RDTSC for MS ms of\n"
-	       "                         wall-clock time (no exits of its own)\n"
+	       "  --spin MS              every vCPU: one 'out' to port 0x%x, then a busy\n"
+	       "                         loop on RDTSC for MS ms of wall-clock time (no\n"
+	       "                         exits of its own)\n"
 	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
 	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling),\n"
 	       "                         its --hop thread to the (N+i)-th\n"
@@ -90,7 +91,7 @@ static void __noreturn usage(void)
 	       "Exit: 0 ok, 1 mismatch/failure, 2 bad arguments or not in the\n"
 	       "test VM, 4 no KVM.\n",
 	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ,
-	       MIN_HALT_USEC, MAX_VCPUS, MAX_SPARES);
+	       MIN_HALT_USEC, SPIN_PORT, MAX_VCPUS, MAX_SPARES);
 	exit(0);
 }
 
@@ -230,9 +231,11 @@ static void check_config(void)
 	if (cfg.hold && (cfg.rounds || cfg.spares || cfg.hop || cfg.vmm_work_usec))
 		usage_error("--hold runs nothing: it takes no --rounds, "
 			    "--spare-vcpus, --hop or --vmm-work");
-	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT)
+	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT ||
+	    cfg.pio_port == SPIN_PORT)
 		usage_error("--pio: port 0x%" PRIx64 " is reserved", cfg.pio_port);
-	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT)
+	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT ||
+	    cfg.slow_port == SPIN_PORT)
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
@@ -306,4 +309,6 @@ void parse_args(int argc, char **argv)
 	}
 	no_operands(argc, argv);
 	check_config();
+	/* one SPIN_PORT OUT per iteration, before the spin */
+	cfg.count[K_SPIN] = cfg.spin_ms ? 1 : 0;
 }

@@ -10,14 +10,19 @@
 #include "hvguest.h"
 
 const char *const kind_name[NR_KINDS + 1] = {
-	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "done",
+	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "spin",
+	"done",
 };
 
-/* The exiting instruction of each kind; halt's is the ARM_PORT OUT. */
+/*
+ * The exiting instruction of each kind; halt's is the ARM_PORT OUT, spin's
+ * the SPIN_PORT OUT.
+ */
 static const char *const kind_label[NR_KINDS + 1] = {
 	[K_PIO] = rip_pio, [K_MMIO] = rip_mmio, [K_CPUID] = rip_cpuid,
 	[K_RDMSR] = rip_rdmsr, [K_WRMSR] = rip_wrmsr, [K_HLT] = rip_hlt,
-	[K_SLOW] = rip_slow, [K_HALT] = rip_halt_arm, [K_DONE] = rip_done,
+	[K_SLOW] = rip_slow, [K_HALT] = rip_halt_arm, [K_SPIN] = rip_spin,
+	[K_DONE] = rip_done,
 };
 
 /* guest.S reads the counts at GP_PIO_COUNT + 4 * kind. */

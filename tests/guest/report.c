@@ -15,7 +15,9 @@
  *   kvm_*            KVM's vCPU stats, deltas summed over the vCPUs
  *   run_ns           per round the longest vCPU's time from its first
  *                    KVM_RUN to its last exit; summed over the rounds
- *   run_delay_ns     the vCPU threads' run_delay (schedstat), summed
+ *   run_delay_ns     the vCPU threads' run_delay (schedstat), summed: with
+ *                    --spin from each vCPU's first SPIN_PORT OUT, else from
+ *                    before its first KVM_RUN, to after its last exit (run.c)
  *   spares           spare vCPUs created (--spare-vcpus)
  *   shrinks          kvm_vcpu cache shrinks before the round(s) (--shrink)
  *   destroy_checked  rounds whose VM's destruction was seen in debugfs
@@ -212,7 +214,7 @@ void report(const struct result *r, int round)
 	       cfg.count[K_HLT] * tot, cfg.count[K_SLOW] * tot, cfg.slow_usec,
 	       cfg.slow_port, tot, DONE_PORT);
 	for (int k = 0; k <= NR_KINDS; k++)
-		if (k != K_HALT)
+		if (k != K_HALT && k != K_SPIN)
 			printf(" rip_%s=0x%x", kind_name[k], kind_rip(k));
 	for (int s = 0; s < NR_PLAIN_STATS; s++)
 		if (r->kvm_have[s])
@@ -221,8 +223,9 @@ void report(const struct result *r, int round)
 	if (cfg.halt_usec)
 		report_halt(r);
 	if (cfg.spin_ms)
-		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64,
-		       cfg.spin_ms, spin_tsc_khz);
+		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64
+		       " spin=%" PRIu64 " spin_port=0x%x rip_spin=0x%x",
+		       cfg.spin_ms, spin_tsc_khz, tot, SPIN_PORT, kind_rip(K_SPIN));
 	printf(" run_ns=%" PRIu64, r->run_ns);
 	if (r->run_delay_ok)
 		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);
