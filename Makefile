@@ -4,7 +4,7 @@
 #                      headers are installed (not the test tools)
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
 # make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
-#                      nlfuzz)
+#                      nlfuzz; tests/pyfork: pyfork)
 # make install         hvctl, its man page and bash completion (PREFIX=/usr,
 #                      SBINDIR, MANDIR, BASHCOMPDIR, DESTDIR)
 # make check           every test (unit, KUnit, VM suites on 6.1, 6.12 and

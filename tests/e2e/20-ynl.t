@@ -20,7 +20,7 @@ SPEC=$HVT_ROOT/docs/hvtrace.yaml
 [ -f "$SPEC" ] || fail "no $SPEC"
 # YNL's library, imported once into the warm interpreter (tests/pyfork)
 # rather than at each of the thirty starts below.
-"$PYTHON" --preload "$YNL_DIR" lib || fail "cannot import YNL's library from $YNL_DIR"
+preload "$YNL_DIR" lib || fail "cannot import YNL's library from $YNL_DIR"
 
 # ynl ARGS...: cli.py with the spec, JSON out. The first call validates
 # the spec against the kernel's schema; the rest skip that (slow in a VM).

@@ -67,6 +67,7 @@ echo "  halt + runnable of the halts: ${ours}ns, KVM's halt_wait + poll: ${kvm}n
 reset_config
 hv set-threshold 0 --preemptions
 hv set-threshold 1ms --on preempted
+cpus=$(taskset -pc $$ | sed 's/.*: //')
 [ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
 hv start
 rm -f /tmp/spin.fifo /tmp/hog.go
@@ -79,11 +80,12 @@ hpid=$!
 gpid=$!
 exec 3</tmp/spin.fifo
 : >/tmp/spin.out
+spinning=
 while IFS= read -r -t 60 line <&3; do
 	echo "$line" >>/tmp/spin.out
-	[[ $line == HVGUEST-SPIN* ]] && break
+	[[ $line == HVGUEST-SPIN* ]] && spinning=1 && break
 done
-if ! grep -q '^HVGUEST-SPIN' /tmp/spin.out; then
+if [ -z "$spinning" ]; then
 	kill "$hpid"
 	fail "hvguest did not spin in 60 s: $(cat /tmp/spin.out)"
 fi
@@ -95,6 +97,9 @@ exec 3<&-
 wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
 wait "$hpid" || fail "hvhog failed: $(cat /tmp/hog.out)"
 exec 4>&-
+rm -f /tmp/spin.fifo /tmp/hog.go
+# The rest runs anywhere again (pyfork serves only its server's CPU set).
+taskset -pc "$cpus" $$ >/dev/null
 r=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
 hv stop
 echo "  $r"

@@ -5,10 +5,24 @@
 HVT_ROOT=${HVT_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 HVCTL=$HVT_ROOT/build/bin/hvctl
 HVGUEST=$HVT_ROOT/tests/guest/hvguest
-# python3, or its fork from tests/e2e/suite's warm interpreter (same
-# program, stdio, environment and status; tests/pyfork).
-PYTHON=$HVT_ROOT/build/pyfork/pyfork
-[ -x "$PYTHON" ] || PYTHON=python3
+# Python: a fork of tests/e2e/suite's warm interpreter (tests/pyfork: the
+# same program as python3, descriptors, environment and status), or,
+# without pyfork, Debian's python3 (tests/deps installs its modules).
+PYFORK=$HVT_ROOT/build/pyfork/pyfork
+if [ -x "$PYFORK" ]; then
+	PYTHON=$PYFORK
+elif [ -x /usr/bin/python3 ]; then
+	PYTHON=/usr/bin/python3
+else
+	PYTHON=python3
+fi
+
+# preload DIR MODULE: import MODULE from DIR into pyfork's server, once
+# for the programs that follow; nothing without one.
+preload() {
+	[ "$PYTHON" = "$PYFORK" ] || return 0
+	"$PYFORK" --preload "$@"
+}
 
 # The kernel under test: stock (Debian's 6.1 or 6.12), rt (Debian's
 # PREEMPT_RT 6.12) or debug (tests/debug-kernel: KASAN, lockdep, ...,

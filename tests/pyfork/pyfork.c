@@ -12,19 +12,23 @@
  * more than two on the debug kernel; the e2e tests start a few hundred.
  * A fork of the server costs a tenth of that.
  *
- * The program gets this process's stdin, stdout and stderr (passed to the
- * server as file descriptors), working directory, environment and
- * arguments; pyfork exits with its status, or dies of its signal.
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to pyfork are passed on to it;
- * if pyfork dies, the server kills it.
+ * The program gets this process's open file descriptors (passed to the
+ * server), working directory, environment and arguments; pyfork exits
+ * with its status, or dies of its signal. SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT sent to pyfork are passed on to it (those pyfork was started
+ * ignoring stay ignored); if pyfork dies, the server kills it.
  *
- * Without $HVT_PYFORK (the server's socket), when the server cannot be
- * reached, or when it refuses (another user, capabilities, namespace,
- * ...: the program would not run as python3 here would), pyfork runs
- * python3 itself: same program, only slower.
+ * pyfork runs python3 itself (Debian's /usr/bin/python3 where it is, as
+ * the server) without $HVT_PYFORK (the server's socket), for other
+ * python3 options, when the server cannot be reached or the request not
+ * sent, or when the server refuses (another user, capabilities,
+ * namespace, ...: the program would not run as python3 here would):
+ * same program, only slower.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,37 +38,55 @@
 
 extern char **environ;
 
-/* Request: NUL-separated "cwd", "argc", argv..., env..., at most this. */
-#define REQUEST_MAX	(256 * 1024)
+#define __noreturn	__attribute__((noreturn))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* Request: NUL-separated cwd, argc, argv..., nfds, fds..., env... */
+#define REQUEST_MAX	(128 * 1024)
+#define MAX_FDS		253	/* SCM_MAX_FD */
 
+static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static int server = -1;
+/* The last signal: passed on now or, before the request was sent, then. */
+static volatile sig_atomic_t sent, pending;
 
-static void usage_exit(void)
+static void __noreturn usage_exit(void)
 {
 	fputs("usage: pyfork -c CODE [ARG...] | SCRIPT [ARG...] | --preload DIR MODULE\n",
 	      stderr);
 	exit(2);
 }
 
-static void run_python3(char **argv)
+static void __noreturn run_python3(char **argv)
 {
-	argv[0] = "python3";
-	execvp("python3", argv);
-	fprintf(stderr, "pyfork: cannot run python3: %s\n", strerror(errno));
+	const char *python3 = "/usr/bin/python3";
+
+	if (access(python3, X_OK))
+		python3 = "python3";
+	argv[0] = (char *)python3;
+	execvp(python3, argv);
+	fprintf(stderr, "pyfork: cannot run %s: %s\n", python3, strerror(errno));
 	exit(127);
 }
 
-/* Without a server there is nothing to preload into: done. */
-static void preload_or_python3(char **argv)
+/*
+ * Run it ourselves. A signal that came meanwhile, which no program got,
+ * is ours again. Without the server there is nothing to preload into:
+ * done.
+ */
+static void __noreturn fall_back(char **argv)
 {
+	if (server >= 0)
+		close(server);
+	if (pending) {
+		signal(pending, SIG_DFL);
+		raise(pending);
+	}
 	if (!strcmp(argv[1], "--preload"))
 		exit(0);
 	run_python3(argv);
 }
 
-/* Passed on: the server signals the program. send() is async-signal-safe. */
-static void forward(int sig)
+static void send_kill(int sig)
 {
 	char msg[] = "kill 00";
 
@@ -73,14 +95,38 @@ static void forward(int sig)
 	send(server, msg, sizeof(msg) - 1, MSG_NOSIGNAL);
 }
 
+/* Passed on: the server signals the program. send() is async-signal-safe. */
+static void forward(int sig)
+{
+	int saved = errno;
+
+	pending = sig;
+	if (sent)
+		send_kill(sig);
+	errno = saved;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = forward }, old;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(passed_on); i++) {
+		if (sigaction(passed_on[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(passed_on[i], &sa, NULL);
+	}
+}
+
 static int connect_server(const char *path)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	size_t n = strlen(path);
 	int fd;
 
-	if (strlen(path) >= sizeof(addr.sun_path))
+	if (n >= sizeof(addr.sun_path))
 		return -1;
-	memcpy(addr.sun_path, path, strlen(path) + 1);
+	memcpy(addr.sun_path, path, n + 1);
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
@@ -91,57 +137,105 @@ static int connect_server(const char *path)
 	return fd;
 }
 
-/* Append S and its NUL to BUF at *LEN; false when it does not fit. */
-static int put(char *buf, size_t *len, const char *s)
+struct request {
+	char buf[REQUEST_MAX];
+	size_t len;
+	int fds[MAX_FDS];
+	int nfds;
+};
+
+/* Append S and its NUL; false when it does not fit. */
+static bool put(struct request *r, const char *s)
 {
 	size_t n = strlen(s) + 1;
 
-	if (*len + n > REQUEST_MAX)
-		return 0;
-	memcpy(buf + *len, s, n);
-	*len += n;
-	return 1;
+	if (r->len + n > sizeof(r->buf))
+		return false;
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+	return true;
 }
 
-static int build_request(char *buf, size_t *len, int argc, char **argv)
+static bool put_int(struct request *r, int v)
 {
-	char cwd[4096], count[16];
+	char s[16];
+
+	snprintf(s, sizeof(s), "%d", v);
+	return put(r, s);
+}
+
+/* Our open descriptors but the server's socket, as the program's. */
+static bool open_fds(struct request *r)
+{
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		fd = atoi(e->d_name);
+		if (fd == dirfd(d) || fd == server)
+			continue;
+		if (r->nfds == MAX_FDS) {
+			closedir(d);
+			return false;
+		}
+		r->fds[r->nfds++] = fd;
+	}
+	closedir(d);
+	return true;
+}
+
+static bool build_request(struct request *r, int argc, char **argv)
+{
+	char cwd[4096];
 	char **e;
 	int i;
 
-	if (!getcwd(cwd, sizeof(cwd)))
-		return 0;
-	snprintf(count, sizeof(count), "%d", argc - 1);
-	if (!put(buf, len, cwd) || !put(buf, len, count))
-		return 0;
+	if (!getcwd(cwd, sizeof(cwd)) || !open_fds(r))
+		return false;
+	if (!put(r, cwd) || !put_int(r, argc - 1))
+		return false;
 	for (i = 1; i < argc; i++)
-		if (!put(buf, len, argv[i]))
-			return 0;
+		if (!put(r, argv[i]))
+			return false;
+	if (!put_int(r, r->nfds))
+		return false;
+	for (i = 0; i < r->nfds; i++)
+		if (!put_int(r, r->fds[i]))
+			return false;
 	for (e = environ; *e; e++)
-		if (!put(buf, len, *e))
-			return 0;
-	return 1;
+		if (!put(r, *e))
+			return false;
+	return true;
 }
 
-/* Send the request with our stdin, stdout and stderr. */
-static int send_request(const char *buf, size_t len)
+/* The request with our descriptors; all or nothing (SOCK_SEQPACKET). */
+static bool send_request(struct request *r)
 {
-	int fds[3] = { 0, 1, 2 };
-	char control[CMSG_SPACE(sizeof(fds))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	char control[CMSG_SPACE(sizeof(r->fds))] = { 0 };
+	struct iovec iov = { .iov_base = r->buf, .iov_len = r->len };
 	struct msghdr msg = {
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
 		.msg_control = control,
-		.msg_controllen = sizeof(control),
+		.msg_controllen = CMSG_SPACE(r->nfds * sizeof(int)),
 	};
 	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	ssize_t n;
 
 	cmsg->cmsg_level = SOL_SOCKET;
 	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(cmsg), fds, sizeof(fds));
-	return sendmsg(server, &msg, MSG_NOSIGNAL) == (ssize_t)len;
+	cmsg->cmsg_len = CMSG_LEN(r->nfds * sizeof(int));
+	memcpy(CMSG_DATA(cmsg), r->fds, r->nfds * sizeof(int));
+	do
+		n = sendmsg(server, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)r->len;
 }
 
 /*
@@ -149,15 +243,12 @@ static int send_request(const char *buf, size_t len)
  * "refused" (we are not in its shoes: tests/pyfork/server.py), run it
  * ourselves.
  */
-static void finish(const char *reply, char **argv)
+static void __noreturn finish(const char *reply, char **argv)
 {
 	int n;
 
-	if (!strcmp(reply, "refused")) {
-		close(server);
-		preload_or_python3(argv);
-	}
-
+	if (!strcmp(reply, "refused"))
+		fall_back(argv);
 	if (sscanf(reply, "exit %d", &n) == 1)
 		exit(n);
 	if (sscanf(reply, "signal %d", &n) == 1) {
@@ -171,39 +262,38 @@ static void finish(const char *reply, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { .sa_handler = forward };
+	static struct request request;
 	const char *path = getenv("HVT_PYFORK");
-	static char buf[REQUEST_MAX];
 	char reply[64];
-	size_t len = 0;
 	ssize_t n;
-	unsigned int i;
 
 	if (argc < 2)
 		usage_exit();
 	if (!strcmp(argv[1], "--preload") && argc != 4)
 		usage_exit();
+	/* -c and a script only: python3 itself for its other options. */
+	if (argv[1][0] == '-' && strcmp(argv[1], "-c") && strcmp(argv[1], "--preload"))
+		run_python3(argv);
+	if (!strcmp(argv[1], "-c") && argc < 3)
+		run_python3(argv);
 	if (!path || !*path)
-		preload_or_python3(argv);
+		fall_back(argv);
 	server = connect_server(path);
-	if (server < 0 || !build_request(buf, &len, argc, argv))
-		preload_or_python3(argv);
-	/* Before the request: a signal must reach the program it starts. */
-	for (i = 0; i < ARRAY_SIZE(passed_on); i++)
-		sigaction(passed_on[i], &sa, NULL);
-	if (!send_request(buf, len)) {
-		fprintf(stderr, "pyfork: cannot send to %s: %s\n", path, strerror(errno));
-		return 125;
-	}
+	if (server < 0 || !build_request(&request, argc, argv))
+		fall_back(argv);
+	catch_signals();
+	if (!send_request(&request))
+		fall_back(argv);
+	sent = 1;
+	if (pending)
+		send_kill(pending);
 	do
 		n = recv(server, reply, sizeof(reply) - 1, 0);
 	while (n < 0 && errno == EINTR);
 	if (n <= 0) {
-		fprintf(stderr, "pyfork: no answer from %s\n", path);
+		fprintf(stderr, "pyfork: %s went away\n", path);
 		return 125;
 	}
 	reply[n] = '\0';
 	finish(reply, argv);
-	return 125;
 }

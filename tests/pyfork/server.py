@@ -5,48 +5,121 @@ usage: python3 -B tests/pyfork/server.py SOCKET PIDFILE
 
 Listens on the Unix socket SOCKET, writes its pid to PIDFILE and goes into
 the background once clients can connect (so the caller's next command may
-use it). Each request runs in a fork of this process: a copy of an
-interpreter that has already started and imported the standard modules
-the tests use, with the client's stdin, stdout, stderr, working
-directory, environment and arguments. The client gets the exit status
-back (or the signal that ended the program), and signals it sends are
-passed on; when the client goes away the program is killed.
+use it); its own errors go to its stderr. Each request runs in a fork of
+this process: a copy of an interpreter that has already started and
+imported the standard modules the tests use, given the client's open
+file descriptors, working directory, environment and arguments. The
+client gets the exit status back (or the signal that ended the
+program); signals it is sent are passed on; the program is killed when
+the client or the server goes away.
 
-A program runs here only if its client is in the server's own shoes:
-same user, groups, capabilities, namespaces, cgroup, CPUs, scheduling
-and umask. Any other client (a test dropping a capability with setpriv,
-or in another network namespace with unshare) is refused and runs
-python3 itself, so what it does is what python3 would do.
+A program runs here only if its client stands where the server stands:
+same user, groups, capabilities, signal mask and ignored signals,
+resource limits, namespaces, root, security label, cgroup, CPUs,
+scheduling, umask, and Python's and the locale's environment variables.
+Any other client (a test dropping a capability with setpriv, or in
+another network namespace with unshare) is refused and runs python3
+itself, so what it does is what python3 would do.
 
 A "--preload DIR MODULE" request imports MODULE from DIR here, in the
-server, for the forks that follow (tests/e2e/20-ynl.t: the kernel's YNL
-library, a second of every start under emulation).
-
-No program runs in the server itself: each fork starts from the same
-state, whatever the programs before it did.
+server (its import-time code runs here once), for every fork that follows
+(tests/e2e/20-ynl.t: the kernel's YNL library, a second of every start
+under emulation). Nothing else runs in the server: each fork starts from
+the same state, whatever the programs before it did.
 """
 import builtins
+import ctypes
+import fcntl
 import os
 import selectors
 import signal
 import socket
+import struct
 import sys
 import traceback
+import types
 
 # What the tests' programs import, loaded once.
 import json  # noqa: F401
 import math  # noqa: F401
 import re  # noqa: F401
 import runpy
-import struct
 try:
     import yaml  # noqa: F401
 except ImportError:
     pass
 
-REQUEST_MAX = 256 * 1024
-BASE_PATH = sys.path[1:]    # without this file's directory
+REQUEST_MAX = 128 * 1024
+MAX_FDS = 253                   # SCM_MAX_FD
+BASE_PATH = sys.path[1:]        # without this file's directory
 SERVER_FILES = (__file__, runpy.__file__, '<frozen runpy>')
+PR_SET_PDEATHSIG = 1
+
+# What a program inherits from its process and must be the client's:
+# /proc/PID/status lines, namespaces, and /proc/PID/stat fields (nice,
+# rt_priority, policy). SIGPIPE and SIGXFSZ are left out of the ignored
+# signals: python3 ignores both whatever it inherits.
+STATUS_KEYS = ('Umask', 'Uid', 'Gid', 'Groups', 'NoNewPrivs', 'Seccomp',
+               'CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb',
+               'SigBlk', 'Cpus_allowed_list', 'Mems_allowed_list')
+PYTHON_IGNORES = (1 << (signal.SIGPIPE - 1)) | (1 << (signal.SIGXFSZ - 1))
+NAMESPACES = ('cgroup', 'ipc', 'mnt', 'net', 'pid', 'pid_for_children',
+              'time', 'time_for_children', 'user', 'uts')
+STAT_FIELDS = (19, 40, 41)
+ENV_PREFIXES = ('PYTHON', 'LC_', 'LANG')
+
+
+class Done(Exception):
+    """A fork's program has ended: leave through the interpreter's exit."""
+
+    def __init__(self, status, interrupted=False):
+        super().__init__(status)
+        self.status = status
+        self.interrupted = interrupted
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def readable_extras():
+    """Of cgroup and the LSM label, those this kernel has."""
+    found = []
+    for f in ('cgroup', 'attr/current'):
+        try:
+            read(f'/proc/self/{f}')
+            found.append(f)
+        except OSError:
+            pass
+    return found
+
+
+def identity(pid):
+    """Everything of process PID a program would inherit; None if it
+    cannot be read. What this kernel lacks (a namespace, cgroups, an
+    LSM) is left out."""
+    try:
+        status, ignored = [], 0
+        for line in read(f'/proc/{pid}/status').splitlines():
+            key, _, value = line.partition(':')
+            if key in STATUS_KEYS:
+                status.append(line)
+            elif key == 'SigIgn':
+                ignored = int(value, 16) & ~PYTHON_IGNORES
+        ns = [os.readlink(f'/proc/{pid}/ns/{n}') for n in NAMESPACES
+              if os.path.exists(f'/proc/self/ns/{n}')]
+        extra = [read(f'/proc/{pid}/{f}') for f in readable_extras()]
+        stat = read(f'/proc/{pid}/stat').rsplit(')', 1)[1].split()
+        return (status, ignored, ns, extra, read(f'/proc/{pid}/limits'),
+                os.readlink(f'/proc/{pid}/root'),
+                [stat[i - 3] for i in STAT_FIELDS])
+    except (OSError, ValueError):
+        return None
+
+
+def python_env(env):
+    return {k: v for k, v in env.items() if k.startswith(ENV_PREFIXES)}
 
 
 def print_traceback(e):
@@ -58,93 +131,73 @@ def print_traceback(e):
 
 
 def run(argv):
-    """Run python3's ARGV (-c CODE ARG..., or SCRIPT ARG...); its status."""
+    """Run python3's ARGV (-c CODE ARG..., or SCRIPT ARG...)."""
     try:
         if argv[0] == '-c':
             sys.argv = ['-c'] + argv[2:]
             sys.path[:] = [''] + BASE_PATH
-            code = compile(argv[1], '<string>', 'exec')
-            exec(code, {'__name__': '__main__', '__builtins__': builtins})
+            main = types.ModuleType('__main__')
+            main.__builtins__ = builtins
+            sys.modules['__main__'] = main
+            exec(compile(argv[1], '<string>', 'exec'), main.__dict__)
         else:
             sys.argv = argv
             sys.path[:] = [os.path.dirname(os.path.abspath(argv[0]))] + BASE_PATH
             runpy.run_path(argv[0], run_name='__main__')
-        status = 0
     except SystemExit as e:
         if e.code is None:
-            status = 0
-        elif isinstance(e.code, int):
-            status = e.code
-        else:
-            print(e.code, file=sys.stderr)
-            status = 1
+            raise Done(0)
+        if isinstance(e.code, int):
+            raise Done(e.code)
+        print(e.code, file=sys.stderr)
+        raise Done(1)
     except KeyboardInterrupt as e:
         print_traceback(e)
-        status = 130
+        raise Done(130, interrupted=True)
     except BaseException as e:
         print_traceback(e)
-        status = 1
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        status = 120
-    return status
+        raise Done(1)
+    raise Done(0)
 
 
-def child(fds, cwd, argv, env):
+def install_fds(targets, fds):
+    """Give the fork the client's descriptors, at the client's numbers,
+    and nothing of the server's."""
+    top = max(targets + [2]) + 1
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in fds]
+    for fd in fds:
+        os.close(fd)
+    for target, fd in zip(targets, moved):
+        os.dup2(fd, target, inheritable=True)
+    keep = set(targets)
+    for name in os.listdir('/proc/self/fd'):
+        fd = int(name)
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def child(server_pid, targets, fds, cwd, argv, env):
     """In the fork: become the client's program."""
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
-        signal.signal(sig, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    for i, fd in enumerate(fds):
-        os.dup2(fd, i)
-    # The server's own descriptors (its socket, other clients') stay there.
-    os.closerange(3, os.sysconf('SC_OPEN_MAX'))
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != server_pid:
+        os._exit(125)
+    install_fds(targets, fds)
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
-    sys.stdin = open(0, 'r', closefd=False)
-    sys.stdout = open(1, 'w', closefd=False)
-    sys.stderr = open(2, 'w', closefd=False, buffering=1,
-                      errors='backslashreplace')
-    status = run(argv)
-    sys.stderr.flush()
-    os._exit(status & 0xff)
-
-
-# What a program inherits from its process and must be the client's:
-# /proc/PID/status lines, namespaces, and /proc/PID/stat fields (nice,
-# rt_priority, policy).
-STATUS_KEYS = ('Umask', 'Uid', 'Gid', 'Groups', 'NoNewPrivs', 'Seccomp',
-               'CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb',
-               'Cpus_allowed_list', 'Mems_allowed_list')
-NAMESPACES = ('cgroup', 'ipc', 'mnt', 'net', 'pid', 'time', 'user', 'uts')
-STAT_FIELDS = (19, 40, 41)
-
-
-def identity(pid):
-    """Everything of process PID a program would inherit; None if gone.
-    What this kernel lacks (a namespace, cgroups) is left out."""
-    try:
-        with open(f'/proc/{pid}/status') as f:
-            status = [l for l in f if l.split(':')[0] in STATUS_KEYS]
-        ns = [os.readlink(f'/proc/{pid}/ns/{n}') for n in NAMESPACES
-              if os.path.exists(f'/proc/self/ns/{n}')]
-        cgroup = ''
-        if os.path.exists('/proc/self/cgroup'):
-            with open(f'/proc/{pid}/cgroup') as f:
-                cgroup = f.read()
-        with open(f'/proc/{pid}/stat') as f:
-            stat = f.read().rsplit(')', 1)[1].split()
-        return status, ns, cgroup, [stat[i - 3] for i in STAT_FIELDS]
-    except OSError:
-        return None
-
-
-def peer_pid(conn):
-    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                            struct.calcsize('3i'))
-    return struct.unpack('3i', creds)[0]
+    # As python3 opens them: line-buffered on a terminal, and with the
+    # encoding and error handler the (same) locale gave the server's.
+    sys.stdin = open(0, 'r', closefd=False, encoding=sys.__stdin__.encoding,
+                     errors=sys.__stdin__.errors)
+    sys.stdout = open(1, 'w', closefd=False, encoding=sys.__stdout__.encoding,
+                      errors=sys.__stdout__.errors,
+                      buffering=1 if os.isatty(1) else -1)
+    sys.stderr = open(2, 'w', closefd=False, encoding=sys.__stderr__.encoding,
+                      errors='backslashreplace', buffering=1)
+    run(argv)
 
 
 def preload(directory, module):
@@ -155,6 +208,17 @@ def preload(directory, module):
         sys.path.remove(directory)
 
 
+def parse(msg):
+    """cwd, argc, argv..., nfds, fd numbers..., env... (NUL-separated)."""
+    fields = msg.decode('utf-8', 'surrogateescape').split('\0')[:-1]
+    cwd, argc = fields[0], int(fields[1])
+    argv = fields[2:2 + argc]
+    nfds = int(fields[2 + argc])
+    targets = [int(f) for f in fields[3 + argc:3 + argc + nfds]]
+    env = dict(e.split('=', 1) for e in fields[3 + argc + nfds:] if '=' in e)
+    return cwd, argv, targets, env
+
+
 class Server:
     def __init__(self, path):
         self.sel = selectors.DefaultSelector()
@@ -162,26 +226,26 @@ class Server:
         self.listener.bind(path)
         self.listener.listen(64)
         self.sel.register(self.listener, selectors.EVENT_READ, self.accept)
-        self.identity = None
+        self.identity = identity(os.getpid())
+        self.env = python_env(os.environ)
 
     def accept(self, _):
         conn, _ = self.listener.accept()
+        fds = []
         try:
-            msg, fds, _, _ = socket.recv_fds(conn, REQUEST_MAX, 3)
-        except OSError:
-            conn.close()
-            return
-        fields = msg.decode('utf-8', 'surrogateescape').split('\0')[:-1]
-        try:
-            cwd, argc = fields[0], int(fields[1])
-            argv = fields[2:2 + argc]
-            env = dict(e.split('=', 1) for e in fields[2 + argc:] if '=' in e)
-        except (IndexError, ValueError):
-            argv = []
-        if len(fds) != 3 or not argv:
+            # A client stopped between connect and send stalls no one long.
+            conn.settimeout(10)
+            msg, fds, _, _ = socket.recv_fds(conn, REQUEST_MAX, MAX_FDS)
+            conn.settimeout(None)
+            cwd, argv, targets, env = parse(msg)
+            pid = struct.unpack('3i', conn.getsockopt(
+                socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize('3i')))[0]
+        except (OSError, ValueError, IndexError):
             self.answer(conn, b'exit 125', fds)
             return
-        if self.identity is None or identity(peer_pid(conn)) != self.identity:
+        if (len(targets) != len(fds) or not argv or self.identity is None
+                or identity(pid) != self.identity
+                or python_env(env) != self.env):
             self.answer(conn, b'refused', fds)
             return
         if argv[0] == '--preload' and len(argv) == 3:
@@ -189,20 +253,36 @@ class Server:
                 preload(argv[1], argv[2])
                 self.answer(conn, b'exit 0', fds)
             except Exception:
-                os.write(fds[2], traceback.format_exc().encode())
+                print(traceback.format_exc(), file=sys.stderr, flush=True)
                 self.answer(conn, b'exit 1', fds)
             return
+        server_pid = os.getpid()
         pid = os.fork()
         if pid == 0:
-            self.listener.close()
-            conn.close()
-            child(fds, cwd, argv, env)
+            try:
+                self.close(conn)
+                child(server_pid, targets, fds, cwd, argv, env)
+            except Done:
+                raise
+            except BaseException:
+                traceback.print_exc()
+                os._exit(125)
         for fd in fds:
             os.close(fd)
-        pidfd = os.pidfd_open(pid)
-        job = {'pid': pid, 'pidfd': pidfd, 'conn': conn}
-        self.sel.register(pidfd, selectors.EVENT_READ, lambda _: self.ended(job))
+        job = {'pid': pid, 'pidfd': os.pidfd_open(pid), 'conn': conn}
+        self.sel.register(job['pidfd'], selectors.EVENT_READ,
+                          lambda _: self.ended(job))
         self.sel.register(conn, selectors.EVENT_READ, lambda _: self.client(job))
+
+    def close(self, conn):
+        """In a fork: the server's sockets and descriptors go."""
+        for key in list(self.sel.get_map().values()):
+            if isinstance(key.fileobj, int):
+                os.close(key.fileobj)
+            else:
+                key.fileobj.close()
+        self.sel.close()
+        conn.close()
 
     @staticmethod
     def answer(conn, reply, fds):
@@ -216,6 +296,8 @@ class Server:
 
     def client(self, job):
         """A signal to pass on, or the client went away."""
+        if job['conn'] is None:     # answered in this round already
+            return
         try:
             msg = job['conn'].recv(64)
         except OSError:
@@ -240,18 +322,26 @@ class Server:
             reply = b'exit %d' % os.WEXITSTATUS(status)
         self.sel.unregister(job['conn'])
         self.answer(job['conn'], reply, [])
+        job['conn'] = None
 
     def serve(self):
         while True:
             for key, _ in self.sel.select():
-                key.data(key.fileobj)
+                try:
+                    key.data(key.fileobj)
+                except Done:
+                    raise
+                except Exception:
+                    print(traceback.format_exc(), file=sys.stderr, flush=True)
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit('usage: server.py SOCKET PIDFILE')
+    if not hasattr(socket, 'recv_fds') or not hasattr(os, 'pidfd_open'):
+        sys.exit('server.py: needs Python 3.9 or later (recv_fds, pidfd_open)')
     server = Server(sys.argv[1])
-    if identity(os.getpid()) is None:
+    if server.identity is None:
         sys.exit('server.py: cannot read what this process is in /proc')
     sys.dont_write_bytecode = True
     # Into the background once clients can connect.
@@ -261,12 +351,21 @@ def main():
             print(pid, file=f)
         os._exit(0)
     os.setsid()
+    # The identity again: setsid changed nothing it holds, the fork its pid.
     server.identity = identity(os.getpid())
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    server.serve()
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    try:
+        server.serve()
+    except Done as done:
+        # A fork's program ended: atexit handlers, threads and buffered
+        # files finish as in python3; an uncaught ^C dies of SIGINT.
+        if done.interrupted:
+            sys.stdout.flush()
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        sys.exit(done.status)
 
 
 if __name__ == '__main__':
