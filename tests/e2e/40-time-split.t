@@ -136,12 +136,19 @@ runnable=$(echo "$s" | py "sum(v['runnable_ns'] for v in d['vcpus'] if v['vm_pid
 io=$(echo "$s" | py "sum(r['runnable_ns'] for r in d['reasons'] if r['reason'] == 'IOIO')")
 inner=$((runnable - io))
 npre=$(echo "$s" | py "sum(v['preemptions'] for v in d['vcpus'] if v['vm_pid'] == $pid)")
-pslack=0
-[ "$HVT_KERNEL_KIND" = debug ] && pslack=$((npre * 500000))
+# On stock kernels too the scheduler starts a wait at the wake-up that
+# preempts (the run-queue clock it reads at the switch was last updated
+# there), hvtrace at the switch, so run_delay holds the way from one to
+# the other, per preemption ~0.1ms on 6.1 under emulation beside another
+# VM (11ms over 84 preemptions): 250us a preemption that way.
+pslack=0 pextra=$((npre * 250000))
+if [ "$HVT_KERNEL_KIND" = debug ]; then
+	pslack=$((npre * 500000)) pextra=$((npre * 500000))
+fi
 echo "  vCPU runnable ${runnable}ns (IOIO exits ${io}ns, other exits ${inner}ns, ${npre} preemptions), run_delay ${delay}ns"
 [ "$inner" -le $((delay + delay / 100 + pslack)) ] &&
-	[ "$runnable" -ge $((delay - delay / 50 - 2000000 - pslack)) ] ||
-	fail "run_delay ${delay}ns is not the runnable time of the exits, ${inner}ns (but IOIO) to ${runnable}ns (-2%-2ms..+1%, ${pslack}ns for the preemptions)"
+	[ "$runnable" -ge $((delay - delay / 50 - 2000000 - pextra)) ] ||
+	fail "run_delay ${delay}ns is not the runnable time of the exits, ${inner}ns (but IOIO) to ${runnable}ns (-${pextra}ns-2%-2ms..+${pslack}ns+1% for ${npre} preemptions)"
 
 top=$(echo "$s" | py "d['preemptors'][0]")
 echo "  top preemptor: $top"
@@ -159,8 +166,14 @@ pre='[e for e in ev if e["type"] == "preempt"]'
 expect_eq "preemption records = preemptions counted" \
 	"$(echo "$s" | py "sum(v['preemptions'] for v in d['vcpus'] if v['vm_pid'] == $pid)")" \
 	"$(echo "$ev" | events_py "len([e for e in $pre if e['vm_pid'] == $pid])")"
-expect_eq "the hog's preemption records add up to its aggregate" "$hog_ns" \
-	"$(echo "$ev" | events_py "sum(e['duration_ns'] for e in $pre if e['preempt_pid'] == $hog_pid)")"
+# The hog's aggregate credits every wait it caused; its records are the
+# preemptions inside KVM. The rest can only be waits in hvguest's VMM, in
+# the two IOIO exits (a hog woken as the vCPU leaves the spin's exit, or
+# enters the done one), so at most their runnable time.
+hog_rec=$(echo "$ev" | events_py "sum(e['duration_ns'] for e in $pre if e['preempt_pid'] == $hog_pid)")
+echo "  the hog: ${hog_ns}ns credited, ${hog_rec}ns in preemption records; IOIO exits' runnable ${io}ns"
+[ "$hog_rec" -le "$hog_ns" ] && [ $((hog_ns - hog_rec)) -le "$io" ] ||
+	fail "the hog's preemption records (${hog_rec}ns) are not its aggregate (${hog_ns}ns) less at most the IOIO exits' runnable time (${io}ns)"
 
 # Threshold on the runnable part: each recorded exit has >= 1ms, made of
 # exactly the preemption records inside it (the guest spins: its vCPU

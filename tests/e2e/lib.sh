@@ -131,12 +131,14 @@ acct() {
 	"$HVCTL" -j status | py "d['accounting']['total']['$1']"
 }
 
-# wait_recording: until the module records (a recorder started up).
+# wait_recording: until the module records and a recorder drains it
+# (hvctl record started up: it owns the buffers).
 wait_recording() {
 	local i
 
 	for i in $(seq 100); do
-		"$HVCTL" -j status | py 'd["recording"]' | grep -qx on && return 0
+		"$HVCTL" -j status | py '(d["recording"], d["reader"])' |
+			grep -qx "('on', 'draining')" && return 0
 		sleep 0.1
 	done
 	fail "recording did not start"
