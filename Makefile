@@ -40,7 +40,7 @@ CFLAGS ?= -O2 -g
 # WERROR=1), not in a user's build with a newer one. Kept apart from
 # CFLAGS so that `make CFLAGS=...` (a packager's flags) still builds.
 HVCTL_CFLAGS := -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
-	  -Iinclude/uapi -D_GNU_SOURCE -MMD -MP \
+	  -Iinclude/uapi -D_GNU_SOURCE \
 	  -DHVTRACE_VERSION=\"$(HVTRACE_VERSION)\"
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
@@ -49,27 +49,30 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 MNL_CFLAGS := $(shell pkg-config --cflags libmnl 2>/dev/null)
 MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
-HVCTL_SRCS := $(wildcard user/*.c)
-HVCTL_OBJS := $(HVCTL_SRCS:user/%.c=$(BUILD)/user/%.o)
+# hvctl's layers, an archive each (user/layers.mk).
+USER_DIR := user
+USER_OUT := $(BUILD)/user
+USER_CFLAGS = $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS)
+include user/layers.mk
 
 .PHONY: all hvctl module module-or-hint guest check demo check-style \
-	check-spec dkms-install check-host clean install fuzz check-matrix
+	check-spec dkms-install check-host clean install fuzz check-matrix \
+	user-libs
 
 all: hvctl module-or-hint
 
 hvctl: $(BUILD)/bin/hvctl
 
-$(BUILD)/bin/hvctl: $(HVCTL_OBJS)
+user-libs: $(USER_LIBS)
+
+$(BUILD)/bin/hvctl: $(USER_OUT)/hvctl/hvctl.o $(USER_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MNL_LIBS) -lm
 
--include $(HVCTL_OBJS:.o=.d)
-
 # The Makefile too: new flags rebuild everything, and so does a tree built
 # before the dependency files existed.
-$(BUILD)/user/%.o: user/%.c Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS) -c -o $@ $<
+$(USER_OUT)/hvctl/hvctl.o: Makefile user/layers.mk
+$(foreach l,$(USER_LAYERS),$(USER_OBJS_$(l))): Makefile user/layers.mk
 
 # The programs the test VM runs: hvguest, hvhog, nlfuzz, and pyfork.
 guest:

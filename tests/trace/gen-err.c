@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the generators link in place of hvctl.c: trace_write.c reports
- * through hvctl_err().
+ * The generators' error sink (err.h), as hvctl's: the trace writer's
+ * errors print "Error: <msg>." on standard error.
  */
-#include <stdarg.h>
 #include <stdio.h>
 
-#include "hvctl.h"
+#include "err.h"
 
-int hvctl_err(const char *fmt, ...)
+static void print_err(const char *msg, void *data)
 {
-	va_list ap;
+	(void)data;
+	fprintf(stderr, "Error: %s.\n", msg);
+}
 
-	fputs("Error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(".\n", stderr);
-	return 1;
+__attribute__((constructor))
+static void set_sink(void)
+{
+	hvc_set_err_sink(print_err, NULL);
 }

@@ -22,7 +22,7 @@
 
 #include <linux/hvtrace.h>
 
-#include "hvctl.h"
+#include "err.h"
 #include "trace_write.h"
 
 #define HOT_RIP		0xffffffff81abc000ULL

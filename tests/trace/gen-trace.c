@@ -42,7 +42,7 @@
 #include <linux/hvtrace.h>
 
 #include "exit_reasons.h"
-#include "hvctl.h"
+#include "err.h"
 #include "trace_format.h"
 #include "trace_write.h"
 
@@ -499,8 +499,8 @@ static int write_vms(struct trace_writer *w, const struct opts *o)
 			fprintf(f, "%u\t%u\tguest%u\n", 4000 + 100 * i, i + 1,
 				i + 1);
 	}
-	return fclose(f) ? hvctl_err("writing vms.tsv: %s", strerror(errno)),
-		-1 : 0;
+	return fclose(f) ? hvc_err(errno, "writing vms.tsv: %s",
+				   strerror(errno)) : 0;
 }
 
 struct losses {
@@ -550,7 +550,7 @@ static int generate(const struct opts *o, struct trace_writer *w)
 	int lost;
 
 	if (!v || !heap || !seq || !t.by_vm || !t.by_cpu || !l.discarded)
-		return hvctl_err("out of memory");
+		return hvc_err(ENOMEM, "out of memory");
 	plan_losses(&l, o);
 	all_vcpus = v;
 	nr_vcpus = nv;
@@ -681,8 +681,8 @@ int main(int argc, char **argv)
 	w = trace_create(o.dir, o.cpus, &env);
 	if (!w)
 		return 1;
-	ret = trace_write_host(w, &env) || write_vms(w, &o) ? 1 :
-	      generate(&o, w);
+	ret = trace_write_host(w, &env) || write_vms(w, &o) ||
+	      generate(&o, w) ? 1 : 0;
 	if (trace_finish(w))
 		ret = 1;
 	return ret;

@@ -80,7 +80,7 @@ static void test_buffer_size(void)
 	CHECK_USAGE(BUFFER("--mode", "sideways"), "discard or overwrite");
 }
 
-/* The option parser's forms reach the same checks (user/opts.c). */
+/* The option parser's forms reach the same checks (user/hvctl/opts.c). */
 static void test_forms(void)
 {
 	CHECK_INT(BUFFER("--size=4M", "--mode=overwrite"), 0);

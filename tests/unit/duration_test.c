@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* user/duration.c: exact parsing, clear errors, stable formatting. */
+/* user/lib/duration.c: exact parsing, clear errors, stable formatting. */
 #include <stdint.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/exit_reasons.c against the kernel's own view of exit reasons: the
+ * user/lib/exit_reasons.c against the kernel's own view of exit reasons: the
  * installed <asm/vmx.h> and <asm/svm.h> (linux-libc-dev).  The constant
  * lists come from the preprocessor (see the Makefile), the trace strings
  * from the headers' VMX_EXIT_REASONS / SVM_EXIT_REASONS, so a newer

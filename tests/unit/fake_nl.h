@@ -8,8 +8,8 @@
  * fake_dump(CMD). A request the test gave no reply gets none; one it
  * made fake_refuse() is refused with an extended ACK. Every error, the
  * client library's and the command's, lands in fake_err: the library's
- * error sink is set to keep it, and hvctl.c's helpers (not linked) report
- * through the same sink. fake_capture_*() collect what a command prints,
+ * error sink (err.h) is set to keep it, and the CLI's hvctl_err() and
+ * hvctl_usage_err() (cli.c, linked) report through the same sink. fake_capture_*() collect what a command prints,
  * text or JSON, on standard output and error.
  *
  * Header-only, like unit.h: each test is a single translation unit.
@@ -60,8 +60,6 @@ static unsigned int fake_refuse_nth[HVTRACE_CMD_MAX + 1];
 /* Set to refuse the next opens with this negative errno. */
 static int fake_open_err;
 
-bool hvctl_json;
-
 /* The error sink: the last message. */
 static void fake_sink(const char *msg, void *data)
 {
@@ -73,47 +71,6 @@ __attribute__((constructor))
 static void fake_init(void)
 {
 	hvc_set_err_sink(fake_sink, NULL);
-}
-
-static void fake_verr(const char *fmt, va_list ap)
-{
-	char msg[512];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fake_sink(msg, NULL);
-}
-
-int hvctl_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fake_verr(fmt, ap);
-	va_end(ap);
-	return 1;
-}
-
-int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)cmd;
-	va_start(ap, fmt);
-	fake_verr(fmt, ap);
-	va_end(ap);
-	return 2;
-}
-
-int hvctl_usage(const struct hvctl_cmd *cmd)
-{
-	(void)cmd;
-	return 2;
-}
-
-bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
-{
-	(void)cmd, (void)argc, (void)argv;
-	return false;
 }
 
 /* Forget the replies, the last request and the last error. */

@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/opts.c: every form an option can take, every refusal, and the
+ * user/hvctl/opts.c: every form an option can take, every refusal, and the
  * exact message of each.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
+#include "err.h"
 #include "hvctl.h"
 #include "opts.h"
 #include "unit.h"
 
-bool hvctl_json;
 static char msg[512];
 
-/* hvctl.c's, not linked: keep the message to compare. */
-int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
+/* The error sink (err.h), which hvctl_usage_err() reports to: kept. */
+static void keep_msg(const char *m, void *data)
 {
-	va_list ap;
+	(void)data;
+	snprintf(msg, sizeof(msg), "%s", m);
+}
 
-	(void)cmd;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return 2;
+__attribute__((constructor))
+static void set_sink(void)
+{
+	hvc_set_err_sink(keep_msg, NULL);
 }
 
 struct t_opts {
@@ -68,8 +68,10 @@ static const struct hvctl_opt t_table[] = {
 	OPT_END,
 };
 
-static const struct hvctl_cmd t_cmd = { .name = "t", .opts = t_table };
-static const struct hvctl_cmd bare_cmd = { .name = "bare" };
+static const struct hvctl_cmd t_cmd = {
+	.name = "t", .usage = "", .opts = t_table,
+};
+static const struct hvctl_cmd bare_cmd = { .name = "bare", .usage = "" };
 
 static struct t_opts t;
 static int nargs;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/report_agg.c and user/report_preempt.c: the time split of every
+ * user/report/report_agg.c and user/report/report_preempt.c: the time split of every
  * row, preemption records kept apart from exits, each row's top
  * preemptor (ties to the lower pid), hot spots keyed by (page, RIP,
  * reason), and full tables counting what they cannot hold.
@@ -13,7 +13,6 @@
 /* The engine itself (or its test): its private state. */
 #define HVCTL_REPORT_ENGINE
 #include "report_engine.h"
-#include "stub_err.h"
 #include "trace_write.h"
 #include "unit.h"
 

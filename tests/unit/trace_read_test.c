@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/trace_read.c with user/trace_write.c: both kinds of record come
+ * user/trace/trace_read.c with user/trace/trace_write.c: both kinds of record come
  * back field for field (the time split, handling computed by the writer,
  * the preemptor, its command name made printable), in end-time order;
  * records of an unknown type are skipped and counted; traces of another
@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stub_err.h"
 #include "trace_read.h"
 #include "trace_write.h"
 #include "unit.h"

@@ -1,38 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The client's session, its error sink, the commands without attributes,
+ * The client's session, the commands without attributes,
  * draining and the events group. The typed replies are client_status.c,
  * client_config.c and client_stats.c; changes are client_change.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "client.h"
 #include "client_priv.h"
-
-static hvc_err_sink err_sink;
-static void *err_data;
-
-void hvc_set_err_sink(hvc_err_sink sink, void *data)
-{
-	err_sink = sink;
-	err_data = data;
-}
-
-int hvc_err(int err, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (err_sink)
-		err_sink(msg, err_data);
-	return err > 0 ? -err : -EINVAL;
-}
 
 int hvc_open(struct hvc **out)
 {

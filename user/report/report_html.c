@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "duration.h"
-#include "hvctl.h"
 #include "report_html.h"
 #include "report_split.h"
 #include "time_parts.h"

@@ -26,23 +26,23 @@ struct trace_env {
  * Create DIR (mode 0700, whatever the umask lets through) with NR_CPUS
  * streams and the CTF metadata; every file in it mode 0600. DIR may
  * exist if it is an empty directory: it is used as it is, its mode the
- * owner's choice. On failure prints "Error: ..." naming the path and
- * returns NULL.
+ * owner's choice. On failure tells the error sink (err.h), naming the
+ * path, and returns NULL.
  */
 struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 				  const struct trace_env *env);
 /*
  * Append one event, an exit or a preemption record, to its CPU's stream
  * (ev->cpu_entry). Records of a type the format has no class for are
- * skipped and counted (trace_skipped()). 0 or -1.
+ * skipped and counted (trace_skipped()). 0 or a negative errno.
  */
 int trace_append(struct trace_writer *w, const struct hvtrace_event *ev);
 /* Set CPU's cumulative lost count, stamped on its next packet. */
 void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
 			 uint64_t discarded);
-/* Write every partial packet out. 0 or -1. */
+/* Write every partial packet out. 0 or a negative errno. */
 int trace_flush(struct trace_writer *w);
-/* Flush, close and free. 0 or -1 (an error was printed). */
+/* Flush, close and free. 0 or a negative errno (the sink told). */
 int trace_finish(struct trace_writer *w);
 /*
  * Instead of trace_finish() right after trace_create(), when recording
@@ -56,10 +56,10 @@ uint64_t trace_bytes(const struct trace_writer *w);
 uint64_t trace_skipped(const struct trace_writer *w);
 /*
  * Create DIR/NAME (a new file, mode 0600; NAME may be in TRACE_SIDE_DIR)
- * for writing; NULL with an error printed.
+ * for writing; NULL with the error sink told.
  */
 FILE *trace_open_file(const struct trace_writer *w, const char *name);
-/* TRACE_SIDE_DIR/host.json: ENV's strings JSON-escaped. 0 or -1. */
+/* TRACE_SIDE_DIR/host.json: ENV's strings JSON-escaped. 0 or -errno. */
 int trace_write_host(const struct trace_writer *w, const struct trace_env *env);
 
 #endif /* HVCTL_TRACE_WRITE_H */

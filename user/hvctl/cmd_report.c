@@ -650,8 +650,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	const struct hvctl_cmd *cmd = &hvctl_cmd_report;
 	int ret = hvctl_parse_dir(cmd, argc, argv, o, &o->dir);
 
-	if (!ret)
-		ret = trace_filter_parse(&o->filter, cmd);
+	if (!ret && trace_filter_parse(&o->filter))
+		ret = hvctl_usage(cmd);
 	return ret;
 }
 
@@ -692,7 +692,7 @@ static int report_run(int argc, char **argv)
 			out_file_discard(&html);
 			ret = hvctl_err("out of memory");
 		} else {
-			ret = out_file_commit(&html);
+			ret = out_file_commit(&html) ? 1 : 0;
 		}
 	} else if (o.html) {
 		out_file_discard(&html);

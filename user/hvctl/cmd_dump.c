@@ -494,8 +494,8 @@ static int dump_run(int argc, char **argv)
 	if (hvctl_want_help(&hvctl_cmd_dump, argc, argv))
 		return 0;
 	ret = hvctl_parse_dir(&hvctl_cmd_dump, argc, argv, &o, &dir);
-	if (!ret)
-		ret = trace_filter_parse(&o.filter, &hvctl_cmd_dump);
+	if (!ret && trace_filter_parse(&o.filter))
+		ret = hvctl_usage(&hvctl_cmd_dump);
 	if (ret)
 		return ret;
 	/* -j is taken anywhere on the line: only now is it known. */

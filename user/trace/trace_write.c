@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "exit_reasons.h"
-#include "hvctl.h"
+#include "err.h"
 #include "output.h"
 #include "trace_format.h"
 #include "trace_write.h"
@@ -125,7 +125,7 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 
 	f = trace_open_file(w, "metadata");
 	if (!f)
-		return -1;
+		return -EIO;	/* reported */
 	uuid_text(w->uuid, uuid);
 	fprintf(f,
 		"/* CTF 1.8 */\n\n"
@@ -197,14 +197,15 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 			  "uint32_t");
 	if (fflush(f) || ferror(f)) {
 		snprintf(path, sizeof(path), "%s/metadata", w->dir);
-		hvctl_err("writing %s: %s", path, strerror(errno));
+		int ret = hvc_err(errno, "writing %s: %s", path,
+				  strerror(errno));
+
 		fclose(f);
-		return -1;
+		return ret;
 	}
-	if (fclose(f)) {
-		hvctl_err("writing %s/metadata: %s", w->dir, strerror(errno));
-		return -1;
-	}
+	if (fclose(f))
+		return hvc_err(errno, "writing %s/metadata: %s", w->dir,
+			       strerror(errno));
 	return 0;
 }
 
@@ -225,14 +226,14 @@ FILE *trace_open_file(const struct trace_writer *w, const char *name)
 
 		snprintf(sub, sizeof(sub), "%s/%s", w->dir, TRACE_SIDE_DIR);
 		if (mkdir(sub, 0700) && errno != EEXIST) {
-			hvctl_err("creating %s: %s", sub, strerror(errno));
+			hvc_err(errno, "creating %s: %s", sub, strerror(errno));
 			return NULL;
 		}
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		hvctl_err("creating %s: %s", path, strerror(errno));
+		hvc_err(errno, "creating %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
@@ -254,7 +255,7 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 	int err;
 
 	if (!f)
-		return -1;
+		return -EIO;	/* reported */
 	out_init(&o, f, true);
 	out_open_object(&o, NULL);
 	/* A host may be called anything: every string goes escaped. */
@@ -266,11 +267,9 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
 	if (fclose(f) && !err)
 		err = errno;
-	if (err) {
-		hvctl_err("writing %s/" TRACE_SIDE_DIR "/host.json: %s", w->dir,
-			  strerror(err));
-		return -1;
-	}
+	if (err)
+		return hvc_err(err, "writing %s/" TRACE_SIDE_DIR "/host.json: %s",
+			       w->dir, strerror(err));
 	return 0;
 }
 
@@ -307,11 +306,10 @@ static int packet_write(struct trace_writer *w, struct stream *s, bool force)
 	memset(s->buf + s->used, 0, TRACE_PACKET_SIZE - s->used);
 	/* One page at a page-aligned offset: all of it lands or none. */
 	n = write(s->fd, s->buf, TRACE_PACKET_SIZE);
-	if (n != TRACE_PACKET_SIZE) {
-		hvctl_err("writing %s/stream_%u: %s", w->dir, s->cpu,
-			  n < 0 ? strerror(errno) : "short write");
-		return -1;
-	}
+	if (n != TRACE_PACKET_SIZE)
+		return hvc_err(n < 0 ? errno : EIO, "writing %s/stream_%u: %s",
+			       w->dir, s->cpu,
+			       n < 0 ? strerror(errno) : "short write");
 	w->bytes += TRACE_PACKET_SIZE;
 	s->stamped = s->discarded;
 	packet_reset(s);
@@ -343,14 +341,14 @@ static bool dir_is_ours(const char *dir)
 	struct stat st;
 
 	if (stat(dir, &st)) {
-		hvctl_err("%s: %s", dir, strerror(errno));
+		hvc_err(errno, "%s: %s", dir, strerror(errno));
 		return false;
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		hvctl_err("recording into %s: it is %s (record into a new "
-			  "directory, or one of yours that only you can write)",
-			  dir, st.st_uid != geteuid() ? "another user's" :
-			  "writable by others");
+		hvc_err(EPERM, "recording into %s: it is %s (record into a "
+			"new directory, or one of yours that only you can "
+			"write)", dir, st.st_uid != geteuid() ?
+			"another user's" : "writable by others");
 		return false;
 	}
 	return true;
@@ -365,11 +363,11 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 
 	if (!made && (errno != EEXIST || !empty_dir(dir))) {
 		if (errno == EEXIST)
-			hvctl_err("creating %s: it exists and is not an empty "
-				  "directory (record into a new or empty one)",
-				  dir);
+			hvc_err(EEXIST, "creating %s: it exists and is not an "
+				"empty directory (record into a new or empty "
+				"one)", dir);
 		else
-			hvctl_err("creating %s: %s", dir, strerror(errno));
+			hvc_err(errno, "creating %s: %s", dir, strerror(errno));
 		return NULL;
 	}
 	if (!dir_is_ours(dir))
@@ -377,7 +375,7 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->dir = strdup(dir)) ||
 	    !(w->streams = aligned_alloc(4096, nr_cpus * sizeof(*w->streams)))) {
-		hvctl_err("out of memory");
+		hvc_err(ENOMEM, "out of memory");
 		goto fail;
 	}
 	w->nr_cpus = nr_cpus;
@@ -385,7 +383,7 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 	for (unsigned int i = 0; i < nr_cpus; i++)
 		w->streams[i].fd = -1;
 	if (getrandom(w->uuid, sizeof(w->uuid), 0) != sizeof(w->uuid)) {
-		hvctl_err("getrandom: %s", strerror(errno));
+		hvc_err(errno, "getrandom: %s", strerror(errno));
 		goto fail;
 	}
 	w->uuid[6] = (w->uuid[6] & 0x0f) | 0x40;	/* version 4 */
@@ -397,9 +395,9 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 		s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			     0600);
 		if (s->fd < 0) {
-			hvctl_err("creating %s: %s%s", path, strerror(errno),
-				  errno == EEXIST ?
-				  " (record into a new or empty directory)" : "");
+			hvc_err(errno, "creating %s: %s%s", path,
+				strerror(errno), errno == EEXIST ?
+				" (record into a new or empty directory)" : "");
 			goto fail;
 		}
 		s->cpu = i;
@@ -483,21 +481,22 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 	struct trace_record x;
 	struct stream *s;
 	uint64_t entry;
+	int ret;
 
-	if (ev->cpu_entry >= w->nr_cpus) {
-		hvctl_err("event from CPU %u, beyond the %u streams",
-			  ev->cpu_entry, w->nr_cpus);
-		return -1;
-	}
+	if (ev->cpu_entry >= w->nr_cpus)
+		return hvc_err(ERANGE, "event from CPU %u, beyond the %u streams",
+			       ev->cpu_entry, w->nr_cpus);
 	/* A kind this hvctl has no class for: counted, not misfiled. */
 	if (ev->type != HVTRACE_EV_EXIT && ev->type != HVTRACE_EV_PREEMPT) {
 		w->skipped++;
 		return 0;
 	}
 	s = &w->streams[ev->cpu_entry];
-	if (s->used + TRACE_EVENT_SIZE > TRACE_PACKET_SIZE &&
-	    packet_write(w, s, false))
-		return -1;
+	if (s->used + TRACE_EVENT_SIZE > TRACE_PACKET_SIZE) {
+		ret = packet_write(w, s, false);
+		if (ret)
+			return ret;
+	}
 	/*
 	 * The event's time is its end: an exit's entry, a preemption's
 	 * switch-in. A CPU's records are written in that order, so stream
@@ -545,9 +544,12 @@ void trace_set_discarded(struct trace_writer *w, unsigned int cpu,
 
 int trace_flush(struct trace_writer *w)
 {
-	for (unsigned int i = 0; i < w->nr_cpus; i++)
-		if (packet_write(w, &w->streams[i], true))
-			return -1;
+	for (unsigned int i = 0; i < w->nr_cpus; i++) {
+		int ret = packet_write(w, &w->streams[i], true);
+
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -556,11 +558,9 @@ int trace_finish(struct trace_writer *w)
 	int ret = trace_flush(w);
 
 	for (unsigned int i = 0; i < w->nr_cpus; i++)
-		if (close(w->streams[i].fd) && !ret) {
-			hvctl_err("closing %s/stream_%u: %s", w->dir, i,
-				  strerror(errno));
-			ret = -1;
-		}
+		if (close(w->streams[i].fd) && !ret)
+			ret = hvc_err(errno, "closing %s/stream_%u: %s", w->dir,
+				      i, strerror(errno));
 	free(w->streams);
 	free(w->dir);
 	free(w);

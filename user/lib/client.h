@@ -24,16 +24,9 @@
 
 #include <linux/hvtrace.h>
 
+#include "err.h"
 #include "exit_reasons.h"
 #include "hist.h"
-
-/* Errors. */
-
-/* Receives every message, without "Error: " or a full stop. */
-typedef void (*hvc_err_sink)(const char *msg, void *data);
-void hvc_set_err_sink(hvc_err_sink sink, void *data);
-/* Hand a message to the sink; returns -ERR (ERR a positive errno). */
-int hvc_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A session with the module. */
 struct hvc;

@@ -312,7 +312,7 @@ static int export_file(const char *dir, const char *out, unsigned int flags,
 	if (ret)
 		out_file_discard(&o);
 	else
-		ret = out_file_commit(&o);
+		ret = out_file_commit(&o) ? 1 : 0;
 	if (!ret)
 		trace_print_warnings(r, stderr);
 	free(x.vms.keys);
@@ -344,8 +344,8 @@ static int export_run(int argc, char **argv)
 	if (hvctl_want_help(&hvctl_cmd_export, argc, argv))
 		return 0;
 	ret = hvctl_parse_dir(&hvctl_cmd_export, argc, argv, &o, &dir);
-	if (!ret)
-		ret = trace_filter_parse(&o.filter, &hvctl_cmd_export);
+	if (!ret && trace_filter_parse(&o.filter))
+		ret = hvctl_usage(&hvctl_cmd_export);
 	if (ret)
 		return ret;
 	if (!o.out || !*o.out)

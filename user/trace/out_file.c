@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hvctl.h"
+#include "err.h"
 #include "out_file.h"
 #include "output.h"
 #include "trace_format.h"
@@ -78,7 +78,7 @@ static bool in_dir(const char *dir, const struct stat *st)
 
 /*
  * 0 when a file in directory DIR (ST: the file, when it exists) is no
- * part of the trace TRACE; else 1 with an error printed.
+ * part of the trace TRACE; else -EINVAL with the error sink told.
  */
 static int check_trace(const struct out_file *o, const char *dir,
 		       const struct stat *st, const char *trace)
@@ -89,13 +89,13 @@ static int check_trace(const struct out_file *o, const char *dir,
 	if (!trace || stat(trace, &t) || !S_ISDIR(t.st_mode))
 		return 0;
 	if (below(dir, &t))
-		return hvctl_err("writing %s: that is inside the trace "
-				 "directory %s (write it elsewhere)", o->name,
-				 trace);
+		return hvc_err(EINVAL, "writing %s: that is inside the trace "
+			       "directory %s (write it elsewhere)", o->name,
+			       trace);
 	snprintf(side, sizeof(side), "%s/" TRACE_SIDE_DIR, trace);
 	if (st && (in_dir(trace, st) || in_dir(side, st)))
-		return hvctl_err("writing %s: that is a file of the trace %s",
-				 o->name, trace);
+		return hvc_err(EINVAL, "writing %s: that is a file of the "
+			       "trace %s", o->name, trace);
 	return 0;
 }
 
@@ -104,7 +104,7 @@ static int fail(struct out_file *o, int err)
 	free(o->tmp);
 	free(o->target);
 	o->tmp = o->target = NULL;
-	return hvctl_err("writing %s: %s", o->name, strerror(err));
+	return hvc_err(err, "writing %s: %s", o->name, strerror(err));
 }
 
 /*
@@ -202,8 +202,8 @@ int out_file_open(struct out_file *o, const char *name, const char *trace)
 		return fail(o, errno);
 	/* A link to nowhere: "> FILE" would create its target; we do not. */
 	if (!lstat(name, &lst))
-		return hvctl_err("writing %s: a symbolic link to nothing",
-				 name);
+		return hvc_err(ENOENT, "writing %s: a symbolic link to nothing",
+			       name);
 	copy = strdup(name);
 	dir = copy ? realpath(dirname(copy), NULL) : NULL;
 	free(copy);
@@ -226,8 +226,11 @@ int out_file_commit(struct out_file *o)
 {
 	int err = 0, fd;
 
-	if (o->f == stdout)
-		return hvctl_check_stdout();
+	if (o->f == stdout) {
+		err = -out_check_stdout();
+		return err ? hvc_err(err, "writing standard output: %s",
+				     strerror(err)) : 0;
+	}
 	fd = fileno(o->f);
 	if (fflush(o->f))
 		err = errno;

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 
 #include "duration.h"
-#include "hvctl.h"
 #include "output.h"
 #include "report_split.h"
 #include "time_parts.h"

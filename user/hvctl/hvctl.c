@@ -4,7 +4,6 @@
  * table of subcommands, each in its own file.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +13,6 @@
 #include "hvctl.h"
 #include "output.h"
 #include "util.h"
-
-bool hvctl_json;
 
 static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_status,
@@ -37,77 +34,12 @@ static const struct hvctl_cmd *const commands[] = {
 
 #define N_COMMANDS ARRAY_SIZE(commands)
 
-/* The client's error sink: every message, the CLI's and the library's. */
+/* The error sink: every message, the CLI's and the library's. */
 static void print_err(const char *msg, void *data)
 {
 	(void)data;
 	fflush(stdout);
 	fprintf(stderr, "Error: %s.\n", msg);
-}
-
-static void verr(const char *fmt, va_list ap)
-{
-	char msg[1024];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	print_err(msg, NULL);
-}
-
-int hvctl_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(fmt, ap);
-	va_end(ap);
-	return 1;
-}
-
-static void print_usage(FILE *f, const struct hvctl_cmd *cmd)
-{
-	fprintf(f, "Usage: hvctl [-j] %s%s%s\n", cmd->name,
-		*cmd->usage ? " " : "", cmd->usage);
-}
-
-int hvctl_usage_err(const struct hvctl_cmd *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(fmt, ap);
-	va_end(ap);
-	return hvctl_usage(cmd);
-}
-
-int hvctl_usage(const struct hvctl_cmd *cmd)
-{
-	print_usage(stderr, cmd);
-	return 2;
-}
-
-static void cmd_help(const struct hvctl_cmd *cmd)
-{
-	print_usage(stdout, cmd);
-	printf("\n%s.\n", cmd->summary);
-}
-
-/* Read as the parser reads: "-o --help" is a directory named --help. */
-bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const struct hvctl_opt *o;
-
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			cmd_help(cmd);
-			return true;
-		}
-		if (!hvctl_is_option(argv[i]) || strchr(argv[i], '='))
-			continue;
-		o = hvctl_find_opt(cmd, argv[i]);
-		if (o && hvctl_opt_has_value(o))
-			i++;
-	}
-	return false;
 }
 
 static const struct hvctl_cmd *find_cmd(const char *name)
@@ -260,7 +192,7 @@ static int run(int argc, char **argv)
 	if (!strcmp(name, "help") && argc == 2) {
 		cmd = find_cmd(argv[1]);
 		if (cmd) {
-			cmd_help(cmd);
+			hvctl_cmd_help(cmd);
 			return 0;
 		}
 		name = argv[1];	/* "help help" is help; the rest unknown */
@@ -276,15 +208,6 @@ static int run(int argc, char **argv)
 	fprintf(stderr, "Error: unknown command '%s'.\n", name);
 	help(stderr);
 	return 2;
-}
-
-int hvctl_check_stdout(void)
-{
-	int err = out_check_stdout();
-
-	if (err)
-		return hvctl_err("writing standard output: %s", strerror(-err));
-	return 0;
 }
 
 int main(int argc, char **argv)

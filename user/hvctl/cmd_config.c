@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * hvctl config: the whole configuration in force. hvctl buffer: ring size
- * and mode (only while stopped).
- */
+/* hvctl config: the whole configuration in force. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -149,91 +146,11 @@ static int config_run(int argc, char **argv)
 	return show_config(&o) ? 1 : 0;
 }
 
-static int buffer_size_opt(void *ch, const char *opt, const char *v)
-{
-	int ret = hvc_change_buffer_size(ch, opt, v);
-
-	return ret ? hvctl_change_err(&hvctl_cmd_buffer, ret) : 0;
-}
-
-static int buffer_mode_opt(void *ch, const char *opt, const char *v)
-{
-	int ret = hvc_change_mode(ch, opt, v);
-
-	return ret ? hvctl_change_err(&hvctl_cmd_buffer, ret) : 0;
-}
-
-static const struct hvctl_opt buffer_opts[] = {
-	OPT_CALL("--size", buffer_size_opt, NULL),
-	OPT_CALL("--mode", buffer_mode_opt, "discard overwrite"),
-	OPT_END,
-};
-
-static int buffer_run(int argc, char **argv)
-{
-	const struct hvctl_cmd *cmd = &hvctl_cmd_buffer;
-	struct hvc_change ch = { 0 };
-	int n, ret;
-
-	if (hvctl_want_help(cmd, argc, argv))
-		return 0;
-	ret = hvctl_parse_opts(cmd, argc, argv, &ch, &n);
-	if (!ret)
-		ret = hvctl_max_args(cmd, argv, n, 0);
-	if (ret)
-		return ret;
-	if (!ch.set)
-		return hvctl_usage_err(cmd, "nothing to change");
-	return hvc_apply(&ch) ? 1 : 0;
-}
-
-static int reasons_run(int argc, char **argv)
-{
-	struct out out, *o = &out;
-
-	if (hvctl_want_help(&hvctl_cmd_reasons, argc, argv))
-		return 0;
-	if (hvctl_no_args(&hvctl_cmd_reasons, argc, argv))
-		return 2;
-	out_init(o, stdout, hvctl_json);
-	out_open_array(o, NULL);
-	for (unsigned int isa = HV_ISA_VMX; isa <= HV_ISA_SVM; isa++) {
-		for (int i = 0; i < exit_reason_count(isa); i++) {
-			const struct exit_reason_entry *e = exit_reason_at(isa, i);
-
-			out_open_object(o, NULL);
-			out_str(o, "isa", "%s", isa == HV_ISA_VMX ? "vmx" : "svm");
-			out_u64(o, "code", " 0x%04" PRIx64, e->code);
-			out_str(o, "name", " %s\n", e->name);
-			out_close_object(o);
-		}
-	}
-	out_close_array(o);
-	out_end(o);
-	return 0;
-}
-
 const struct hvctl_cmd hvctl_cmd_config = {
 	.name = "config",
 	.run = config_run,
 	.usage = "",
 	.summary = "show thresholds, filters and buffers in force",
-};
-
-const struct hvctl_cmd hvctl_cmd_buffer = {
-	.name = "buffer",
-	.run = buffer_run,
-	.usage = "[--size SIZE] [--mode discard|overwrite]",
-	.opts = buffer_opts,
-	.summary = "set the ring size per CPU (KiB, or with K/M/G) and mode;\n"
-		   "only while stopped",
-};
-
-const struct hvctl_cmd hvctl_cmd_reasons = {
-	.name = "reasons",
-	.run = reasons_run,
-	.usage = "",
-	.summary = "list the exit reasons hvctl knows, both vendors",
 };
 
 int hvctl_write_config_json(FILE *f)

@@ -12,6 +12,7 @@
 #include <linux/hvtrace.h>
 
 #include "duration.h"
+#include "err.h"
 #include "trace_filter.h"
 
 /*
@@ -19,13 +20,13 @@
  * prints them) or "120000010412" (ns, as the JSON does).
  */
 static int parse_time(const char *opt, const char *s,
-		      struct trace_filter_time *t, const struct hvctl_cmd *cmd)
+		      struct trace_filter_time *t)
 {
 	const char *err, *dot = NULL, *p;
 	uint64_t ns = 0, scale = 1000000000ULL;
 
 	if (*s == '-')
-		return hvctl_usage_err(cmd, "%s: negative time '%s'", opt, s);
+		return hvc_err(EINVAL, "%s: negative time '%s'", opt, s);
 	if (*s == '+')
 		s++;
 	for (p = s; isdigit((unsigned char)*p) || (*p == '.' && !dot); p++)
@@ -35,13 +36,13 @@ static int parse_time(const char *opt, const char *s,
 	if (*p || p == s) {
 		/* A unit: relative to the trace's start. */
 		if (duration_parse(s, &t->ns, &err))
-			return hvctl_usage_err(cmd, "%s: %s", opt, err);
+			return hvc_err(EINVAL, "%s: %s", opt, err);
 		return 0;
 	}
 	t->abs = true;
 	for (p = s; *p && *p != '.'; p++) {
 		if (ns > (UINT64_MAX - 9) / 10)
-			return hvctl_usage_err(cmd, "%s: '%s' is too large",
+			return hvc_err(EINVAL, "%s: '%s' is too large",
 					       opt, s);
 		ns = ns * 10 + (*p - '0');
 	}
@@ -50,12 +51,12 @@ static int parse_time(const char *opt, const char *s,
 		return 0;
 	}
 	if (ns > UINT64_MAX / scale)
-		return hvctl_usage_err(cmd, "%s: '%s' is too large", opt, s);
+		return hvc_err(EINVAL, "%s: '%s' is too large", opt, s);
 	t->ns = ns * scale;
 	for (p = dot + 1; *p; p++) {
 		scale /= 10;
 		if (!scale)
-			return hvctl_usage_err(cmd, "%s: '%s' is finer than 1ns",
+			return hvc_err(EINVAL, "%s: '%s' is finer than 1ns",
 					       opt, s);
 		t->ns += (uint64_t)(*p - '0') * scale;
 	}
@@ -64,8 +65,7 @@ static int parse_time(const char *opt, const char *s,
 
 /* "1,2,7" into IDS; each below LIMIT. */
 static int parse_ids(const char *opt, const char *s, uint32_t *ids,
-		     unsigned int *n, uint64_t limit,
-		     const struct hvctl_cmd *cmd)
+		     unsigned int *n, uint64_t limit)
 {
 	while (*s) {
 		unsigned long long v;
@@ -75,11 +75,11 @@ static int parse_ids(const char *opt, const char *s, uint32_t *ids,
 		v = isdigit((unsigned char)*s) ? strtoull(s, &end, 0) : 0;
 		if (!isdigit((unsigned char)*s) || errno || v >= limit ||
 		    (*end && *end != ','))
-			return hvctl_usage_err(cmd, "%s: '%s' is not a number "
+			return hvc_err(EINVAL, "%s: '%s' is not a number "
 					       "below %llu", opt, s,
 					       (unsigned long long)limit);
 		if (*n == TRACE_FILTER_MAX)
-			return hvctl_usage_err(cmd, "%s: at most %u values", opt,
+			return hvc_err(EINVAL, "%s: at most %u values", opt,
 					       TRACE_FILTER_MAX);
 		ids[(*n)++] = v;
 		s = *end ? end + 1 : end;
@@ -87,13 +87,13 @@ static int parse_ids(const char *opt, const char *s, uint32_t *ids,
 	return 0;
 }
 
-static int parse_reasons(struct trace_filter *f, const struct hvctl_cmd *cmd)
+static int parse_reasons(struct trace_filter *f)
 {
 	char buf[128], *tok, *save = NULL;
 	struct exit_reason_ref ref[EXIT_REASON_MAX_MATCHES];
 
 	if (strlen(f->reason) >= sizeof(buf))
-		return hvctl_usage_err(cmd, "--reason: too long");
+		return hvc_err(EINVAL, "--reason: too long");
 	strcpy(buf, f->reason);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -102,11 +102,11 @@ static int parse_reasons(struct trace_filter *f, const struct hvctl_cmd *cmd)
 
 		if (n <= 0) {
 			exit_reason_unknown(msg, sizeof(msg), tok);
-			return hvctl_usage_err(cmd, "--reason: %s", msg);
+			return hvc_err(EINVAL, "--reason: %s", msg);
 		}
 		for (int i = 0; i < n; i++) {
 			if (f->nr_reasons == TRACE_FILTER_MAX)
-				return hvctl_usage_err(cmd, "--reason: matches "
+				return hvc_err(EINVAL, "--reason: matches "
 						       "more than %u reasons",
 						       TRACE_FILTER_MAX);
 			f->reasons[f->nr_reasons++] = ref[i];
@@ -115,29 +115,29 @@ static int parse_reasons(struct trace_filter *f, const struct hvctl_cmd *cmd)
 	return 0;
 }
 
-int trace_filter_parse(struct trace_filter *f, const struct hvctl_cmd *cmd)
+int trace_filter_parse(struct trace_filter *f)
 {
 	int ret = 0;
 
 	f->active = f->since || f->until || f->vm || f->vcpu || f->reason ||
 		    f->cpu;
 	if (f->since)
-		ret = parse_time("--since", f->since, &f->from, cmd);
+		ret = parse_time("--since", f->since, &f->from);
 	if (!ret && f->until)
-		ret = parse_time("--until", f->until, &f->to, cmd);
+		ret = parse_time("--until", f->until, &f->to);
 	if (!ret && f->vcpu)
 		ret = parse_ids("--vcpu", f->vcpu, f->vcpus, &f->nr_vcpus,
-				1ULL << 32, cmd);
+				1ULL << 32);
 	if (!ret && f->cpu)
 		ret = parse_ids("--cpu", f->cpu, f->cpus, &f->nr_cpus,
-				1U << 16, cmd);
+				1U << 16);
 	if (!ret && f->reason)
-		ret = parse_reasons(f, cmd);
+		ret = parse_reasons(f);
 	if (ret)
 		return ret;
 	if (f->from.set && f->to.set && f->from.abs == f->to.abs &&
 	    f->to.ns <= f->from.ns)
-		return hvctl_usage_err(cmd, "--until must come after --since");
+		return hvc_err(EINVAL, "--until must come after --since");
 	return 0;
 }
 
@@ -148,7 +148,7 @@ int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r)
 	if (!f->vm)
 		return 0;
 	if (strlen(f->vm) >= sizeof(buf))
-		return hvctl_err("--vm: too long");
+		return hvc_err(EINVAL, "--vm: too long");
 	strcpy(buf, f->vm);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -157,7 +157,7 @@ int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r)
 		unsigned long v;
 
 		if (f->nr_vms == TRACE_FILTER_MAX)
-			return hvctl_err("--vm: at most %u VMs",
+			return hvc_err(EINVAL, "--vm: at most %u VMs",
 					 TRACE_FILTER_MAX);
 		/* A name first: a VM may well be called "1". */
 		for (unsigned int i = 0; i < trace_nr_vms(r) && !vm; i++)
@@ -171,7 +171,7 @@ int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r)
 		v = strtoul(tok, &end, 0);
 		if (!isdigit((unsigned char)*tok) || *end || errno ||
 		    v > UINT32_MAX)
-			return hvctl_err("--vm: no VM '%s' in this trace (an "
+			return hvc_err(EINVAL, "--vm: no VM '%s' in this trace (an "
 					 "id, or a name from vms.tsv)", tok);
 		f->vms[f->nr_vms++] = v;
 	}

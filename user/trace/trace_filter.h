@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Which events of a trace report, dump and export look at, from the same
- * options on all three:
+ * options on all three (their table: TRACE_FILTER_OPTS, hvctl.h):
  *
  *   --since T, --until T   exit (switch-out) time in [since, until):
  *                          "1.5s", "200ms" from the trace's start, or an
@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "exit_reasons.h"
-#include "hvctl.h"
 #include "trace_read.h"
 
 #define TRACE_FILTER_MAX	64	/* ids per list */
@@ -47,22 +46,9 @@ struct trace_filter {
 	struct exit_reason_ref reasons[TRACE_FILTER_MAX];
 };
 
-/* The options, in the option table of a command whose TYPE has F. */
-#define TRACE_FILTER_OPTS(type, f)				\
-	OPT_STR("--since", type, f.since, NULL),		\
-	OPT_STR("--until", type, f.until, NULL),		\
-	OPT_STR("--vm", type, f.vm, NULL),			\
-	OPT_STR("--vcpu", type, f.vcpu, NULL),			\
-	OPT_STR("--reason", type, f.reason, "@reason"),	\
-	OPT_STR("--cpu", type, f.cpu, NULL)
-
-/* Usage text of the options, for the commands' usage strings. */
-#define TRACE_FILTER_USAGE \
-	"[--since T] [--until T] [--vm VM] [--vcpu N] [--reason R] [--cpu N]"
-
-/* Check the options' values: 0, or the usage error's exit code (2). */
-int trace_filter_parse(struct trace_filter *f, const struct hvctl_cmd *cmd);
-/* VM names need the trace's vms.tsv: 0, or 1 after an error message. */
+/* Check the options' values: 0, or -EINVAL with the error sink told. */
+int trace_filter_parse(struct trace_filter *f);
+/* VM names need the trace's vms.tsv: 0, or -EINVAL (sink told). */
 int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r);
 /* Whether EV is one to look at (the window is fixed at the first call). */
 bool trace_filter_match(struct trace_filter *f, const struct trace_reader *r,

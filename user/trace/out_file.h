@@ -16,9 +16,9 @@
  *     hard link or ".." does not get around it).
  *   - "-" is standard output.
  *
- * Every failure prints "Error: writing FILE: <reason>." and makes the
- * command exit 1; main() checks standard output the same way after every
- * command (out_check_stdout(), output.h).
+ * Every failure tells the error sink (err.h) "writing FILE: <reason>"
+ * and returns a negative errno; hvctl exits 1. main() checks standard
+ * output the same way after every command (out_check_stdout(), output.h).
  */
 #ifndef HVCTL_OUT_FILE_H
 #define HVCTL_OUT_FILE_H
@@ -41,10 +41,10 @@ struct out_file {
 
 /*
  * Open NAME for output, refusing the trace directory TRACE (NULL: none).
- * 0, or 1 with an error printed.
+ * 0, or a negative errno with the error sink told.
  */
 int out_file_open(struct out_file *o, const char *name, const char *trace);
-/* Flush, close, move into place: 0, or 1 with an error printed. */
+/* Flush, close, move into place: 0, or a negative errno (sink told). */
 int out_file_commit(struct out_file *o);
 /* Give up (an error elsewhere): FILE stays as it was. */
 void out_file_discard(struct out_file *o);

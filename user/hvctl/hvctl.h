@@ -21,12 +21,16 @@ struct hvctl_cmd {
 };
 
 /*
- * Global options (hvctl.c), set once before the command runs, wherever
- * the user typed them. Commands read them to set up their writers.
+ * Global options (cli.c; opts.c sets them), set once before the command
+ * runs, wherever the user typed them. Commands read them to set up their
+ * writers.
  */
 extern bool hvctl_json;
 
-/* Print "Error: ...". and return 1: every failing path ends this way. */
+/*
+ * "Error: ...." through the error sink (err.h), and 1: every failing path
+ * ends this way.
+ */
 int hvctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * All written to standard output got out: 0, or 1 with "Error: writing
@@ -50,10 +54,30 @@ static inline int hvctl_change_err(const struct hvctl_cmd *cmd, int err)
 
 /* True when argv asks for --help (before any "--"); prints the help. */
 bool hvctl_want_help(const struct hvctl_cmd *cmd, int argc, char **argv);
+/* The command's usage line and summary, on standard output. */
+void hvctl_cmd_help(const struct hvctl_cmd *cmd);
+
+struct hvc;
+/* A command without arguments that is one call: 0, 1 or 2 (usage). */
+int hvctl_run_call(const struct hvctl_cmd *cmd, int (*call)(struct hvc *),
+		   int argc, char **argv);
 
 /* Snapshots as JSON documents, for traces (cmd_stat.c, cmd_config.c). */
 int hvctl_write_stats_json(FILE *f);
 int hvctl_write_config_json(FILE *f);
+
+/* The options, in the option table of a command whose TYPE has F. */
+#define TRACE_FILTER_OPTS(type, f)				\
+	OPT_STR("--since", type, f.since, NULL),		\
+	OPT_STR("--until", type, f.until, NULL),		\
+	OPT_STR("--vm", type, f.vm, NULL),			\
+	OPT_STR("--vcpu", type, f.vcpu, NULL),			\
+	OPT_STR("--reason", type, f.reason, "@reason"),	\
+	OPT_STR("--cpu", type, f.cpu, NULL)
+
+/* Usage text of the options, for the commands' usage strings. */
+#define TRACE_FILTER_USAGE \
+	"[--since T] [--until T] [--vm VM] [--vcpu N] [--reason R] [--cpu N]"
 
 /* Subcommands, one file each. */
 extern const struct hvctl_cmd hvctl_cmd_status;
