@@ -17,8 +17,7 @@
 
 #include "exit_reasons.h"
 #include "unit.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 struct kname {
 	uint32_t code;

@@ -81,8 +81,8 @@ int hvc_parse_threshold(const char *s, uint64_t *ns)
 	if (duration_parse(s, ns, &err))
 		return hvc_err(EINVAL, "%s", err);
 	if (*ns > HVTRACE_THRESHOLD_NS_MAX)
-		return hvc_err(ERANGE, "threshold %s out of range (at most 3600s)",
-			       s);
+		return hvc_err(ERANGE, "threshold %s out of range (at most %llus)",
+			       s, HVTRACE_THRESHOLD_NS_MAX / 1000000000ULL);
 	return 0;
 }
 
