@@ -222,12 +222,12 @@ static void print_vcpu_splits(const struct hvc_stats *s)
 
 /* JSON keeps pid first, as ABI 3 had it; text names the task first. */
 static const struct out_col preemptor_cols[] = {
-	{ "pid", NULL, 0, OUT_U64 },
-	{ "comm", "top preemptors", -24, OUT_STR },
-	{ NULL, "pid", 8, OUT_U64 },
-	{ "vcpu", "vcpu", 4, OUT_BOOL },
-	{ "count", "count", 12, OUT_U64 },
-	{ "ns", "time", 10, OUT_DUR },
+	{ "pid", NULL, 0, OUT_U64, 0, 0 },
+	{ "comm", "top preemptors", -24, OUT_STR, 0, 0 },
+	{ NULL, "pid", 8, OUT_U64, 0, 0 },
+	{ "vcpu", "vcpu", 4, OUT_BOOL, 0, 0 },
+	{ "count", "count", 12, OUT_U64, 0, 0 },
+	{ "ns", "time", 10, OUT_DUR, 0, 0 },
 };
 
 static void print_preemptors(struct out *o, const struct hvc_stats *s)
@@ -262,30 +262,57 @@ static int by_time_out(const void *a, const void *b)
 	return x->exit_ns < y->exit_ns ? 1 : x->exit_ns > y->exit_ns ? -1 : 0;
 }
 
+/*
+ * A vCPU in an exit now, a row without headings: "vm 2    pid 5000 ...".
+ * One out for STUCK_NS or longer is marked: "!!" before it, "<-- STUCK out
+ * of the guest" after it.
+ */
+enum og_col {
+	OG_MARK, OG_VM, OG_PID, OG_VCPU, OG_TID, OG_REASON, OG_ISA, OG_CODE,
+	OG_TIME, OG_STATE, OG_STATE_TEXT, OG_STUCK, OG_NR
+};
+
+static const struct out_col out_of_guest_cols[OG_NR] = {
+	[OG_MARK] = { NULL, "", 2, OUT_STR },
+	[OG_VM] = { "vm_id", "vm", -4, OUT_U64, .flags = OUT_LABEL },
+	[OG_PID] = { "vm_pid", "pid", -8, OUT_U64, .flags = OUT_LABEL },
+	[OG_VCPU] = { "vcpu", "vcpu", -4, OUT_U64, .flags = OUT_LABEL },
+	[OG_TID] = { "tid", "tid", -8, OUT_U64, .flags = OUT_LABEL },
+	[OG_REASON] = { "reason", "reason", -20, OUT_STR },
+	[OG_ISA] = { "isa", NULL, 0, OUT_U64 },
+	[OG_CODE] = { "code", NULL, 0, OUT_U64 },
+	[OG_TIME] = { "exit_ns", "time", 10, OUT_DUR },
+	/* JSON "in_vmm", text "in VMM" */
+	[OG_STATE] = { "state", NULL, 0, OUT_STR },
+	[OG_STATE_TEXT] = { NULL, "state", -10, OUT_STR },
+	[OG_STUCK] = { NULL, "", 0, OUT_STR, .flags = OUT_JOIN },
+};
+
 static void print_out_of_guest_row(struct out *o, const struct hvc_vcpu_row *v)
 {
-	char name[32], t[16];
+	bool stuck = v->exit_ns >= STUCK_NS;
+	struct out_cell c[OG_NR] = {
+		[OG_MARK].s = stuck ? "!!" : "  ",
+		[OG_VM].u = v->vm_id,
+		[OG_PID].u = v->vm_pid,
+		[OG_VCPU].u = v->vcpu_id,
+		[OG_TID].u = v->tid,
+		[OG_ISA].u = v->exit_isa,
+		[OG_CODE].u = v->exit_reason,
+		[OG_TIME].u = v->exit_ns,
+		[OG_STATE].s = vcpu_state_name(v->exit_state, true),
+		[OG_STATE_TEXT].s = vcpu_state_name(v->exit_state, false),
+		[OG_STUCK].s = stuck ? "  <-- STUCK out of the guest" : "",
+	};
+	char name[32];
 
-	exit_label(v->exit_isa, v->exit_reason, true, name, sizeof(name));
+	c[OG_REASON].s = exit_label(v->exit_isa, v->exit_reason, true, name,
+				    sizeof(name));
 	out_open_object(o, NULL);
-	out_u64(o, "vm_id", NULL, v->vm_id);
-	out_u64(o, "vm_pid", NULL, v->vm_pid);
-	out_u64(o, "vcpu", NULL, v->vcpu_id);
-	out_u64(o, "tid", NULL, v->tid);
-	out_str(o, "reason", NULL, name);
-	out_u64(o, "isa", NULL, v->exit_isa);
-	out_u64(o, "code", NULL, v->exit_reason);
-	out_u64(o, "exit_ns", NULL, v->exit_ns);
-	out_str(o, "state", NULL, vcpu_state_name(v->exit_state, true));
+	out_cells(o, out_of_guest_cols, c, OG_NR);
 	out_close_object(o);
-	if (o->json)
-		return;
-	duration_str(t, v->exit_ns);
-	printf("%s vm %-4u pid %-8u vcpu %-4u tid %-8u %-20s %10s %-10s%s\n",
-	       v->exit_ns >= STUCK_NS ? "!!" : "  ", v->vm_id, v->vm_pid,
-	       v->vcpu_id, v->tid, name, t,
-	       vcpu_state_name(v->exit_state, false),
-	       v->exit_ns >= STUCK_NS ? "  <-- STUCK out of the guest" : "");
+	if (!o->json)
+		fputc('\n', o->f);
 }
 
 /*
