@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "duration.h"
@@ -275,6 +276,14 @@ void out_cells(struct out *o, const struct out_col *cols,
 			sep = " ";
 		}
 	}
+}
+
+void out_fit(struct out_col *c, const char *s)
+{
+	int len = strlen(s);
+
+	if (len > abs(c->width))
+		c->width = c->width < 0 ? -len : len;
 }
 
 void out_end(struct out *o)

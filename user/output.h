@@ -105,6 +105,11 @@ void out_heading(struct out *o, const struct out_col *cols, unsigned int n);
 /* The N CELLS of COLS (no newline: the caller ends the text line). */
 void out_cells(struct out *o, const struct out_col *cols,
 	       const struct out_cell *cells, unsigned int n);
+/*
+ * Text: widen C to hold S, for a column sized to the rows printed (C is
+ * the printer's copy of the table's column).
+ */
+void out_fit(struct out_col *c, const char *s);
 
 /* Finish the document (JSON: closing newline); the next is a new one. */
 void out_end(struct out *o);

@@ -86,7 +86,8 @@ static void text_parts_heading(void)
 		printf(" %9s", time_part_labels[i]);
 }
 
-void rep_print_reason_split(struct out *o, const struct report *rep)
+void rep_print_reason_split(struct out *o, const struct report *rep,
+			    int width)
 {
 	unsigned int idx[REP_MAX_REASONS + 1];
 	unsigned int n = report_reasons_by_time(rep, idx);
@@ -95,7 +96,7 @@ void rep_print_reason_split(struct out *o, const struct report *rep)
 	if (o->json || !n)
 		return;
 	printf("\nWhere the exit time went, by reason (shares of each "
-	       "reason's time)\n%-24s %10s", "reason", "time");
+	       "reason's time)\n%-*s %10s", width, "reason", "time");
 	text_parts_heading();
 	printf(" %11s %12s  %s\n", "preemptions", "preempt time",
 	       "top preemptor (share of time)");
@@ -103,7 +104,8 @@ void rep_print_reason_split(struct out *o, const struct report *rep)
 		const struct rep_reason *rr = report_reason(rep, idx[i]);
 		const struct rep_split *s = &rr->split;
 
-		printf("%-24s %10s", rr->name, duration_str(t, rr->s.total_ns));
+		printf("%-*s %10s", width, rr->name,
+		       duration_str(t, rr->s.total_ns));
 		text_shares(s, rr->s.total_ns);
 		printf(" %11" PRIu64 " %12s  %s\n", s->preempts,
 		       duration_str(pt, s->preempt_ns),
