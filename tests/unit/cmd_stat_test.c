@@ -362,6 +362,54 @@ static void test_out_of_guest(void)
 	free(out);
 }
 
+/*
+ * Labels wider than the reason columns (24, 20 out of the guest) widen
+ * them, so the columns after them stay in line; JSON is as ever.
+ */
+static void test_long_labels(void)
+{
+	const uint64_t none[HVTRACE_NR_PARTS] = { 0 };
+	struct nlmsghdr *nlh;
+	char *out;
+
+	fake_reset();
+	nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
+	mnl_attr_put_u64(nlh, HVTRACE_A_STATS_AGE_NS, 2000000000);
+	put_reason(0x402, 5, 5000, none);	/* AVIC_UNACCELERATED_ACCESS */
+	put_reason(0x1234, 3, 3000, none);	/* SVM 0x1234 */
+	put_vcpu3(0, 5001, 2000, 0x402, HVTRACE_VCPU_IN_KERNEL, false);
+
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", NULL);
+	CHECK_HAS(out, "out of the guest now (longest first):\n"
+		  "   vm 2    pid 5000     vcpu 0    tid 5001     "
+		  "AVIC_UNACCELERATED_ACCESS      2.0us in kernel \n\n"
+		  "reason                           count     rate/s"
+		  "       time   share       min       p50       p99"
+		  "     p99.9       max\n"
+		  "AVIC_UNACCELERATED_ACCESS            5          2"
+		  "      5.0us  62.50%     1.0us         -         -"
+		  "         -     9.0us\n"
+		  "SVM 0x1234                           3          2"
+		  "      3.0us  37.50%     1.0us         -         -"
+		  "         -     9.0us\n");
+	CHECK_HAS(out, "\nreason time split                 handling"
+		  "              vmm             halt        preempted"
+		  "            other\n"
+		  "AVIC_UNACCELERATED_ACCESS     5.0us 100.0%       0ns"
+		  "   0.0%       0ns   0.0%       0ns   0.0%       0ns"
+		  "   0.0%\n"
+		  "SVM 0x1234                    3.0us 100.0%       0ns");
+	free(out);
+
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", NULL);
+	CHECK_HAS(out, "\"out_of_guest\":[{\"vm_id\":2,\"vm_pid\":5000,"
+		  "\"vcpu\":0,\"tid\":5001,"
+		  "\"reason\":\"AVIC_UNACCELERATED_ACCESS\",\"isa\":2,"
+		  "\"code\":1026,\"exit_ns\":2000,\"state\":\"in_kernel\"}],"
+		  "\"reasons\":[{\"reason\":\"AVIC_UNACCELERATED_ACCESS\",");
+	free(out);
+}
+
 /* Bad numbers are refused before the module is asked. */
 static void test_bad_args(void)
 {
@@ -399,5 +447,6 @@ int main(void)
 	test_hist_continued();
 	test_hist_orphan();
 	test_out_of_guest();
+	test_long_labels();
 	return unit_report();
 }

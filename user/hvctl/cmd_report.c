@@ -221,8 +221,9 @@ static void print_header(struct out *o, const struct report *rep, const char *di
 	text_loss(rep, s);
 }
 
-static void print_reason(struct out *o, const struct report *rep,
-			 unsigned int idx)
+/* COLS: reason_cols, the reason column as wide as the table needs. */
+static void print_reason(struct out *o, const struct out_col *cols,
+			 const struct report *rep, unsigned int idx)
 {
 	const struct rep_reason *rr = report_reason(rep, idx);
 	uint64_t all_ns = report_summary(rep)->all_ns;
@@ -247,7 +248,7 @@ static void print_reason(struct out *o, const struct report *rep,
 	};
 
 	out_open_object(o, NULL);
-	out_cells(o, reason_cols, c, RC_NR);
+	out_cells(o, cols, c, RC_NR);
 	out_u64(o, "preemptions", NULL, rr->split.preempts);
 	out_u64(o, "preempted_ns", NULL, rr->split.preempt_ns);
 	rep_out_split(o, rep, &rr->split, st->total_ns);
@@ -260,20 +261,25 @@ static void print_reasons(struct out *o, const struct report *rep)
 {
 	unsigned int idx[REP_MAX_REASONS + 1];
 	unsigned int n = report_reasons_by_time(rep, idx);
+	struct out_col cols[RC_NR];
 
+	/* A long label widens the reason column rather than push the rest. */
+	memcpy(cols, reason_cols, sizeof(cols));
+	for (unsigned int i = 0; i < n; i++)
+		out_fit(&cols[RC_REASON], report_reason(rep, idx[i])->name);
 	if (!o->json)
 		printf("\nExit reasons, by time\n");
-	out_heading(o, reason_cols, RC_NR);
+	out_heading(o, cols, RC_NR);
 	out_open_array(o, "reasons");
 	for (unsigned int i = 0; i < n; i++)
-		print_reason(o, rep, idx[i]);
+		print_reason(o, cols, rep, idx[i]);
 	out_close_array(o);
 	if (!o->json && !n)
 		printf("(no exits in this trace)\n");
 	if (!o->json && report_reason(rep, REP_OTHER_REASON)->s.count)
 		printf("(more than %u distinct reasons: the rest are "
 		       "\"other\")\n", REP_MAX_REASONS);
-	rep_print_reason_split(o, rep);
+	rep_print_reason_split(o, rep, -cols[RC_REASON].width);
 }
 
 /* The reason with the most time and its share, "-" when not known. */

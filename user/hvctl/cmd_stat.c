@@ -89,9 +89,13 @@ static int by_count(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-/* One reason row; RATE is per second over the time the counts cover. */
-static void print_reason(struct out *o, const struct hvc_reason_row *r,
-			 uint64_t all_ns, double rate)
+/*
+ * One reason row of COLS (reason_cols, its reason column as wide as the
+ * table needs); RATE is per second over the time the counts cover.
+ */
+static void print_reason(struct out *o, const struct out_col *cols,
+			 const struct hvc_reason_row *r, uint64_t all_ns,
+			 double rate)
 {
 	struct out_cell c[RC_NR] = {
 		[RC_ISA].u = r->isa,
@@ -121,7 +125,7 @@ static void print_reason(struct out *o, const struct hvc_reason_row *r,
 					       r->max_ns);
 	}
 	out_open_object(o, NULL);
-	out_cells(o, reason_cols, c, RC_NR);
+	out_cells(o, cols, c, RC_NR);
 	out_time_parts(o, r->total_ns, r->part_ns);
 	out_close_object(o);
 	if (!o->json)
@@ -146,9 +150,10 @@ static void print_split(uint64_t total, const __u64 part[], uint64_t whole)
 	putchar('\n');
 }
 
-static void print_split_heading(const char *first, bool guest)
+/* FIRST heads the column of the rows' labels, WIDTH wide. */
+static void print_split_heading(const char *first, int width, bool guest)
 {
-	printf("\n%-24s", first);
+	printf("\n%-*s", width, first);
 	if (guest)
 		printf(" %16s", "guest");
 	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
@@ -156,16 +161,19 @@ static void print_split_heading(const char *first, bool guest)
 	putchar('\n');
 }
 
-/* Text: where each reason's time went, in the order of the main table. */
-static void print_reason_splits(const struct hvc_stats *s)
+/*
+ * Text: where each reason's time went, in the order of the main table,
+ * its labels WIDTH wide as there.
+ */
+static void print_reason_splits(const struct hvc_stats *s, int width)
 {
 	char name[32];
 
-	print_split_heading("reason time split", false);
+	print_split_heading("reason time split", width, false);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
 
-		printf("%-24s", reason_row_name(r, name, sizeof(name)));
+		printf("%-*s", width, reason_row_name(r, name, sizeof(name)));
 		print_split(r->total_ns, r->part_ns, r->total_ns);
 	}
 }
@@ -207,7 +215,7 @@ static void print_vcpu_splits(const struct hvc_stats *s)
 {
 	char label[32];
 
-	print_split_heading("vcpu time split", true);
+	print_split_heading("vcpu time split", 24, true);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
@@ -222,12 +230,12 @@ static void print_vcpu_splits(const struct hvc_stats *s)
 
 /* JSON keeps pid first, as ABI 3 had it; text names the task first. */
 static const struct out_col preemptor_cols[] = {
-	{ "pid", NULL, 0, OUT_U64 },
-	{ "comm", "top preemptors", -24, OUT_STR },
-	{ NULL, "pid", 8, OUT_U64 },
-	{ "vcpu", "vcpu", 4, OUT_BOOL },
-	{ "count", "count", 12, OUT_U64 },
-	{ "ns", "time", 10, OUT_DUR },
+	{ "pid", NULL, 0, OUT_U64, 0, 0 },
+	{ "comm", "top preemptors", -24, OUT_STR, 0, 0 },
+	{ NULL, "pid", 8, OUT_U64, 0, 0 },
+	{ "vcpu", "vcpu", 4, OUT_BOOL, 0, 0 },
+	{ "count", "count", 12, OUT_U64, 0, 0 },
+	{ "ns", "time", 10, OUT_DUR, 0, 0 },
 };
 
 static void print_preemptors(struct out *o, const struct hvc_stats *s)
@@ -262,30 +270,64 @@ static int by_time_out(const void *a, const void *b)
 	return x->exit_ns < y->exit_ns ? 1 : x->exit_ns > y->exit_ns ? -1 : 0;
 }
 
-static void print_out_of_guest_row(struct out *o, const struct hvc_vcpu_row *v)
-{
-	char name[32], t[16];
+/*
+ * A vCPU in an exit now, a row without headings: "vm 2    pid 5000 ...".
+ * One out for STUCK_NS or longer is marked: "!!" before it, "<-- STUCK out
+ * of the guest" after it.
+ */
+enum og_col {
+	OG_MARK, OG_VM, OG_PID, OG_VCPU, OG_TID, OG_REASON, OG_ISA, OG_CODE,
+	OG_TIME, OG_STATE, OG_STATE_TEXT, OG_STUCK, OG_NR
+};
 
-	exit_label(v->exit_isa, v->exit_reason, true, name, sizeof(name));
+static const struct out_col out_of_guest_cols[OG_NR] = {
+	[OG_MARK] = { NULL, "", 2, OUT_STR },
+	[OG_VM] = { "vm_id", "vm", -4, OUT_U64, .flags = OUT_LABEL },
+	[OG_PID] = { "vm_pid", "pid", -8, OUT_U64, .flags = OUT_LABEL },
+	[OG_VCPU] = { "vcpu", "vcpu", -4, OUT_U64, .flags = OUT_LABEL },
+	[OG_TID] = { "tid", "tid", -8, OUT_U64, .flags = OUT_LABEL },
+	[OG_REASON] = { "reason", "reason", -20, OUT_STR },
+	[OG_ISA] = { "isa", NULL, 0, OUT_U64 },
+	[OG_CODE] = { "code", NULL, 0, OUT_U64 },
+	[OG_TIME] = { "exit_ns", "time", 10, OUT_DUR },
+	/* JSON "in_vmm", text "in VMM" */
+	[OG_STATE] = { "state", NULL, 0, OUT_STR },
+	[OG_STATE_TEXT] = { NULL, "state", -10, OUT_STR },
+	[OG_STUCK] = { NULL, "", 0, OUT_STR, .flags = OUT_JOIN },
+};
+
+static const char *out_of_guest_label(const struct hvc_vcpu_row *v,
+				      char *buf, unsigned int len)
+{
+	return exit_label(v->exit_isa, v->exit_reason, true, buf, len);
+}
+
+/* COLS: out_of_guest_cols, the reason column as wide as the rows need. */
+static void print_out_of_guest_row(struct out *o, const struct out_col *cols,
+				   const struct hvc_vcpu_row *v)
+{
+	bool stuck = v->exit_ns >= STUCK_NS;
+	struct out_cell c[OG_NR] = {
+		[OG_MARK].s = stuck ? "!!" : "  ",
+		[OG_VM].u = v->vm_id,
+		[OG_PID].u = v->vm_pid,
+		[OG_VCPU].u = v->vcpu_id,
+		[OG_TID].u = v->tid,
+		[OG_ISA].u = v->exit_isa,
+		[OG_CODE].u = v->exit_reason,
+		[OG_TIME].u = v->exit_ns,
+		[OG_STATE].s = vcpu_state_name(v->exit_state, true),
+		[OG_STATE_TEXT].s = vcpu_state_name(v->exit_state, false),
+		[OG_STUCK].s = stuck ? "  <-- STUCK out of the guest" : "",
+	};
+	char name[32];
+
+	c[OG_REASON].s = out_of_guest_label(v, name, sizeof(name));
 	out_open_object(o, NULL);
-	out_u64(o, "vm_id", NULL, v->vm_id);
-	out_u64(o, "vm_pid", NULL, v->vm_pid);
-	out_u64(o, "vcpu", NULL, v->vcpu_id);
-	out_u64(o, "tid", NULL, v->tid);
-	out_str(o, "reason", NULL, name);
-	out_u64(o, "isa", NULL, v->exit_isa);
-	out_u64(o, "code", NULL, v->exit_reason);
-	out_u64(o, "exit_ns", NULL, v->exit_ns);
-	out_str(o, "state", NULL, vcpu_state_name(v->exit_state, true));
+	out_cells(o, cols, c, OG_NR);
 	out_close_object(o);
-	if (o->json)
-		return;
-	duration_str(t, v->exit_ns);
-	printf("%s vm %-4u pid %-8u vcpu %-4u tid %-8u %-20s %10s %-10s%s\n",
-	       v->exit_ns >= STUCK_NS ? "!!" : "  ", v->vm_id, v->vm_pid,
-	       v->vcpu_id, v->tid, name, t,
-	       vcpu_state_name(v->exit_state, false),
-	       v->exit_ns >= STUCK_NS ? "  <-- STUCK out of the guest" : "");
+	if (!o->json)
+		fputc('\n', o->f);
 }
 
 /*
@@ -294,8 +336,10 @@ static void print_out_of_guest_row(struct out *o, const struct hvc_vcpu_row *v)
  */
 static void print_out_of_guest(struct out *o, const struct hvc_stats *s)
 {
+	struct out_col cols[OG_NR];
 	const struct hvc_vcpu_row **out;
 	unsigned int n = 0;
+	char name[32];
 
 	out = calloc(s->nr_vcpus + 1, sizeof(*out));
 	if (!out) {
@@ -306,11 +350,16 @@ static void print_out_of_guest(struct out *o, const struct hvc_stats *s)
 		if (s->vcpus[i].in_exit && !s->vcpus[i].gone)
 			out[n++] = &s->vcpus[i];
 	qsort(out, n, sizeof(*out), by_time_out);
+	/* A long label widens the reason column rather than push the rest. */
+	memcpy(cols, out_of_guest_cols, sizeof(cols));
+	for (unsigned int i = 0; i < n; i++)
+		out_fit(&cols[OG_REASON],
+			out_of_guest_label(out[i], name, sizeof(name)));
 	if (!o->json && n)
 		printf("out of the guest now (longest first):\n");
 	out_open_array(o, "out_of_guest");
 	for (unsigned int i = 0; i < n; i++)
-		print_out_of_guest_row(o, out[i]);
+		print_out_of_guest_row(o, cols, out[i]);
 	out_close_array(o);
 	if (!o->json && n)
 		putchar('\n');
@@ -342,14 +391,20 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 			const struct hvc_stats *prev, uint64_t interval_ns,
 			const struct stat_opts *opts)
 {
+	struct out_col cols[RC_NR];
 	uint64_t all_ns = 0, all = 0;
+	char name[48];
 	double secs;
 
 	if (s->nr_reasons)
 		qsort(s->reasons, s->nr_reasons, sizeof(*s->reasons), by_count);
+	/* A long label widens the reason column rather than push the rest. */
+	memcpy(cols, reason_cols, sizeof(cols));
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		all_ns += s->reasons[i].total_ns;
 		all += s->reasons[i].count;
+		out_fit(&cols[RC_REASON],
+			reason_row_name(&s->reasons[i], name, sizeof(name)));
 	}
 	secs = (double)(prev ? interval_ns : s->age_ns) / 1e9;
 
@@ -361,7 +416,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 		       (double)s->age_ns / 1e9,
 		       prev ? " (rate: last interval)" : "");
 	print_out_of_guest(o, s);
-	out_heading(o, reason_cols, RC_NR);
+	out_heading(o, cols, RC_NR);
 	out_open_array(o, "reasons");
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
@@ -372,13 +427,13 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 			    prev->reasons[j].code == r->code &&
 			    prev->reasons[j].has_code == r->has_code)
 				before = prev->reasons[j].count;
-		print_reason(o, r, all_ns,
+		print_reason(o, cols, r, all_ns,
 			     secs > 0 ? (double)(r->count - before) / secs : 0);
 	}
 	out_close_array(o);
 	if (!o->json) {
 		print_no_entry(s);
-		print_reason_splits(s);
+		print_reason_splits(s, -cols[RC_REASON].width);
 	}
 	if (opts->vcpus) {
 		if (!o->json)

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "duration.h"
@@ -194,7 +195,9 @@ void out_heading(struct out *o, const struct out_col *cols, unsigned int n)
 	for (unsigned int i = 0; i < n; i++) {
 		if (!cols[i].head)
 			continue;
-		fprintf(o->f, "%s%*s", sep, cols[i].width, cols[i].head);
+		if (!(cols[i].flags & OUT_JOIN))
+			fputs(sep, o->f);
+		fprintf(o->f, "%*s", cols[i].width, cols[i].head);
 		sep = " ";
 	}
 	fputc('\n', o->f);
@@ -226,13 +229,18 @@ static void text_cell(struct out *o, const struct out_col *c,
 	char d[DURATION_LEN];
 	int w = c->width;
 
+	if (c->flags & OUT_LABEL)
+		fprintf(o->f, "%s ", c->head);
 	if (v->absent) {
 		fprintf(o->f, "%*s", w, "-");
 		return;
 	}
 	switch (c->kind) {
 	case OUT_STR:
-		fprintf(o->f, "%*s", w, v->s);
+		if (c->prec)
+			fprintf(o->f, "%*.*s", w, c->prec, v->s);
+		else
+			fprintf(o->f, "%*s", w, v->s);
 		break;
 	case OUT_U64:
 		fprintf(o->f, "%*" PRIu64, w, v->u);
@@ -244,7 +252,7 @@ static void text_cell(struct out *o, const struct out_col *c,
 		fprintf(o->f, "%*.0f", w, v->d);
 		break;
 	case OUT_PCT:
-		fprintf(o->f, "%*.2f%%", w < 0 ? w + 1 : w - 1, v->d);
+		fprintf(o->f, "%*.*f%%", w < 0 ? w + 1 : w - 1, c->prec, v->d);
 		break;
 	case OUT_BOOL:
 		fprintf(o->f, "%*s", w, v->u ? "yes" : "no");
@@ -262,11 +270,20 @@ void out_cells(struct out *o, const struct out_col *cols,
 			if (cols[i].key && !cells[i].absent)
 				json_cell(o, &cols[i], &cells[i]);
 		} else if (cols[i].head) {
-			fputs(sep, o->f);
+			if (!(cols[i].flags & OUT_JOIN))
+				fputs(sep, o->f);
 			text_cell(o, &cols[i], &cells[i]);
 			sep = " ";
 		}
 	}
+}
+
+void out_fit(struct out_col *c, const char *s)
+{
+	int len = strlen(s);
+
+	if (len > abs(c->width))
+		c->width = c->width < 0 ? -len : len;
 }
 
 void out_end(struct out *o)

@@ -61,22 +61,34 @@ int out_utf8_len(const unsigned char *s);
  * of cells in the table's order. JSON writes each cell with a key as a
  * member, in that order; text writes each cell with a heading, a space
  * apart, at the column's width. A column without a heading is JSON only,
- * one without a key text only.
+ * one without a key text only (a row printed without a heading line may
+ * give its text-only columns the heading "").
  */
 enum out_kind {
 	OUT_STR,	/* .s */
 	OUT_U64,	/* .u */
 	OUT_DUR,	/* .u nanoseconds; text: "312.4us" (duration_format()) */
 	OUT_RATE,	/* .d per second; JSON: rounded to an integer */
-	OUT_PCT,	/* .d percent; text only: "12.34%" */
+	OUT_PCT,	/* .d percent; text only: "12.3%", .prec decimals */
 	OUT_BOOL,	/* .u; JSON true/false, text "yes"/"no" */
 };
+
+/* Text: the heading before the value, "vm 2", for rows without headings. */
+#define OUT_LABEL	0x1
+/* Text: no space before the cell: a suffix, "" when there is none. */
+#define OUT_JOIN	0x2
 
 struct out_col {
 	const char *key;	/* JSON member; NULL: text only */
 	const char *head;	/* text heading; NULL: JSON only */
 	int width;		/* text: negative left-aligns */
 	enum out_kind kind;
+	/*
+	 * Text, as printf's precision: OUT_STR's most bytes (0: all),
+	 * OUT_PCT's decimals.
+	 */
+	int prec;
+	unsigned int flags;	/* OUT_LABEL, OUT_JOIN */
 };
 
 struct out_cell {
@@ -93,6 +105,11 @@ void out_heading(struct out *o, const struct out_col *cols, unsigned int n);
 /* The N CELLS of COLS (no newline: the caller ends the text line). */
 void out_cells(struct out *o, const struct out_col *cols,
 	       const struct out_cell *cells, unsigned int n);
+/*
+ * Text: widen C to hold S, for a column sized to the rows printed (C is
+ * the printer's copy of the table's column).
+ */
+void out_fit(struct out_col *c, const char *s);
 
 /* Finish the document (JSON: closing newline); the next is a new one. */
 void out_end(struct out *o);

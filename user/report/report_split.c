@@ -85,7 +85,8 @@ static void text_parts_heading(void)
 		printf(" %9s", time_part_labels[i]);
 }
 
-void rep_print_reason_split(struct out *o, const struct report *rep)
+void rep_print_reason_split(struct out *o, const struct report *rep,
+			    int width)
 {
 	unsigned int idx[REP_MAX_REASONS + 1];
 	unsigned int n = report_reasons_by_time(rep, idx);
@@ -94,7 +95,7 @@ void rep_print_reason_split(struct out *o, const struct report *rep)
 	if (o->json || !n)
 		return;
 	printf("\nWhere the exit time went, by reason (shares of each "
-	       "reason's time)\n%-24s %10s", "reason", "time");
+	       "reason's time)\n%-*s %10s", width, "reason", "time");
 	text_parts_heading();
 	printf(" %11s %12s  %s\n", "preemptions", "preempt time",
 	       "top preemptor (share of time)");
@@ -102,7 +103,8 @@ void rep_print_reason_split(struct out *o, const struct report *rep)
 		const struct rep_reason *rr = report_reason(rep, idx[i]);
 		const struct rep_split *s = &rr->split;
 
-		printf("%-24s %10s", rr->name, duration_str(t, rr->s.total_ns));
+		printf("%-*s %10s", width, rr->name,
+		       duration_str(t, rr->s.total_ns));
 		text_shares(s, rr->s.total_ns);
 		printf(" %11" PRIu64 " %12s  %s\n", s->preempts,
 		       duration_str(pt, s->preempt_ns),
@@ -148,6 +150,33 @@ out:
 	return 0;
 }
 
+/*
+ * The preemptor table: JSON names the task in members of its own, text in
+ * one cell; the shares are of all the records' time (stalled) and of the
+ * exits' runnable time (noted).
+ */
+enum pre_col {
+	PC_PID, PC_COMM, PC_VCPU, PC_WHO, PC_RECORDS, PC_STALLED,
+	PC_STALLED_PPM, PC_STALLED_SHARE, PC_RAN, PC_NOTED, PC_NOTED_NS,
+	PC_NOTED_PPM, PC_NOTED_SHARE, PC_NR
+};
+
+static const struct out_col pre_cols[PC_NR] = {
+	[PC_PID] = { "pid", NULL, 0, OUT_U64 },
+	[PC_COMM] = { "comm", NULL, 0, OUT_STR },
+	[PC_VCPU] = { "vcpu", NULL, 0, OUT_BOOL },
+	[PC_WHO] = { NULL, "task (pid)", -30, OUT_STR, 30 },
+	[PC_RECORDS] = { "records", "records", 8, OUT_U64 },
+	[PC_STALLED] = { "stalled_ns", "stalled", 10, OUT_DUR },
+	[PC_STALLED_PPM] = { "stalled_ppm", NULL, 0, OUT_U64 },
+	[PC_STALLED_SHARE] = { NULL, "share", 7, OUT_PCT, 1 },
+	[PC_RAN] = { "ran_ns", "ran", 10, OUT_DUR },
+	[PC_NOTED] = { "noted", "exits", 8, OUT_U64 },
+	[PC_NOTED_NS] = { "noted_ns", "noted", 10, OUT_DUR },
+	[PC_NOTED_PPM] = { "noted_ppm", NULL, 0, OUT_U64 },
+	[PC_NOTED_SHARE] = { NULL, "share", 7, OUT_PCT, 1 },
+};
+
 /* A row of the preemptor table; the other row (NAME "other") is KEY's. */
 static void out_preemptor_row(struct out *o, const struct report *rep,
 			      const struct rep_preemptor *p, const char *key,
@@ -155,26 +184,29 @@ static void out_preemptor_row(struct out *o, const struct report *rep,
 {
 	const struct rep_summary *sum = report_summary(rep);
 	uint64_t runnable = sum->all_split.part_ns[REP_RUNNABLE];
-	char w[48], st[16], ran[16], nt[16];
+	struct out_cell c[PC_NR] = {
+		[PC_PID] = { .u = p->pid, .absent = !!name },
+		[PC_COMM] = { .s = p->comm, .absent = !!name },
+		[PC_VCPU] = { .u = p->vcpu, .absent = !!name },
+		[PC_RECORDS].u = p->records,
+		[PC_STALLED].u = p->stall_ns,
+		[PC_STALLED_PPM].u = ppm_of(p->stall_ns, sum->pre_stall_ns),
+		[PC_STALLED_SHARE].d = time_share(p->stall_ns,
+						  sum->pre_stall_ns),
+		[PC_RAN].u = p->ran_ns,
+		[PC_NOTED].u = p->noted,
+		[PC_NOTED_NS].u = p->noted_ns,
+		[PC_NOTED_PPM].u = ppm_of(p->noted_ns, runnable),
+		[PC_NOTED_SHARE].d = time_share(p->noted_ns, runnable),
+	};
+	char w[48];
 
+	c[PC_WHO].s = name ? name : who(p, w, sizeof(w));
 	out_open_object(o, key);
-	if (!name)
-		out_preemptor(o, p);
-	out_u64(o, "records", NULL, p->records);
-	out_u64(o, "stalled_ns", NULL, p->stall_ns);
-	out_u64(o, "stalled_ppm", NULL, ppm_of(p->stall_ns, sum->pre_stall_ns));
-	out_u64(o, "ran_ns", NULL, p->ran_ns);
-	out_u64(o, "noted", NULL, p->noted);
-	out_u64(o, "noted_ns", NULL, p->noted_ns);
-	out_u64(o, "noted_ppm", NULL, ppm_of(p->noted_ns, runnable));
+	out_cells(o, pre_cols, c, PC_NR);
 	out_close_object(o);
-	if (o->json)
-		return;
-	printf("%-30.30s %8" PRIu64 " %10s %6.1f%% %10s %8" PRIu64
-	       " %10s %6.1f%%\n", name ? name : who(p, w, sizeof(w)),
-	       p->records, duration_str(st, p->stall_ns),
-	       time_share(p->stall_ns, sum->pre_stall_ns), duration_str(ran, p->ran_ns),
-	       p->noted, duration_str(nt, p->noted_ns), time_share(p->noted_ns, runnable));
+	if (!o->json)
+		fputc('\n', o->f);
 }
 
 int rep_print_preemptors(struct out *o, const struct report *rep, unsigned int top)
@@ -205,10 +237,8 @@ int rep_print_preemptors(struct out *o, const struct report *rep, unsigned int t
 		       duration_str(st, t->pre_stall_ns), t->pre_noted,
 		       duration_str(nt, t->pre_noted_ns),
 		       duration_str(rn, t->all_split.part_ns[REP_RUNNABLE]));
-		printf("%-30s %8s %10s %7s %10s %8s %10s %7s\n",
-		       "task (pid)", "records", "stalled", "share", "ran",
-		       "exits", "noted", "share");
 	}
+	out_heading(o, pre_cols, PC_NR);
 	out_open_array(o, "entries");
 	while (i++ < top && (p = rep_pre_iter_next(&it)))
 		out_preemptor_row(o, rep, p, NULL, NULL);

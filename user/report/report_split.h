@@ -24,10 +24,12 @@ const char *rep_top_text(const struct report *rep, const struct rep_split *s,
 			 uint64_t total, char *buf, size_t len);
 
 /*
- * Text tables of the split per reason, and per vCPU (the TOP first).
- * Those that list a table return 0, or -1 out of memory.
+ * Text tables of the split per reason (its labels WIDTH wide, as in the
+ * reason table), and per vCPU (the TOP first). Those that list a table
+ * return 0, or -1 out of memory.
  */
-void rep_print_reason_split(struct out *o, const struct report *rep);
+void rep_print_reason_split(struct out *o, const struct report *rep,
+			    int width);
 int rep_print_vcpu_split(struct out *o, const struct report *rep, unsigned int top);
 /* "NPF at page 0x... from rip 0x...: N exits, T, P% preempted; Z ran ..." */
 const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
