@@ -170,6 +170,53 @@ static void test_settings(void)
 	free(out);
 }
 
+/*
+ * Codes without a name read as in stat and report (exit_reason_label()):
+ * the vendor and the code, and a VMX reason with flag bits (a failed
+ * entry) its name and the whole code.
+ */
+static void test_unknown(void)
+{
+	struct nlattr *c, *list;
+	struct nlmsghdr *nlh;
+	char *out;
+
+	CHECK(!exit_reason_name(HV_ISA_SVM, 0x7777));
+	CHECK(!exit_reason_name(HV_ISA_VMX, 0x7fff));
+	fake_reset();
+	c = start_part(&nlh);
+	put_settings(nlh, HVTRACE_ON_TOTAL, 0, 0);
+	mnl_attr_nest_end(nlh, c);
+	c = start_part(&nlh);
+	put_reason(nlh, HVTRACE_CFG_REASON_THRESHOLD, HVTRACE_ISA_SVM, 0x7777,
+		   true, 1000);
+	put_reason(nlh, HVTRACE_CFG_REASON_THRESHOLD, HVTRACE_ISA_VMX,
+		   0x80000021, true, 2000);
+	list = mnl_attr_nest_start(nlh, HVTRACE_CFG_FILTER_REASONS);
+	put_reason(nlh, HVTRACE_A_REASON, HVTRACE_ISA_VMX, 0x7fff, false, 0);
+	mnl_attr_nest_end(nlh, list);
+	mnl_attr_nest_end(nlh, c);
+
+	out = FAKE_OUTPUT(true, hvctl_cmd_config, "config", NULL);
+	CHECK_HAS(out, "\"reason_thresholds\":[{\"isa\":\"svm\",\"code\":30583,"
+		  "\"reason\":\"SVM 0x7777\",\"threshold_ns\":1000},"
+		  "{\"isa\":\"vmx\",\"code\":2147483681,"
+		  "\"reason\":\"INVALID_STATE 0x80000021\","
+		  "\"threshold_ns\":2000}]");
+	CHECK_HAS(out, "\"reasons\":[{\"isa\":\"vmx\",\"code\":32767,"
+		  "\"reason\":\"VMX 0x7fff\"}]");
+	CHECK_HASNT(out, "\"?\"");
+	free(out);
+	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
+	CHECK_HAS(out, "reason thresholds:\n"
+		  "    svm SVM 0x7777 (0x7777): 1.0us\n"
+		  "    vmx INVALID_STATE 0x80000021 (0x80000021): 2.0us\n"
+		  "filters:\n");
+	CHECK_HAS(out, "  reason           \n    vmx VMX 0x7fff (0x7fff)\n"
+		  "buffer:");
+	free(out);
+}
+
 /* Every part concatenated, in order, whatever the batches. */
 static void test_many(bool trailer)
 {
@@ -215,6 +262,7 @@ static void test_many(bool trailer)
 int main(void)
 {
 	test_settings();
+	test_unknown();
 	test_many(false);
 	test_many(true);
 	return unit_report();

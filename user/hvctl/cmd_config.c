@@ -25,19 +25,47 @@ static void print_duration(struct out *o, const char *key, const char *fmt, uint
 		printf(fmt, d);
 }
 
+/*
+ * A reason of the per-reason thresholds or of the reason filter, a line
+ * of its own in text: "    vmx NPF (0x30): 1.0us". No heading line.
+ */
+enum cfg_reason_col {
+	CR_INDENT,
+	CR_ISA,
+	CR_CODE,
+	CR_REASON,
+	CR_CODE_TEXT,
+	CR_THRESHOLD,
+	CR_NR
+};
+
+static const struct out_col cfg_reason_cols[CR_NR] = {
+	/* Text: an empty column, so the line sits four spaces in. */
+	[CR_INDENT] = { NULL, "", 3, OUT_STR },
+	[CR_ISA] = { "isa", "", 0, OUT_STR },
+	[CR_CODE] = { "code", NULL, 0, OUT_U64 },
+	[CR_REASON] = { "reason", "", 0, OUT_STR },
+	[CR_CODE_TEXT] = { NULL, "", 0, OUT_STR },
+	[CR_THRESHOLD] = { "threshold_ns", "", 0, OUT_DUR },
+};
+
 static void print_reason(struct out *o, const struct hvc_reason *r, bool with_thr)
 {
-	const char *name = exit_reason_name(r->isa, r->code);
-	const char *isa = r->isa == HV_ISA_VMX ? "vmx" : "svm";
+	char label[48], code[24];
+	struct out_cell c[CR_NR] = {
+		[CR_INDENT].s = "",
+		[CR_ISA].s = r->isa == HV_ISA_VMX ? "vmx" : "svm",
+		[CR_CODE].u = r->code,
+		[CR_REASON].s = exit_reason_label(label, sizeof(label), r->isa,
+						  r->code),
+		[CR_CODE_TEXT].s = code,
+		[CR_THRESHOLD].u = r->threshold_ns,
+	};
 
+	/* Text: "(0x30): 1.0us" with a threshold, "(0x30)" without. */
+	snprintf(code, sizeof(code), "(0x%x)%s", r->code, with_thr ? ":" : "");
 	out_open_object(o, NULL);
-	out_str(o, "isa", NULL, isa);
-	out_u64(o, "code", NULL, r->code);
-	out_str(o, "reason", NULL, name ? name : "?");
-	if (!o->json)
-		printf("    %s %s (0x%x)", isa, name ? name : "?", r->code);
-	if (with_thr)
-		print_duration(o, "threshold_ns", ": %s", r->threshold_ns);
+	out_cells(o, cfg_reason_cols, c, with_thr ? CR_NR : CR_THRESHOLD);
 	if (!o->json)
 		putchar('\n');
 	out_close_object(o);

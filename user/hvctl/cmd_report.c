@@ -44,27 +44,113 @@ struct top_kind {
 	const char *json;	/* JSON member of the table */
 	const char *key;	/* column and JSON key name */
 	const char *fmt;	/* text format of the key */
-	int width;
 	bool reason;		/* show the reason column */
 	const char *key2;	/* a second key (RIP), REP_NO_RIP: none */
 };
 
 static const struct top_kind top_rips = {
-	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, 18, true, NULL,
+	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, true, NULL,
 };
 static const struct top_kind top_pages = {
 	"Guest-physical pages (EPT violation / NPF)", "top_pages", "page",
-	"0x%" PRIx64, 18, true, NULL,
+	"0x%" PRIx64, true, NULL,
 };
 static const struct top_kind top_ports = {
-	"I/O ports", "top_ports", "port", "0x%04" PRIx64, 18, false, NULL,
+	"I/O ports", "top_ports", "port", "0x%04" PRIx64, false, NULL,
 };
 static const struct top_kind top_msrs = {
-	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, 18, true, NULL,
+	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, true, NULL,
 };
 static const struct top_kind top_spots = {
 	"Hot spots: (reason, guest-physical page, RIP)", "top_spots", "page",
-	"0x%" PRIx64, 18, true, "rip",
+	"0x%" PRIx64, true, "rip",
+};
+
+/*
+ * A top table's row; the keys' columns are the kind's (top_columns()).
+ * JSON has the keys as numbers, text in hex.
+ */
+enum top_col {
+	TC_KEY,
+	TC_KEY2,
+	TC_REASON,
+	TC_KEY_TEXT,
+	TC_KEY2_TEXT,
+	TC_REASON_TEXT,
+	TC_COUNT,
+	TC_TOTAL,
+	TC_MAX,
+	TC_PREEMPTED,
+	TC_GAP,
+	TC_TOP_TEXT,
+	TC_NR
+};
+
+static const struct out_col top_cols[TC_NR] = {
+	[TC_KEY] = { NULL, NULL, 0, OUT_U64 },
+	[TC_KEY2] = { NULL, NULL, 0, OUT_U64 },
+	[TC_REASON] = { "reason", NULL, 0, OUT_STR },
+	[TC_KEY_TEXT] = { NULL, NULL, -18, OUT_STR },
+	[TC_KEY2_TEXT] = { NULL, NULL, -18, OUT_STR },
+	[TC_REASON_TEXT] = { NULL, "reason", -24, OUT_STR },
+	[TC_COUNT] = { "count", "exits", 12, OUT_U64 },
+	[TC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
+	[TC_MAX] = { "max_ns", "max", 9, OUT_DUR },
+	[TC_PREEMPTED] = { NULL, "preempted", 9, OUT_PCT1 },
+	/* An empty column: two spaces before the last one. */
+	[TC_GAP] = { NULL, "", 0, OUT_STR },
+	[TC_TOP_TEXT] = { NULL, "top preemptor (share of time)", 0, OUT_STR },
+};
+
+/*
+ * The rows of the VM table: a VM, one of its vCPUs, or those a full table
+ * could not place. JSON names a VM by name, vm_id and vm_pid, a vCPU by
+ * vcpu and tid; text shows both in the same columns (a vCPU's pid column
+ * is its thread).
+ */
+enum vm_col {
+	VC_NAME,
+	VC_VM_ID,
+	VC_VM_PID,
+	VC_VCPU,
+	VC_TID,
+	VC_NAME_TEXT,
+	VC_ID_TEXT,
+	VC_PID_TEXT,
+	VC_VCPU_TEXT,
+	VC_COUNT,
+	VC_TOTAL,
+	VC_MAX,
+	VC_TOP_REASON,
+	VC_TOP_REASON_NS,
+	VC_GUEST,
+	VC_PREEMPTS,
+	VC_PREEMPT_NS,
+	VC_GAP,
+	VC_TOP_TEXT,
+	VC_NR
+};
+
+static const struct out_col vm_cols[VC_NR] = {
+	[VC_NAME] = { "name", NULL, 0, OUT_STR },
+	[VC_VM_ID] = { "vm_id", NULL, 0, OUT_U64 },
+	[VC_VM_PID] = { "vm_pid", NULL, 0, OUT_U64 },
+	[VC_VCPU] = { "vcpu", NULL, 0, OUT_U64 },
+	[VC_TID] = { "tid", NULL, 0, OUT_U64 },
+	[VC_NAME_TEXT] = { NULL, "vm", -20, OUT_CUT },
+	[VC_ID_TEXT] = { NULL, "id", 6, OUT_STR },
+	[VC_PID_TEXT] = { NULL, "pid", 8, OUT_STR },
+	[VC_VCPU_TEXT] = { NULL, "vcpu", 5, OUT_STR },
+	[VC_COUNT] = { "count", "exits", 12, OUT_U64 },
+	[VC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
+	[VC_MAX] = { "max_ns", "max", 9, OUT_DUR },
+	[VC_TOP_REASON] = { "top_reason", NULL, 0, OUT_STR },
+	[VC_TOP_REASON_NS] = { "top_reason_ns", NULL, 0, OUT_U64 },
+	[VC_GUEST] = { "guest_ns", NULL, 0, OUT_U64 },
+	[VC_PREEMPTS] = { "preemptions", NULL, 0, OUT_U64 },
+	[VC_PREEMPT_NS] = { "preempted_ns", NULL, 0, OUT_U64 },
+	[VC_GAP] = { NULL, "", 0, OUT_STR },
+	[VC_TOP_TEXT] = { NULL, "top reason (share of time)", 0, OUT_STR },
 };
 
 static double rate(const struct report *rep, uint64_t count)
@@ -294,25 +380,46 @@ static void top_reason_text(const struct report *rep, unsigned int reason,
 			 100.0 * (double)ns / (double)total);
 }
 
-static void print_vm_row(const char *name, const char *id, const char *pid,
-			 const char *vcpu, const struct rep_row *e,
-			 const char *top)
+/* A cell of a number, and of a string. */
+static struct out_cell cell_u(uint64_t u)
 {
-	char t[16], mx[16];
-
-	duration_str(t, e->total_ns);
-	duration_str(mx, e->max_ns);
-	printf("%-20.20s %6s %8s %5s %12" PRIu64 " %10s %9s  %s\n", name, id,
-	       pid, vcpu, e->count, t, mx, top);
+	return (struct out_cell){ .u = u };
 }
 
-static void json_top_reason(struct out *o, const struct report *rep, unsigned int reason,
-			    uint64_t ns)
+static struct out_cell cell_s(const char *s)
 {
-	if (reason > REP_MAX_REASONS)
-		return;
-	out_str(o, "top_reason", NULL, report_reason_name(rep, reason));
-	out_u64(o, "top_reason_ns", NULL, ns);
+	return (struct out_cell){ .s = s };
+}
+
+/*
+ * Cells that name nothing: a text column empty, a JSON member left out.
+ * The caller fills in those its row has.
+ */
+static void blank_cells(const struct out_col *cols, struct out_cell *c,
+			unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		c[i] = cols[i].key ? (struct out_cell){ .absent = true } :
+				     cell_s("");
+}
+
+/* The cells of the VM table's row R, but who it is; TOP holds text. */
+static void vm_cells(struct out_cell *c, const struct report *rep,
+		     const struct rep_row *r, char *top, size_t len)
+{
+	const char *reason = report_reason_name(rep, r->top_reason);
+
+	blank_cells(vm_cols, c, VC_NR);
+	c[VC_COUNT] = cell_u(r->count);
+	c[VC_TOTAL] = cell_u(r->total_ns);
+	c[VC_MAX] = cell_u(r->max_ns);
+	if (r->top_reason <= REP_MAX_REASONS) {
+		c[VC_TOP_REASON] = cell_s(reason);
+		c[VC_TOP_REASON_NS] = cell_u(r->top_reason_ns);
+	}
+	top_reason_text(rep, r->top_reason, r->top_reason_ns, r->total_ns,
+			top, len);
+	c[VC_TOP_TEXT].s = top;
 }
 
 /* The vCPUs of VM_ID from VCPUS (all of them, by time), the TOP first. */
@@ -321,6 +428,7 @@ static void print_vcpus(struct out *o, const struct report *rep, uint32_t vm_id,
 {
 	unsigned int shown = 0, more = 0;
 	char id[16], tid[16], buf[48];
+	struct out_cell c[VC_NR];
 	struct rep_row v;
 
 	out_open_array(o, "vcpus");
@@ -332,25 +440,22 @@ static void print_vcpus(struct out *o, const struct report *rep, uint32_t vm_id,
 			more++;
 			continue;
 		}
-		out_open_object(o, NULL);
-		out_u64(o, "vcpu", NULL, (uint32_t)v.key);
-		out_u64(o, "tid", NULL, v.aux);
-		out_u64(o, "count", NULL, v.count);
-		out_u64(o, "total_ns", NULL, v.total_ns);
-		out_u64(o, "max_ns", NULL, v.max_ns);
-		json_top_reason(o, rep, v.top_reason, v.top_reason_ns);
-		out_u64(o, "guest_ns", NULL, v.split->guest_ns);
-		out_u64(o, "preemptions", NULL, v.split->preempts);
-		out_u64(o, "preempted_ns", NULL, v.split->preempt_ns);
-		rep_out_split(o, rep, v.split, v.total_ns);
-		out_close_object(o);
-		if (o->json)
-			continue;
+		vm_cells(c, rep, &v, buf, sizeof(buf));
 		snprintf(id, sizeof(id), "%u", (uint32_t)v.key);
 		snprintf(tid, sizeof(tid), "%u", v.aux);
-		top_reason_text(rep, v.top_reason, v.top_reason_ns,
-				v.total_ns, buf, sizeof(buf));
-		print_vm_row("", "", tid, id, &v, buf);
+		c[VC_VCPU] = cell_u((uint32_t)v.key);
+		c[VC_TID] = cell_u(v.aux);
+		c[VC_PID_TEXT].s = tid;
+		c[VC_VCPU_TEXT].s = id;
+		c[VC_GUEST] = cell_u(v.split->guest_ns);
+		c[VC_PREEMPTS] = cell_u(v.split->preempts);
+		c[VC_PREEMPT_NS] = cell_u(v.split->preempt_ns);
+		out_open_object(o, NULL);
+		out_cells(o, vm_cols, c, VC_NR);
+		rep_out_split(o, rep, v.split, v.total_ns);
+		out_close_object(o);
+		if (!o->json)
+			fputc('\n', o->f);
 	}
 	out_close_array(o);
 	out_u64(o, "vcpus_omitted", NULL, more);
@@ -361,30 +466,32 @@ static void print_vcpus(struct out *o, const struct report *rep, uint32_t vm_id,
 
 /*
  * Exits a full table could not place. JSON: KEY's object, always for the
- * top tables (MUST), else only when there were any. Text: a row like the
- * entries' (key column WIDTH, then REASON_W), and why.
+ * top tables (MUST), else only when there were any. Text: a row of the
+ * table's columns COLS up to N, the last three count, total and max, its
+ * column LABEL saying "other"; and why. C: room for N cells.
  */
-static void print_overflow(struct out *o, const struct rep_table_info *t, const char *key,
-			   bool must, int width, int reason_w)
+static void print_overflow(struct out *o, const struct rep_table_info *t,
+			   const char *key, bool must,
+			   const struct out_col *cols, struct out_cell *c,
+			   unsigned int n, unsigned int label)
 {
 	const struct rep_row *ov = &t->other;
-	char tt[16], mx[16];
 
 	if (!ov->count && !must)
 		return;
+	blank_cells(cols, c, n);
+	c[label].s = "other";
+	c[n - 3] = cell_u(ov->count);
+	c[n - 2] = cell_u(ov->total_ns);
+	c[n - 1] = cell_u(ov->max_ns);
 	out_open_object(o, key);
-	out_u64(o, "count", NULL, ov->count);
-	out_u64(o, "total_ns", NULL, ov->total_ns);
-	out_u64(o, "max_ns", NULL, ov->max_ns);
+	if (o->json || ov->count)
+		out_cells(o, cols, c, n);
 	out_close_object(o);
 	if (o->json || !ov->count)
 		return;
-	duration_str(tt, ov->total_ns);
-	duration_str(mx, ov->max_ns);
-	printf("%-*s %-*s %12" PRIu64 " %10s %9s\n", width, "other", reason_w,
-	       "", ov->count, tt, mx);
-	printf("(other: the table holds %u %s; exits under further ones are "
-	       "counted there)\n", t->limit, t->what);
+	printf("\n(other: the table holds %u %s; exits under further ones "
+	       "are counted there)\n", t->limit, t->what);
 }
 
 /*
@@ -427,6 +534,7 @@ static int print_vms(struct out *o, const struct report *rep, unsigned int top)
 	struct rep_iter vms, vcpus;
 	unsigned int nvm, nvcpu, i = 0;
 	char name[64], id[16], pid[16], buf[48];
+	struct out_cell c[VC_NR];
 	struct rep_row vm;
 
 	if (rep_iter_start(&vms, rep, REP_T_VMS, REP_BY_TIME) ||
@@ -440,27 +548,25 @@ static int print_vms(struct out *o, const struct report *rep, unsigned int top)
 	nvcpu = rep_iter_rows(&vcpus);
 	if (!o->json)
 		printf("\nVMs and their vCPUs, by time (vCPU rows: pid column "
-		       "is the thread)\n%-20s %6s %8s %5s %12s %10s %9s  %s\n",
-		       "vm", "id", "pid", "vcpu", "exits", "time", "max",
-		       "top reason (share of time)");
+		       "is the thread)\n");
+	out_heading(o, vm_cols, VC_NR);
 	out_open_array(o, "vms");
 	while (i++ < top && rep_iter_next(&vms, &vm)) {
 		report_vm_name(rep, vm.key, name, sizeof(name));
+		vm_cells(c, rep, &vm, buf, sizeof(buf));
+		snprintf(id, sizeof(id), "%u", (uint32_t)vm.key);
+		snprintf(pid, sizeof(pid), "%u", vm.aux);
+		c[VC_NAME] = cell_s(name);
+		c[VC_VM_ID] = cell_u(vm.key);
+		c[VC_VM_PID] = cell_u(vm.aux);
+		c[VC_NAME_TEXT].s = name;
+		c[VC_ID_TEXT].s = id;
+		c[VC_PID_TEXT].s = pid;
+		c[VC_VCPU_TEXT].s = "all";
 		out_open_object(o, NULL);
-		out_str(o, "name", NULL, name);
-		out_u64(o, "vm_id", NULL, vm.key);
-		out_u64(o, "vm_pid", NULL, vm.aux);
-		out_u64(o, "count", NULL, vm.count);
-		out_u64(o, "total_ns", NULL, vm.total_ns);
-		out_u64(o, "max_ns", NULL, vm.max_ns);
-		json_top_reason(o, rep, vm.top_reason, vm.top_reason_ns);
-		if (!o->json) {
-			snprintf(id, sizeof(id), "%u", (uint32_t)vm.key);
-			snprintf(pid, sizeof(pid), "%u", vm.aux);
-			top_reason_text(rep, vm.top_reason, vm.top_reason_ns,
-					vm.total_ns, buf, sizeof(buf));
-			print_vm_row(name, id, pid, "all", &vm, buf);
-		}
+		out_cells(o, vm_cols, c, VC_NR);
+		if (!o->json)
+			fputc('\n', o->f);
 		print_vcpus(o, rep, vm.key, &vcpus, top);
 		out_close_object(o);
 	}
@@ -468,9 +574,11 @@ static int print_vms(struct out *o, const struct report *rep, unsigned int top)
 	out_u64(o, "vms_omitted", NULL, nvm > top ? nvm - top : 0);
 	if (!o->json && nvm > top)
 		printf("(%u more VMs)\n", nvm - top);
-	print_overflow(o, &vt, "vms_other", false, 35, 6);
+	print_overflow(o, &vt, "vms_other", false, vm_cols, c, VC_MAX + 1,
+		       VC_NAME_TEXT);
 	print_exactness(o, &vt, &vms, nvm < top ? nvm : top);
-	print_overflow(o, &ct, "vcpus_other", false, 35, 6);
+	print_overflow(o, &ct, "vcpus_other", false, vm_cols, c, VC_MAX + 1,
+		       VC_NAME_TEXT);
 	print_exactness(o, &ct, &vcpus, nvcpu < top ? nvcpu : top);
 	if (!o->json && sum->pairs_other)
 		printf("(top reasons leave out %" PRIu64 " exits: the %s "
@@ -480,72 +588,78 @@ static int print_vms(struct out *o, const struct report *rep, unsigned int top)
 	return rep_print_vcpu_split(o, rep, top);
 }
 
+/* K's columns: its keys' names; I/O ports leave the reason blank. */
+static void top_columns(struct out_col *cols, const struct top_kind *k)
+{
+	memcpy(cols, top_cols, sizeof(top_cols));
+	cols[TC_KEY].key = cols[TC_KEY_TEXT].head = k->key;
+	cols[TC_KEY2].key = cols[TC_KEY2_TEXT].head = k->key2;
+	if (!k->reason) {
+		cols[TC_REASON].key = NULL;
+		cols[TC_REASON_TEXT].head = "";
+	}
+}
+
 static int print_top(struct out *o, const struct report *rep, enum rep_table_id id,
 		     const struct top_kind *k, unsigned int top)
 {
+	struct out_col cols[TC_NR];
+	struct out_cell c[TC_NR];
 	struct rep_table_info t;
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int n, i = 0;
-	char key[48], tt[16], mx[16], tp[64];
+	char key[48], key2[24], tp[64];
 
 	if (rep_iter_start(&it, rep, id, REP_BY_TIME))
 		return -1;
 	report_table_info(rep, id, &t);
 	n = rep_iter_rows(&it);
+	top_columns(cols, k);
 	out_open_object(o, k->json);
 	out_u64(o, "capacity", NULL, t.limit);
 	out_u64(o, "distinct", NULL, t.used);
-	if (!o->json) {
+	if (!o->json)
 		printf("\n%s, top %u of %u%s by time (preempted: share of the "
 		       "time; top preemptor: see \"Top preemptors\")\n",
 		       k->title, n < top ? n : top, n,
 		       t.other.count ? "+" : "");
-		printf("%-*s %-24s %12s %10s %9s %8s  %s\n", k->width +
-		       (k->key2 ? 19 : 0), k->key2 ? "page               rip" :
-		       k->key, k->reason ? "reason" : "", "exits", "time",
-		       "max", "preempted", "top preemptor (share of time)");
-	}
+	out_heading(o, cols, TC_NR);
 	out_open_array(o, "entries");
 	while (i++ < top && rep_iter_next(&it, &e)) {
 		const struct rep_split *s = e.split;
-		const char *reason = report_reason_name(rep, e.reason);
+		const char *reason = k->reason ?
+				     report_reason_name(rep, e.reason) : "";
 
+		blank_cells(cols, c, TC_NR);
+		snprintf(key, sizeof(key), k->fmt, e.key);
+		c[TC_KEY] = cell_u(e.key);
+		c[TC_KEY_TEXT].s = key;
+		if (e.key2 != REP_NO_RIP) {
+			snprintf(key2, sizeof(key2), "0x%016" PRIx64, e.key2);
+			c[TC_KEY2] = cell_u(e.key2);
+			c[TC_KEY2_TEXT].s = key2;
+		} else {
+			c[TC_KEY2_TEXT].absent = true;
+		}
+		c[TC_REASON] = cell_s(reason);
+		c[TC_REASON_TEXT].s = reason;
+		c[TC_COUNT] = cell_u(e.count);
+		c[TC_TOTAL] = cell_u(e.total_ns);
+		c[TC_MAX] = cell_u(e.max_ns);
+		c[TC_PREEMPTED].d = time_share(s->part_ns[REP_RUNNABLE],
+					       e.total_ns);
+		c[TC_TOP_TEXT].s = rep_top_text(rep, s, e.total_ns, tp,
+						sizeof(tp));
 		out_open_object(o, NULL);
-		out_u64(o, k->key, NULL, e.key);
-		if (k->key2 && e.key2 != REP_NO_RIP)
-			out_u64(o, k->key2, NULL, e.key2);
-		if (k->reason)
-			out_str(o, "reason", NULL, reason);
-		out_u64(o, "count", NULL, e.count);
-		out_u64(o, "total_ns", NULL, e.total_ns);
-		out_u64(o, "max_ns", NULL, e.max_ns);
+		out_cells(o, cols, c, TC_NR);
 		rep_out_split(o, rep, s, e.total_ns);
 		out_close_object(o);
-		if (o->json)
-			continue;
-		snprintf(key, sizeof(key), k->fmt, e.key);
-		if (k->key2) {
-			size_t l = strlen(key);
-
-			if (e.key2 == REP_NO_RIP)
-				snprintf(key + l, sizeof(key) - l, "%*s%s",
-					 k->width - (int)l + 1, "", "-");
-			else
-				snprintf(key + l, sizeof(key) - l,
-					 "%*s0x%016" PRIx64,
-					 k->width - (int)l + 1, "", e.key2);
-		}
-		duration_str(tt, e.total_ns);
-		duration_str(mx, e.max_ns);
-		printf("%-*s %-24s %12" PRIu64 " %10s %9s %8.1f%%  %s\n",
-		       k->width + (k->key2 ? 19 : 0), key,
-		       k->reason ? reason : "", e.count, tt, mx,
-		       time_share(s->part_ns[REP_RUNNABLE], e.total_ns),
-		       rep_top_text(rep, s, e.total_ns, tp, sizeof(tp)));
+		if (!o->json)
+			fputc('\n', o->f);
 	}
 	out_close_array(o);
-	print_overflow(o, &t, "other", true, k->width + (k->key2 ? 19 : 0), 24);
+	print_overflow(o, &t, "other", true, cols, c, TC_MAX + 1, TC_KEY_TEXT);
 	print_exactness(o, &t, &it, n < top ? n : top);
 	out_close_object(o);
 	if (!o->json && !n && !t.other.count)

@@ -60,30 +60,56 @@ static const struct acct_set acct_sets[] = {
 };
 
 #define N_SETS ARRAY_SIZE(acct_sets)
+/* A row's columns: indent, cpu (JSON), cpu (text) and every set's. */
+#define ACCT_COLS (3 + ARRAY_SIZE(exit_fields) + ARRAY_SIZE(preempt_fields))
 
 /*
- * One CPU's row, or with TOTAL the totals. JSON: every set in one object;
- * text: set ONLY, as each set is a table of its own.
+ * The columns of a row, in COLS: JSON has every set's in one object,
+ * text ONLY's, as each set is a table of its own. Returns how many.
  */
-static void print_acct_row(struct out *o, const struct hvc_acct_row *row, bool total,
-			   const struct acct_set *only)
+static unsigned int acct_cols(struct out_col *cols, const struct acct_set *only)
+{
+	unsigned int n = 0;
+
+	/* Text: an empty column, so the table sits two spaces in. */
+	cols[n++] = (struct out_col){ .head = "", .width = 1, .kind = OUT_STR };
+	cols[n++] = (struct out_col){ .key = "cpu", .kind = OUT_U64 };
+	cols[n++] = (struct out_col){ .head = "cpu", .width = -6,
+				      .kind = OUT_STR };
+	for (size_t s = 0; s < N_SETS; s++) {
+		const struct acct_set *set = &acct_sets[s];
+
+		for (size_t i = 0; i < set->n; i++)
+			cols[n++] = (struct out_col){
+				.key = set->f[i].key,
+				.head = set == only ? set->f[i].label : NULL,
+				.width = 12,
+				.kind = OUT_U64,
+			};
+	}
+	return n;
+}
+
+/* One CPU's row, or with TOTAL the totals, in the N columns COLS. */
+static void print_acct_row(struct out *o, const struct hvc_acct_row *row,
+			   bool total, const struct out_col *cols,
+			   unsigned int n)
 {
 	char label[16] = "total";
+	struct out_cell c[ACCT_COLS] = {
+		{ .s = "" },
+		{ .u = row->cpu, .absent = total },
+		{ .s = label },
+	};
+	unsigned int k = 3;
 
-	out_open_object(o, total ? "total" : NULL);
-	if (!total) {
-		out_u64(o, "cpu", NULL, row->cpu);
+	if (!total)
 		snprintf(label, sizeof(label), "%u", row->cpu);
-	}
-	if (!o->json)
-		printf("  %-6s", label);
-	for (size_t s = 0; s < N_SETS; s++) {
-		if (!o->json && &acct_sets[s] != only)
-			continue;
+	for (size_t s = 0; s < N_SETS; s++)
 		for (size_t i = 0; i < acct_sets[s].n; i++)
-			out_u64(o, acct_sets[s].f[i].key, " %12" PRIu64,
-				row->n[acct_sets[s].f[i].attr]);
-	}
+			c[k++].u = row->n[acct_sets[s].f[i].attr];
+	out_open_object(o, total ? "total" : NULL);
+	out_cells(o, cols, c, n);
 	if (!o->json)
 		putchar('\n');
 	out_close_object(o);
@@ -91,28 +117,29 @@ static void print_acct_row(struct out *o, const struct hvc_acct_row *row, bool t
 
 /* Rows for each CPU (the dump), then the totals (the reply). */
 static void print_acct_rows(struct out *o, const struct hvc_status *st,
-			    const struct acct_set *only)
+			    const struct out_col *cols, unsigned int n)
 {
 	out_open_array(o, "cpus");
 	for (unsigned int i = 0; i < st->nr_cpu_rows; i++)
-		print_acct_row(o, &st->cpus[i], false, only);
+		print_acct_row(o, &st->cpus[i], false, cols, n);
 	out_close_array(o);
-	print_acct_row(o, &st->total, true, only);
+	print_acct_row(o, &st->total, true, cols, n);
 }
 
 static void print_accounting(struct out *o, const struct hvc_status *st)
 {
+	struct out_col cols[ACCT_COLS];
+	unsigned int n;
+
 	if (o->json) {
-		print_acct_rows(o, st, NULL);
+		print_acct_rows(o, st, cols, acct_cols(cols, NULL));
 		return;
 	}
 	for (size_t s = 0; s < N_SETS; s++) {
-		printf("\naccounting of %s:\n  %-6s", acct_sets[s].title,
-		       "cpu");
-		for (size_t i = 0; i < acct_sets[s].n; i++)
-			printf(" %12.12s", acct_sets[s].f[i].label);
-		putchar('\n');
-		print_acct_rows(o, st, &acct_sets[s]);
+		printf("\naccounting of %s:\n", acct_sets[s].title);
+		n = acct_cols(cols, &acct_sets[s]);
+		out_heading(o, cols, n);
+		print_acct_rows(o, st, cols, n);
 	}
 }
 
