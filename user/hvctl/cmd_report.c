@@ -96,7 +96,7 @@ static const struct out_col top_cols[TC_NR] = {
 	[TC_COUNT] = { "count", "exits", 12, OUT_U64 },
 	[TC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
 	[TC_MAX] = { "max_ns", "max", 9, OUT_DUR },
-	[TC_PREEMPTED] = { NULL, "preempted", 9, OUT_PCT1 },
+	[TC_PREEMPTED] = { NULL, "preempted", 9, OUT_PCT, .prec = 1 },
 	/* An empty column: two spaces before the last one. */
 	[TC_GAP] = { NULL, "", 0, OUT_STR },
 	[TC_TOP_TEXT] = { NULL, "top preemptor (share of time)", 0, OUT_STR },
@@ -137,7 +137,7 @@ static const struct out_col vm_cols[VC_NR] = {
 	[VC_VM_PID] = { "vm_pid", NULL, 0, OUT_U64 },
 	[VC_VCPU] = { "vcpu", NULL, 0, OUT_U64 },
 	[VC_TID] = { "tid", NULL, 0, OUT_U64 },
-	[VC_NAME_TEXT] = { NULL, "vm", -20, OUT_CUT },
+	[VC_NAME_TEXT] = { NULL, "vm", -20, OUT_STR, .prec = 20 },
 	[VC_ID_TEXT] = { NULL, "id", 6, OUT_STR },
 	[VC_PID_TEXT] = { NULL, "pid", 8, OUT_STR },
 	[VC_VCPU_TEXT] = { NULL, "vcpu", 5, OUT_STR },

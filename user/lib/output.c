@@ -218,11 +218,6 @@ static void json_cell(struct out *o, const struct out_col *c,
 	case OUT_BOOL:
 		out_bool(o, c->key, NULL, v->u);
 		break;
-	case OUT_CUT:
-		out_str(o, c->key, NULL, v->s);
-		break;
-	case OUT_PCT1:
-		break;
 	default:
 		out_u64(o, c->key, NULL, v->u);
 	}
@@ -261,12 +256,6 @@ static void text_cell(struct out *o, const struct out_col *c,
 		break;
 	case OUT_BOOL:
 		fprintf(o->f, "%*s", w, v->u ? "yes" : "no");
-		break;
-	case OUT_CUT:
-		fprintf(o->f, "%*.*s", w, abs(w), v->s);
-		break;
-	case OUT_PCT1:
-		fprintf(o->f, "%*.1f%%", w < 0 ? w + 1 : w - 1, v->d);
 		break;
 	}
 }

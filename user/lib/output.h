@@ -71,8 +71,6 @@ enum out_kind {
 	OUT_RATE,	/* .d per second; JSON: rounded to an integer */
 	OUT_PCT,	/* .d percent; text only: "12.3%", .prec decimals */
 	OUT_BOOL,	/* .u; JSON true/false, text "yes"/"no" */
-	OUT_CUT,	/* .s; text: cut to the column's width */
-	OUT_PCT1,	/* .d percent; text only: "12.3%" */
 };
 
 /* Text: the heading before the value, "vm 2", for rows without headings. */
