@@ -123,7 +123,7 @@ check_accounting() {
 
 	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"]]')
 	[ "$bad" = "[]" ] || fail "accounting identity broken: $bad"
-	echo "  accounting: seen = filtered + below + recorded + lost on every CPU"
+	echo "  accounting: seen = filtered + below_threshold + recorded + lost on every CPU"
 }
 
 # acct FIELD: a total accounting counter.

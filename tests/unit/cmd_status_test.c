@@ -75,7 +75,7 @@ static void test_json(void)
 		  "\"filtered\":105,\"below_threshold\":106,\"recorded\":107,"
 		  "\"lost\":108,\"overwritten\":109,\"drained\":110,"
 		  "\"unpaired\":111,\"no_entry\":1,\"preempt_seen\":22,"
-		  "\"preempt_filtered\":23,\"preempt_below\":24,"
+		  "\"preempt_filtered\":23,\"preempt_below_threshold\":24,"
 		  "\"preempt_recorded\":25,\"preempt_lost\":26},"
 		  "{\"cpu\":2,\"seen\":204,");
 	CHECK_HAS(out, "\"no_entry\":101,\"preempt_seen\":122,");
@@ -108,23 +108,25 @@ static void test_text(void)
 		  "  memory:        12.0 MiB held (per traced CPU 2.5 MiB, per "
 		  "vCPU 1.5 KiB)\n");
 	CHECK_HASNT(out, "refused");
-	CHECK_HAS(out, "\naccounting of exits (seen = filtered + below + "
-		  "recorded + lost):\n  cpu            seen     filtered "
-		  "below_thresh     recorded         lost  overwritten"
+	CHECK_HAS(out, "\naccounting of exits (seen = filtered + "
+		  "below_threshold + recorded + lost):\n"
+		  "  cpu            seen     filtered below_threshold"
+		  "     recorded         lost  overwritten"
 		  "      drained     unpaired     no_entry\n"
-		  "  0               104          105          106          107"
-		  "          108          109          110          111"
-		  "            1\n"
+		  "  0               104          105             106"
+		  "          107          108          109          110"
+		  "          111            1\n"
 		  "  2               204");
-	CHECK_HAS(out, "  total          1104         1105         1106"
+	CHECK_HAS(out, "  total          1104         1105            1106"
 		  "         1107         1108         1109         1110"
 		  "         1111         1001\n");
-	CHECK_HAS(out, "\naccounting of preemptions (seen = filtered + below + "
-		  "recorded + lost):\n  cpu            seen     filtered "
-		  "below_thresh     recorded         lost\n"
-		  "  0                22           23           24           25"
-		  "           26\n  2               122");
-	CHECK_HAS(out, "  total          1022         1023         1024"
+	CHECK_HAS(out, "\naccounting of preemptions (seen = filtered + "
+		  "below_threshold + recorded + lost):\n"
+		  "  cpu            seen     filtered below_threshold"
+		  "     recorded         lost\n"
+		  "  0                22           23              24"
+		  "           25           26\n  2               122");
+	CHECK_HAS(out, "  total          1022         1023            1024"
 		  "         1025         1026\n");
 	free(out);
 }

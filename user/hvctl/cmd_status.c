@@ -25,7 +25,7 @@ struct acct_field {
 static const struct acct_field exit_fields[] = {
 	{ HVTRACE_ACCT_SEEN, "seen", "seen" },
 	{ HVTRACE_ACCT_FILTERED, "filtered", "filtered" },
-	{ HVTRACE_ACCT_BELOW, "below_threshold", "below_thresh" },
+	{ HVTRACE_ACCT_BELOW, "below_threshold", "below_threshold" },
 	{ HVTRACE_ACCT_RECORDED, "recorded", "recorded" },
 	{ HVTRACE_ACCT_LOST, "lost", "lost" },
 	{ HVTRACE_ACCT_OVERWRITTEN, "overwritten", "overwritten" },
@@ -39,7 +39,8 @@ static const struct acct_field exit_fields[] = {
 static const struct acct_field preempt_fields[] = {
 	{ HVTRACE_ACCT_PREEMPT_SEEN, "preempt_seen", "seen" },
 	{ HVTRACE_ACCT_PREEMPT_FILTERED, "preempt_filtered", "filtered" },
-	{ HVTRACE_ACCT_PREEMPT_BELOW, "preempt_below", "below_thresh" },
+	{ HVTRACE_ACCT_PREEMPT_BELOW, "preempt_below_threshold",
+	  "below_threshold" },
 	{ HVTRACE_ACCT_PREEMPT_RECORDED, "preempt_recorded", "recorded" },
 	{ HVTRACE_ACCT_PREEMPT_LOST, "preempt_lost", "lost" },
 };
@@ -53,10 +54,10 @@ struct acct_set {
 #define ACCT_SET(t, a) { t, a, ARRAY_SIZE(a) }
 
 static const struct acct_set acct_sets[] = {
-	ACCT_SET("exits (seen = filtered + below + recorded + lost)",
+	ACCT_SET("exits (seen = filtered + below_threshold + recorded + lost)",
 		 exit_fields),
-	ACCT_SET("preemptions (seen = filtered + below + recorded + lost)",
-		 preempt_fields),
+	ACCT_SET("preemptions (seen = filtered + below_threshold + recorded "
+		 "+ lost)", preempt_fields),
 };
 
 #define N_SETS ARRAY_SIZE(acct_sets)
@@ -79,13 +80,16 @@ static unsigned int acct_cols(struct out_col *cols, const struct acct_set *only)
 	for (size_t s = 0; s < N_SETS; s++) {
 		const struct acct_set *set = &acct_sets[s];
 
-		for (size_t i = 0; i < set->n; i++)
+		for (size_t i = 0; i < set->n; i++) {
+			int len = strlen(set->f[i].label);
+
 			cols[n++] = (struct out_col){
 				.key = set->f[i].key,
 				.head = set == only ? set->f[i].label : NULL,
-				.width = 12,
+				.width = len < 12 ? 12 : len,
 				.kind = OUT_U64,
 			};
+		}
 	}
 	return n;
 }
