@@ -133,7 +133,7 @@ static void test_settings(void)
 	/* Read with the dump, not the request that may exceed a page. */
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_CONFIG][1], 1);
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_CONFIG][0], 0);
-	CHECK_HAS(out, "{\"threshold_ns\":50000,\"threshold_on\":\"preempted\","
+	CHECK_HAS(out, "{\"threshold_ns\":50000,\"threshold_on\":\"runnable\","
 		  "\"halt_triggers\":true,\"preempt_threshold_ns\":2000000,");
 	CHECK_HAS(out, "\"reason_thresholds\":[{\"isa\":\"svm\",\"code\":1024,"
 		  "\"reason\":\"NPF\",\"threshold_ns\":1000}]");
@@ -143,7 +143,7 @@ static void test_settings(void)
 	free(out);
 	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
 	CHECK_STR(out, "threshold:         50.0us\n"
-		  "threshold on:      preempted\n"
+		  "threshold on:      runnable\n"
 		  "halt triggers:     yes\n"
 		  "preempt threshold: 2.00ms\n"
 		  "reason thresholds:\n"

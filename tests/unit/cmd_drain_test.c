@@ -96,7 +96,7 @@ int main(void)
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_drain, "drain", NULL);
 	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
-		  "rip 0x1000 1.30ms (handling 20.0us, vmm 180.0us, preempted "
+		  "rip 0x1000 1.30ms (handling 20.0us, vmm 180.0us, runnable "
 		  "1.10ms; stress-ng-cpu:01[1234] ran 900.0us)\n");
 	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
 		  "rip 0x1000 1.30ms\n");

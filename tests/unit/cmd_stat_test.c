@@ -124,7 +124,7 @@ static void test_text(void)
 	put_stats();
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", NULL);
 	CHECK_HAS(out, "\nreason time split                handling"
-		  "              vmm             halt        preempted"
+		  "              vmm             halt         runnable"
 		  "            other\n"
 		  "NPF                        100.0us  50.0%    40.0us  20.0%"
 		  "       0ns   0.0%    50.0us  25.0%    10.0us   5.0%\n"
@@ -144,7 +144,7 @@ static void test_text(void)
 		  "      180.0us\n");
 	CHECK_HAS(out, "\nvcpu time split                     guest"
 		  "         handling              vmm             halt"
-		  "        preempted            other\n"
+		  "         runnable            other\n"
 		  "vm 1 vcpu 0                600.0us  60.0%    50.0us   5.0%"
 		  "   100.0us  10.0%    50.0us   5.0%   200.0us  20.0%"
 		  "       0ns   0.0%\n");
@@ -393,7 +393,7 @@ static void test_long_labels(void)
 		  "      3.0us  37.50%     1.0us         -         -"
 		  "         -     9.0us\n");
 	CHECK_HAS(out, "\nreason time split                 handling"
-		  "              vmm             halt        preempted"
+		  "              vmm             halt         runnable"
 		  "            other\n"
 		  "AVIC_UNACCELERATED_ACCESS     5.0us 100.0%       0ns"
 		  "   0.0%       0ns   0.0%       0ns   0.0%       0ns"

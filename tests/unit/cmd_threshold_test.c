@@ -118,9 +118,9 @@ static void test_bad(void)
 		  "--exclude-halt");
 	CHECK_BAD(2, "--on given twice", "1ms", "--on", "vmm", "--on", "vmm");
 	CHECK_BAD(2, "unknown part 'busy' for --on (total, handling, vmm, "
-		  "halt, preempted, other)", "1ms", "--on", "busy");
+		  "halt, runnable, other)", "1ms", "--on", "busy");
 	CHECK_BAD(2, "--on needs a value (total, handling, vmm, halt, "
-		  "preempted, other)", "1ms", "--on");
+		  "runnable, other)", "1ms", "--on");
 	CHECK_BAD(2, "--on given twice", "1ms", "--on", "vmm", "--on", "halt");
 	CHECK_BAD(2, "--exclude-halt and --include-halt contradict",
 		  "1ms", "--exclude-halt", "--include-halt");

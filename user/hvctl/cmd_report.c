@@ -5,7 +5,7 @@
  * the bucket of the log-linear histograms, within 1.6%) and where the
  * time went; per VM and vCPU; the preemptors (report_split.c); the guest
  * RIPs, guest-physical pages, (reason, page, RIP) hot spots, I/O ports
- * and MSRs behind the most exit time, with their preempted share and top
+ * and MSRs behind the most exit time, with their runnable share and top
  * preemptor. -j prints the same as one JSON document, --html FILE writes
  * it as a self-contained page with charts (report_html.c).
  *
@@ -80,7 +80,7 @@ enum top_col {
 	TC_COUNT,
 	TC_TOTAL,
 	TC_MAX,
-	TC_PREEMPTED,
+	TC_RUNNABLE,
 	TC_GAP,
 	TC_TOP_TEXT,
 	TC_NR
@@ -96,7 +96,7 @@ static const struct out_col top_cols[TC_NR] = {
 	[TC_COUNT] = { "count", "exits", 12, OUT_U64 },
 	[TC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
 	[TC_MAX] = { "max_ns", "max", 9, OUT_DUR },
-	[TC_PREEMPTED] = { NULL, "preempted", 9, OUT_PCT, .prec = 1 },
+	[TC_RUNNABLE] = { NULL, "runnable", 9, OUT_PCT, .prec = 1 },
 	/* An empty column: two spaces before the last one. */
 	[TC_GAP] = { NULL, "", 0, OUT_STR },
 	[TC_TOP_TEXT] = { NULL, "top preemptor (share of time)", 0, OUT_STR },
@@ -620,7 +620,7 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 	out_u64(o, "capacity", NULL, t.limit);
 	out_u64(o, "distinct", NULL, t.used);
 	if (!o->json)
-		printf("\n%s, top %u of %u%s by time (preempted: share of the "
+		printf("\n%s, top %u of %u%s by time (runnable: share of the "
 		       "time; top preemptor: see \"Top preemptors\")\n",
 		       k->title, n < top ? n : top, n,
 		       t.other.count ? "+" : "");
@@ -647,7 +647,7 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 		c[TC_COUNT] = cell_u(e.count);
 		c[TC_TOTAL] = cell_u(e.total_ns);
 		c[TC_MAX] = cell_u(e.max_ns);
-		c[TC_PREEMPTED].d = time_share(s->part_ns[REP_RUNNABLE],
+		c[TC_RUNNABLE].d = time_share(s->part_ns[REP_RUNNABLE],
 					       e.total_ns);
 		c[TC_TOP_TEXT].s = rep_top_text(rep, s, e.total_ns, tp,
 						sizeof(tp));
@@ -839,10 +839,10 @@ const struct hvctl_cmd hvctl_cmd_report = {
 	.args = "@dir",
 	.summary = "summarize a recorded trace: span and losses, per reason\n"
 		   "counts, time, percentiles and where the time went (handling,\n"
-		   "vmm, halt, preempted, other), per VM and vCPU (with guest time\n"
+		   "vmm, halt, runnable, other), per VM and vCPU (with guest time\n"
 		   "and preemptions), the tasks that preempted vCPUs, and the top\n"
 		   "RIPs, pages, (reason, page, RIP) hot spots, ports and MSRs\n"
-		   "with their preempted share and top preemptor (N, default 10);\n"
+		   "with their runnable share and top preemptor (N, default 10);\n"
 		   "--html FILE also writes a self-contained page with charts\n"
 		   "(replaced whole once written; new: mode 0600; never inside\n"
 		   "DIR; - : to stdout, instead of the report). Damaged packets\n"

@@ -81,7 +81,7 @@ static int include_halt_opt(void *o, const char *opt, const char *v)
 }
 
 static const struct hvctl_opt thr_opts[] = {
-	OPT_CALL("--on", on_opt, "total handling vmm halt preempted other"),
+	OPT_CALL("--on", on_opt, "total handling vmm halt runnable other"),
 	{ .name = "--reason", .kind = HVCTL_OPT_CALL, .call = reason_opt,
 	  .values = "@reason", .repeat = true },
 	OPT_FLAG("--clear-reasons", struct thr_opts, clear),
@@ -196,7 +196,8 @@ const struct hvctl_cmd hvctl_cmd_set_threshold = {
 	.opts = thr_opts,
 	.summary = "record only exits lasting DURATION or more (ns, us, ms, s);\n"
 		   "--on: in PART of their time, total (less halt unless\n"
-		   "--include-halt), handling, vmm, halt, preempted or other;\n"
+		   "--include-halt), handling, vmm, halt, runnable (also\n"
+		   "\"preempted\") or other;\n"
 		   "--reason: for those exit reasons only; --preemptions: the\n"
 		   "threshold of preemption records",
 };

@@ -3,7 +3,7 @@
  * hvctl stat: the always-on aggregates. Per exit reason: count, rate,
  * total and share of time, min/p50/p99/p99.9/max (percentiles from the
  * in-kernel histograms, exact to the bucket: within 1.6%), and where the
- * time went (handling, VMM, halt, preempted, other). --vcpus adds the
+ * time went (handling, VMM, halt, runnable, other). --vcpus adds the
  * per-vCPU view, with each vCPU's time split between the guest and its
  * exits, and the tasks that preempted vCPU threads (destroyed vCPUs too,
  * flagged gone); --live refreshes like `perf kvm stat live`. First of
@@ -545,7 +545,7 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.usage = "[--vcpus] [--live] [--interval DURATION] [--count N]",
 	.opts = stat_opts,
 	.summary = "per exit reason counts, rates, time and latency percentiles,\n"
-		   "and where the time went (handling, vmm, halt, preempted,\n"
+		   "and where the time went (handling, vmm, halt, runnable,\n"
 		   "other); the vCPUs out of the guest now; --vcpus per vCPU\n"
 		   "(destroyed ones flagged gone), with guest time, and the\n"
 		   "tasks that preempted vCPU threads; --live refreshes every\n"

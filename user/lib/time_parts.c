@@ -7,16 +7,15 @@
 #include "util.h"
 
 /*
- * Runnable time is the host scheduler keeping a ready vCPU off its CPU:
- * operators know that as "preempted", so that is the name they type and
- * read; JSON keys keep the ABI's "runnable".
+ * One name per part, the ABI's: "runnable" is the host scheduler keeping
+ * a ready vCPU off its CPU ("preempted" is what preemption records hold).
  */
 static const char *const on_names[] = {
 	[HVTRACE_ON_TOTAL] = "total",
 	[HVTRACE_ON_HANDLING] = "handling",
 	[HVTRACE_ON_VMM] = "vmm",
 	[HVTRACE_ON_HALT] = "halt",
-	[HVTRACE_ON_RUNNABLE] = "preempted",
+	[HVTRACE_ON_RUNNABLE] = "runnable",
 	[HVTRACE_ON_OTHER] = "other",
 };
 
@@ -27,7 +26,7 @@ const char *const time_part_labels[HVTRACE_NR_PARTS + 1] = {
 	"handling",
 	[1 + HVTRACE_PART_VMM] = "vmm",
 	[1 + HVTRACE_PART_HALT] = "halt",
-	[1 + HVTRACE_PART_RUNNABLE] = "preempted",
+	[1 + HVTRACE_PART_RUNNABLE] = "runnable",
 	[1 + HVTRACE_PART_OTHER] = "other",
 };
 
@@ -45,7 +44,8 @@ const char *threshold_on_name(unsigned int on)
 
 int threshold_on_parse(const char *s)
 {
-	if (!strcasecmp(s, "runnable"))
+	/* Operators' word for it, taken as hvctl 0.1 took it. */
+	if (!strcasecmp(s, "preempted"))
 		return HVTRACE_ON_RUNNABLE;
 	for (int i = 0; i <= HVTRACE_ON_MAX; i++)
 		if (!strcasecmp(s, on_names[i]))

@@ -12,11 +12,11 @@
 #include <linux/hvtrace.h>
 
 /* For error messages: every name threshold_on_parse() takes. */
-#define THRESHOLD_ON_NAMES "total, handling, vmm, halt, preempted, other"
+#define THRESHOLD_ON_NAMES "total, handling, vmm, halt, runnable, other"
 
-/* "preempted" for HVTRACE_ON_RUNNABLE; "?" for a value hvctl lacks. */
+/* "runnable" for HVTRACE_ON_RUNNABLE; "?" for a value hvctl lacks. */
 const char *threshold_on_name(unsigned int on);
-/* An enum hvtrace_threshold_on, "runnable" too; -1 if unknown. */
+/* An enum hvtrace_threshold_on, "preempted" too; -1 if unknown. */
 int threshold_on_parse(const char *s);
 
 /*
@@ -27,7 +27,7 @@ uint64_t time_handling(uint64_t total, const __u64 part[HVTRACE_NR_PARTS]);
 
 /*
  * JSON only: "handling_ns", then "vmm_ns", "halt_ns", "runnable_ns" and
- * "other_ns" (the keys follow the ABI; text says "preempted").
+ * "other_ns" (the keys follow the ABI, as the text headings do).
  */
 struct out;
 void out_time_parts(struct out *o, uint64_t total,
@@ -36,7 +36,7 @@ void out_time_parts(struct out *o, uint64_t total,
 /*
  * The time split's fields, handling first, as every output of an event or
  * a row names them (drain, dump's text, JSON and CSV, export, stat,
- * report): text headings "handling", "vmm", "halt", "preempted", "other";
+ * report): text headings "handling", "vmm", "halt", "runnable", "other";
  * JSON keys and CSV columns "handling_ns", "vmm_ns", "halt_ns",
  * "runnable_ns", "other_ns".
  */

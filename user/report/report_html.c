@@ -25,7 +25,7 @@ static const char *const palette[] = {
 };
 #define NR_COLORS	ARRAY_SIZE(palette)
 
-/* The parts of exit time, enum rep_part order: preempted stands out. */
+/* The parts of exit time, enum rep_part order: runnable stands out. */
 static const char *const part_colors[REP_NR_PARTS] = {
 	"#4e79a7", "#59a14f", "#bab0ac", "#e15759", "#edc948",
 };
@@ -573,7 +573,7 @@ static void split_reasons(struct page *p)
 	fputs("<section id=\"split\"><h2>Where the exit time went</h2>"
 	      "<p class=\"note\">Each bar is all the time of a reason's exits, "
 	      "exit to re-entry: handling in KVM, the VMM in userspace, halted, "
-	      "preempted (runnable, waiting for a CPU: preempted, or woken and "
+	      "runnable (waiting for a CPU: preempted, or woken and "
 	      "not yet running), blocked elsewhere in the kernel. The top preemptor is "
 	      "the task the exits waited on longest (share of all their "
 	      "time).</p>", p->f);
@@ -683,7 +683,7 @@ static int preemptors(struct page *p)
 		"preemption records naming the task (%s off CPU in all), each "
 		"one stretch of a vCPU thread switched out runnable inside KVM; "
 		"exits: the exits whose longest runnable stretch it ran in "
-		"(share of all exits' preempted time, %s).</p><table><tr>"
+		"(share of all exits' runnable time, %s).</p><table><tr>"
 		"<th class=\"l\">task (pid)</th><th>records</th><th>stalled</th>"
 		"<th>share</th><th>ran</th><th>exits</th><th>noted</th>"
 		"<th>share</th></tr>\n", duration_str(b[0], sum->pre_stall_ns),
@@ -799,7 +799,7 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 	n = rep_iter_rows(&it);
 	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of %u%s by time</h2>"
 		"<table><tr><th class=\"l\">%s</th>%s%s<th>exits</th>"
-		"<th>time</th><th>max</th><th>preempted</th><th class=\"l\">top "
+		"<th>time</th><th>max</th><th>runnable</th><th class=\"l\">top "
 		"preemptor (share of time)</th></tr>\n", id, title,
 		n < p->top ? n : p->top, n, t.other.count ? "+" : "", key,
 		t.two_keys ? "<th class=\"l\">rip</th>" : "",

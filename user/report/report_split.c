@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hvctl report: where exit time went (handling, VMM, halt, preempted,
+ * hvctl report: where exit time went (handling, VMM, halt, runnable,
  * other: see hvctl(8), EXIT TIME) per reason and per vCPU, the tasks that kept vCPU threads off
  * their CPUs, and the hot spots they stalled most: the answer to "these
  * MMIO exits were slow because task Z preempted the vCPU: Z accounts for
@@ -231,7 +231,7 @@ int rep_print_preemptors(struct out *o, const struct report *rep, unsigned int t
 	if (!o->json) {
 		printf("\nTop preemptors, %u of %u%s by the vCPU time they "
 		       "stalled: %" PRIu64 " preemption records, %s off CPU; "
-		       "%" PRIu64 " exits name one, %s of their %s preempted\n",
+		       "%" PRIu64 " exits name one, %s of their %s runnable\n",
 		       n < top ? n : top, n, t->pre_other.records ||
 		       t->pre_other.noted ? "+" : "", t->pre_records,
 		       duration_str(st, t->pre_stall_ns), t->pre_noted,
@@ -258,7 +258,7 @@ int rep_print_preemptors(struct out *o, const struct report *rep, unsigned int t
 
 /*
  * "NPF at page 0xfebf0000 from rip 0xffffffff81603000: 305 exits,
- *  45.6ms, 41.2% preempted; noisy-batch (31337) ran for 38.2% of that time"
+ *  45.6ms, 41.2% runnable; noisy-batch (31337) ran for 38.2% of that time"
  */
 const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
 			  char *buf, size_t len)
@@ -270,7 +270,7 @@ const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
 	if (e->key2 != REP_NO_RIP)
 		snprintf(rip, sizeof(rip), " from rip 0x%" PRIx64, e->key2);
 	snprintf(buf, len, "%s at page 0x%" PRIx64 "%s: %" PRIu64 " exits, %s, "
-		 "%.1f%% preempted; %s ran for %.1f%% of that time",
+		 "%.1f%% runnable; %s ran for %.1f%% of that time",
 		 report_reason_name(rep, e->reason), e->key, rip, e->count,
 		 duration_str(t, e->total_ns),
 		 time_share(s->part_ns[REP_RUNNABLE], e->total_ns),

@@ -31,7 +31,7 @@ const char *rep_top_text(const struct report *rep, const struct rep_split *s,
 void rep_print_reason_split(struct out *o, const struct report *rep,
 			    int width);
 int rep_print_vcpu_split(struct out *o, const struct report *rep, unsigned int top);
-/* "NPF at page 0x... from rip 0x...: N exits, T, P% preempted; Z ran ..." */
+/* "NPF at page 0x... from rip 0x...: N exits, T, P% runnable; Z ran ..." */
 const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
 			  char *buf, size_t len);
 /* Both forms: the TOP preemptors, and the hot spots they stalled most. */
