@@ -79,6 +79,12 @@ d = json.load(sys.stdin)
 print(eval(sys.argv[1]))' "$1"
 }
 
+# json_vals EXPR...: each EXPR evaluated with d = the JSON document on
+# stdin, one a line (tests/e2e/vals.py: several values, one Python start).
+json_vals() {
+	"$PYTHON" "$HVT_ROOT/tests/e2e/vals.py" "$@"
+}
+
 # events_py EXPR: evaluate EXPR with ev = list of events from `hvctl -j
 # drain` (or `hvctl dump -j`), entered = its exits that re-entered the
 # guest, last = those that did not (a vCPU's last exit, ended by its
