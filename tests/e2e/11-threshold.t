@@ -17,11 +17,11 @@ hv start
 r=$(guest --slow 5:100000 --cpuid 300 --pio 100) || exit 1
 hv stop
 ev=$("$HVCTL" -j drain) || fail "drain failed"
-expect_eq "recorded exits that re-entered" 5 "$(echo "$ev" | events_py 'len(entered)')"
+expect_eq "recorded exits that re-entered" 5 "$(echo "$ev" | events_check count entered)"
 expect_eq "all on the slow port" True "$(echo "$ev" | events_check every entered "e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81")"
 expect_eq "all >= 100ms" True "$(echo "$ev" | events_check every entered 'e["duration_ns"] >= 100000000')"
 expect_eq "the rest: the last exit, above 50ms" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 1 --and every ev "e['duration_ns'] >= 50000000")"
-nrec=$(echo "$ev" | events_py 'len(ev)')
+nrec=$(echo "$ev" | events_check count ev)
 # Every other exit of the run (CPUID, IOIO, first-touch NPF, host
 # interrupts) is below threshold; stat counted the same exits.
 seen=$(acct seen)
@@ -38,7 +38,7 @@ hv start
 r=$(guest --cpuid 250 --pio 100 --hlt 20) || exit 1
 hv stop
 ev=$("$HVCTL" -j drain) || fail "drain failed"
-expect_eq "CPUID recorded with a 0 override" 250 "$(echo "$ev" | events_py 'len(ev)')"
+expect_eq "CPUID recorded with a 0 override" 250 "$(echo "$ev" | events_check count ev)"
 expect_eq "only CPUID" True "$(echo "$ev" | events_check every ev "e['reason'] == 'CPUID'")"
 rip=$(field rip_cpuid "$r")
 expect_eq "guest RIP of every CPUID exit" True "$(echo "$ev" | events_check every ev "e['rip'] == $rip")"

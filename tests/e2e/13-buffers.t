@@ -11,7 +11,7 @@ check_accounting
 rec=$(acct recorded)
 lost=$(acct lost)
 seen=$(acct seen)
-n=$("$HVCTL" -j drain | events_py 'len(ev)')
+n=$("$HVCTL" -j drain | events_check count ev)
 expect_eq "drained = recorded" "$rec" "$n"
 [ "$rec" -le 64 ] || fail "recorded $rec > two rings of 32"
 expect_eq "recorded + lost = seen" "$seen" $((rec + lost))
@@ -25,12 +25,12 @@ hv stop
 check_accounting
 rec=$(acct recorded)
 ev=$("$HVCTL" -j drain)
-n=$(echo "$ev" | events_py 'len(ev)')
+n=$(echo "$ev" | events_check count ev)
 over=$(acct overwritten)
 expect_eq "overwrite: lost" 0 "$(acct lost)"
 expect_eq "overwrite: drained + overwritten = recorded" "$rec" $((n + over))
 # The newest survive: sequence numbers are contiguous up to the last.
-expect_eq "overwrite: newest kept, in order" True "$(echo "$ev" | events_py "all(b['seq'] == a['seq'] + 1 for a, b in zip(ev, ev[1:]) if a['cpu'] == b['cpu'])")"
+expect_eq "overwrite: newest kept, in order" True "$(echo "$ev" | events_check every ev "e['seq'] == prev['seq'] + 1" --where "prev and prev['cpu'] == e['cpu']")"
 
 # The buffers cannot change while recording.
 hv start

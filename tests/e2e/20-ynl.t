@@ -30,68 +30,22 @@ preload "$YNL_DIR" lib || fail "cannot import YNL's library from $YNL_DIR"
 # emulation is seconds a call.
 schema=(--schema "$SCHEMA")
 ynl() {
-	PYTHONDONTWRITEBYTECODE=1 timeout 120 "$PYTHON" -c 'import os, runpy, sys, yaml
-yaml.safe_load = lambda s: yaml.load(s, Loader=yaml.CSafeLoader)
-sys.argv = sys.argv[1:]
-sys.path.insert(0, os.path.dirname(sys.argv[0]))
-runpy.run_path(sys.argv[0], run_name="__main__")' "$YNL_DIR/cli.py" \
-		--spec "$SPEC" "${schema[@]}" --output-json "$@"
+	PYTHONDONTWRITEBYTECODE=1 timeout 120 "$PYTHON" "$HVT_ROOT/tests/e2e/ynl_run.py" \
+		"$YNL_DIR/cli.py" --spec "$SPEC" "${schema[@]}" --output-json "$@"
 }
 
 # vals DOC EXPR...: each EXPR evaluated with d = the JSON document DOC,
-# one per line (Python starts slowly in the VM: one start per document).
-# cat(msgs) concatenates the config nests of a get-config dump, the way
-# the spec says a reader must; reasons(msgs) merges the reasons of a
-# get-stats dump with their histograms' continuations: [head, {bucket:
-# count}, continuations of another reason]; pcts(head, buckets) are p50,
-# p99 and p99.9 as hvctl computes them (uapi hvtrace.h: bucket bounds).
+# one per line (Python starts slowly in the VM: one start per document),
+# with tests/e2e/ynl_vals.py's helpers: cat(msgs), the config nests of a
+# get-config dump concatenated; reasons(msgs), a get-stats dump's reasons
+# merged with their histograms' continuations; pcts(head, buckets), the
+# percentiles hvctl computes.
 vals() {
 	local doc=$1
 
 	shift
-	echo "$doc" | "$PYTHON" -c 'import json, math, struct, sys
-def cat(msgs):
-    c = {}
-    for m in msgs:
-        for k, v in m["config"].items():
-            if k == "reason-threshold":
-                c.setdefault(k, []).extend(v)
-            elif k == "filter-reasons":
-                c.setdefault(k, {"reason": []})["reason"].extend(v.get("reason", []))
-            else:
-                c[k] = v
-    return c
-def add_hist(buckets, r):
-    b = bytes.fromhex(r.get("hist", ""))
-    for o in range(0, len(b), 16):
-        i, _, n = struct.unpack_from("<IIQ", b, o)
-        buckets[i] = buckets.get(i, 0) + n
-def reasons(msgs):
-    out = []
-    for r in (m["reason"] for m in msgs if "reason" in m):
-        if "count" in r:
-            out.append([r, {}, 0])
-        else:
-            out[-1][2] += (r["isa"], r.get("code")) != (out[-1][0]["isa"], out[-1][0].get("code"))
-        add_hist(out[-1][1], r)
-    return out
-def lower(i):
-    return i if i < 32 else (32 + (i & 31)) << ((i >> 5) - 1)
-def pcts(r, buckets):
-    n, out = sum(buckets.values()), []
-    for p in (50, 99, 99.9):
-        rank, seen = max(1, math.ceil(p / 100.0 * n)), 0
-        for i in sorted(buckets):
-            seen += buckets[i]
-            if seen >= rank:
-                break
-        hi = lower(i + 1) - 1 if i + 1 < 1024 else r["max-ns"]
-        v = lower(i) + (hi - lower(i)) // 2
-        out.append(min(max(v, r["min-ns"]), r["max-ns"]))
-    return out
-d = json.load(sys.stdin)
-for e in sys.argv[1:]:
-    print(eval(e))' "$@" || fail "cannot read $doc"
+	echo "$doc" | "$PYTHON" "$HVT_ROOT/tests/e2e/ynl_vals.py" "$@" ||
+		fail "cannot read $doc"
 }
 
 # config: `hvctl -j config` (threshold, mode, buffer, vcpus, reasons).
@@ -136,7 +90,7 @@ tot=$(vals "$out" "json.dumps(d[0]['acct'])")
 pc=$(ynl --dump get-status) || fail "ynl --dump get-status failed: $pc"
 mapfile -t y <<<"$(vals "$pc" "len(d)" "[m['acct']['cpu'] for m in d]" \
 	"[m for m in d if list(m) != ['acct']]" \
-	"[c['cpu'] for c in (m['acct'] for m in d) if c['seen'] != c['filtered'] + c['below'] + c['recorded'] + c['lost'] or c['preempt-seen'] != c['preempt-filtered'] + c['preempt-below'] + c['preempt-recorded'] + c['preempt-lost']]" \
+	"acct_unbalanced(d)" \
 	"sorted(k for k, v in json.loads('$tot').items() if v != sum(m['acct'][k] for m in d))")"
 expect_eq "get-status dump messages = cpus-traced" "${h[3]}" "${y[0]}"
 expect_eq "get-status dump CPUs (ynl vs hvctl)" "${h[4]}" "${y[1]}"
@@ -217,12 +171,7 @@ reset_config
 # codes, NPF and the rest from 0x400, SVM_EXIT_ERR) and a reason filter of
 # the same; the dump brings them in batches, the reply whole, hvctl (which
 # reads the dump) all.
-big=$("$PYTHON" -c 'import json
-codes = [("vmx", c) for c in range(128)] + \
-	[("svm", c) for c in list(range(0x100)) + list(range(0x400, 0x420)) + [0xffffffff]]
-print(json.dumps({"config": {
-	"reason-threshold": [{"isa": i, "code": c, "threshold-ns": 3000} for i, c in codes],
-	"filter-reasons": {"reason": [{"isa": i, "code": c} for i, c in codes]}}}))')
+big=$("$PYTHON" "$HVT_ROOT/tests/e2e/ynl_all_reasons.py")
 out=$(ynl --do set-config --json "$big" 2>&1) || fail "ynl set-config of every reason: $out"
 hc=$("$HVCTL" -j config) || fail "hvctl -j config failed"
 mapfile -t h <<<"$(vals "$hc" "len(d['reason_thresholds'])" "len(d['filters']['reasons'])")"
@@ -276,10 +225,8 @@ hs=$("$HVCTL" -j stat) || fail "hvctl -j stat failed"
 mapfile -t y <<<"$(vals "[$stats, $hs]" \
 	"'%d reasons, %d vcpus (%d gone)' % (len(reasons(d[0])), sum('vcpu' in m for m in d[0]), sum(m.get('vcpu', {}).get('gone', 0) for m in d[0]))" \
 	"sum('reason' in m and 'count' not in m['reason'] for m in d[0])" \
-	"[(r['isa'], r.get('code'), r['count'], sum(b.values())) for r, b, _ in reasons(d[0]) if 'hist' in r and sum(b.values()) != r['count']]" \
-	"[(r['isa'], r.get('code')) for r, _, bad in reasons(d[0]) if bad]" \
-	"[m['reason'] for m in d[0] if 'reason' in m and 'count' not in m['reason'] and set(m['reason']) - {'isa', 'code', 'hist'}]" \
-	"[(h['reason'], pcts(r, b), [h['p50_ns'], h['p99_ns'], h['p999_ns']]) for r, b, _ in reasons(d[0]) if 'hist' in r for h in d[1]['reasons'] if (h['isa'], h.get('code')) == ({'unknown': 0, 'vmx': 1, 'svm': 2}[r['isa']], r.get('code')) and pcts(r, b) != [h['p50_ns'], h['p99_ns'], h['p999_ns']]]")"
+	"miscounted(d[0])" "continued_by_another(d[0])" \
+	"odd_continuations(d[0])" "pcts_unlike(d[0], d[1])")"
 echo "  get-stats: ${y[0]}, ${y[1]} histogram continuations"
 if [ -x "$HVGUEST" ]; then
 	[ "${y[1]}" -gt 0 ] ||
@@ -301,9 +248,7 @@ if [ -x "$HVGUEST" ]; then
 fi
 ev=$(small read-events)
 mapfile -t y <<<"$(vals "$ev" \
-	"[m for m in d if 'events-cpu' not in m or 'events-lost' not in m or len(bytes.fromhex(m.get('events', ''))) % 160]" \
-	"sum(len(bytes.fromhex(m.get('events', ''))) // 160 for m in d)" \
-	"sorted({bytes.fromhex(m['events'])[i + 89] for m in d if m.get('events') for i in range(0, len(bytes.fromhex(m['events'])), 160)})")"
+	"malformed_events(d)" "n_events(d)" "event_types(d)")"
 expect_eq "read-events messages well formed" "[]" "${y[0]}"
 expect_eq "events drained by ynl = recorded" "$(acct recorded)" "${y[1]}"
 if [ -x "$HVGUEST" ]; then

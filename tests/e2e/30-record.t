@@ -18,14 +18,14 @@ wait $rec || fail "record exited $?"
 # thread waits that long for a CPU. Such exits are checked against the
 # threshold, not forbidden; every count below is of the trace's events.
 d=$("$HVCTL" dump $t --format json)
-n=$(echo "$d" | events_py 'len(ev)')
+n=$(echo "$d" | events_check count ev)
 slow="e['reason'] == 'IOIO' and e['info1'] >> 16 == 0x81"
 expect_eq "dump: the last exits" True "$(echo "$d" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 2)"
 expect_eq "dump: 8 exits on the slow port" 8 "$(echo "$d" | events_check count entered --where "$slow")"
 expect_eq "dump: nothing recorded below 50ms" True "$(echo "$d" | events_check every exits "e['duration_ns'] >= 50000000")"
-others=$(echo "$d" | events_py "len(entered) - 8")
-echo "  $n events: 8 slow exits, $(echo "$d" | events_py 'len(last)') last exits, $others others over 50ms"
-io=$(echo "$d" | events_py "len([e for e in ev if e['reason'] == 'IOIO'])")
+others=$(( $(echo "$d" | events_check count entered) - 8 ))
+echo "  $n events: 8 slow exits, $(echo "$d" | events_check count last) last exits, $others others over 50ms"
+io=$(echo "$d" | events_check count ev --where "e['reason'] == 'IOIO'")
 # babeltrace2: every event, reason names from the enum.
 bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"
 expect_eq "babeltrace2 events" $n "$(grep -c kvm_exit_svm <<<"$bt")"

@@ -14,8 +14,7 @@ ev=$("$HVCTL" -j drain) || fail "drain failed"
 parts_add_up "$ev"
 
 slow_if='e["reason"] == "IOIO" and (e["info1"] >> 16) == 0x81'
-slow="[e for e in ev if $slow_if]"
-expect_eq "slow exits" 5 "$(echo "$ev" | events_py "len($slow)")"
+expect_eq "slow exits" 5 "$(echo "$ev" | events_check count ev --where "$slow_if")"
 expect_eq "slow exits: >= 3ms in the VMM, no halt" True \
 	"$(echo "$ev" | events_check every ev "e['vmm_ns'] >= 3000000 and e['halt_ns'] == 0" --where "$slow_if")"
 expect_eq "CPUID exits: no VMM, halt or other time" True \
@@ -24,7 +23,7 @@ expect_eq "CPUID exits: no VMM, halt or other time" True \
 rip=$(field rip_halt "$r")
 hlt_if="e['reason'] == 'HLT' and e['rip'] == $rip"
 hlt="[e for e in ev if $hlt_if]"
-halts=$(echo "$ev" | events_py "len($hlt)")
+halts=$(echo "$ev" | events_check count ev --where "$hlt_if")
 expect_eq "halts" 5 "$halts"
 echo "$ev" | events_py "'\n'.join('  halt %d runnable %d handling %d of %d' % (e['halt_ns'], e['runnable_ns'], e['handling_ns'], e['duration_ns']) for e in $hlt)"
 # Halt time dominates the halts: hvguest raises each halt's interrupt
@@ -47,7 +46,7 @@ expect_eq "halts blocked >= 18ms, no VMM time ($late late, $spurious woken spuri
 # end of polling to the switch-out and from the switch-in back to KVM,
 # per halt tens of us on a stock kernel, hundreds with lockdep and KASAN.
 kvm=$(( $(field kvm_halt_wait_ns "$r") + $(field kvm_halt_poll_success_ns "$r") + $(field kvm_halt_poll_fail_ns "$r") ))
-ours=$(echo "$ev" | events_py "sum(e['halt_ns'] + e['runnable_ns'] for e in $hlt)")
+ours=$(echo "$ev" | events_check sum ev "e['halt_ns'] + e['runnable_ns']" --where "$hlt_if")
 slack=200000
 [ "$HVT_KERNEL_KIND" = debug ] && slack=1000000
 echo "  halt + runnable of the halts: ${ours}ns, KVM's halt_wait + poll: ${kvm}ns"
@@ -162,15 +161,14 @@ hog_ns=$(echo "$s" | py "d['preemptors'][0]['ns']")
 
 # Preemption records: every one was kept (threshold 0); the hog's add up
 # to what the aggregates credit it with.
-pre='[e for e in ev if e["type"] == "preempt"]'
 expect_eq "preemption records = preemptions counted" \
 	"$(echo "$s" | py "sum(v['preemptions'] for v in d['vcpus'] if v['vm_pid'] == $pid)")" \
-	"$(echo "$ev" | events_py "len([e for e in $pre if e['vm_pid'] == $pid])")"
+	"$(echo "$ev" | events_check count preempts --where "e['vm_pid'] == $pid")"
 # The hog's aggregate credits every wait it caused; its records are the
 # preemptions inside KVM. The rest can only be waits in hvguest's VMM, in
 # the two IOIO exits (a hog woken as the vCPU leaves the spin's exit, or
 # enters the done one), so at most their runnable time.
-hog_rec=$(echo "$ev" | events_py "sum(e['duration_ns'] for e in $pre if e['preempt_pid'] == $hog_pid)")
+hog_rec=$(echo "$ev" | events_check sum preempts "e['duration_ns']" --where "e['preempt_pid'] == $hog_pid")
 echo "  the hog: ${hog_ns}ns credited, ${hog_rec}ns in preemption records; IOIO exits' runnable ${io}ns"
 [ "$hog_rec" -le "$hog_ns" ] && [ $((hog_ns - hog_rec)) -le "$io" ] ||
 	fail "the hog's preemption records (${hog_rec}ns) are not its aggregate (${hog_ns}ns) less at most the IOIO exits' runnable time (${io}ns)"
@@ -179,21 +177,19 @@ echo "  the hog: ${hog_ns}ns credited, ${hog_rec}ns in preemption records; IOIO 
 # exactly the preemption records inside it (the guest spins: its vCPU
 # thread never blocks) unless it reached hvguest (IOIO: waits there are
 # runnable, but no preemption inside KVM); no longer preemption is
-# outside a recorded exit.
-exits='[e for e in ev if e["type"] == "exit"]'
-kexits='[e for e in ev if e["type"] == "exit" and e["reason"] != "IOIO"]'
-inside='[p for p in '"$pre"' if p["vcpu"] == x["vcpu"] and x["ts_ns"] <= p["ts_ns"] and p["ts_ns"] + p["duration_ns"] <= x["ts_ns"] + x["duration_ns"]]'
-n=$(echo "$ev" | events_py "len($exits)")
+# outside a recorded exit (check.py: preempted_ns(x) is the time of the
+# preemption records on x's vCPU from its start to its end, exits_at(p)
+# the exits of p's vCPU under way when p started).
+n=$(echo "$ev" | events_check count exits)
 [ "$n" -ge 1 ] || fail "no exit with >= 1ms runnable recorded"
-expect_eq "recorded exits with >= 1ms runnable" "$n" \
-	"$(echo "$ev" | events_py "len([x for x in $exits if x['runnable_ns'] >= 1000000])")"
-expect_eq "their runnable time = their preemption records, but IOIO's" \
-	"$(echo "$ev" | events_py "len($kexits)")" \
-	"$(echo "$ev" | events_py "len([x for x in $kexits if x['runnable_ns'] == sum(p['duration_ns'] for p in $inside)])")"
-expect_eq "preemptions >= 1ms outside recorded exits" 0 \
-	"$(echo "$ev" | events_py "len([p for p in $pre if p['duration_ns'] >= 1000000 and not any(x['vcpu'] == p['vcpu'] and x['ts_ns'] <= p['ts_ns'] <= x['ts_ns'] + x['duration_ns'] for x in $exits)])")"
+expect_eq "every recorded exit has >= 1ms runnable" True \
+	"$(echo "$ev" | events_check every exits "e['runnable_ns'] >= 1000000")"
+expect_eq "their runnable time = their preemption records, but IOIO's" True \
+	"$(echo "$ev" | events_check every exits "e['runnable_ns'] == preempted_ns(e)" --where "e['reason'] != 'IOIO'")"
+expect_eq "every preemption >= 1ms in a recorded exit" True \
+	"$(echo "$ev" | events_check every preempts "exits_at(e)" --where "e['duration_ns'] >= 1000000")"
 expect_eq "an exit names the hog" True \
-	"$(echo "$ev" | events_py "any(x['preempt_pid'] == $hog_pid and x['preempt_comm'] == 'hvhog' for x in $exits)")"
+	"$(echo "$ev" | events_check some exits "e['preempt_pid'] == $hog_pid and e['preempt_comm'] == 'hvhog'")"
 acct_pre=$("$HVCTL" -j status | py "d['accounting']['total']")
 echo "$acct_pre" | grep -q "'preempt_seen'" || fail "no preemption accounting in status"
 reset_config

@@ -13,9 +13,9 @@ ev=$("$HVCTL" -j drain) || fail "drain failed"
 # destruction and may well cross 2ms too.)
 # Anything else recorded crossed 2ms of VMM time on its own: under
 # emulation on a loaded host a VMM's PIO exit can (seen on PREEMPT_RT).
-expect_eq "--on vmm 2ms: recorded exits on the slow port" 5 "$(echo "$ev" | events_py "len([e for e in entered if e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81])")"
+expect_eq "--on vmm 2ms: recorded exits on the slow port" 5 "$(echo "$ev" | events_check count entered --where "e['reason'] == 'IOIO' and (e['info1'] >> 16) == 0x81")"
 expect_eq "nothing recorded below 2ms of VMM time" True "$(echo "$ev" | events_check every entered "e['vmm_ns'] >= 2000000")"
-echo "  others recorded (--on vmm): $(echo "$ev" | events_py "len(entered) - 5")"
+echo "  others recorded (--on vmm): $(( $(echo "$ev" | events_check count entered) - 5 ))"
 expect_eq "and at most the last exit besides" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE" --and count last '<=' 1)"
 expect_eq "below = seen - recorded" $(( $(acct seen) - $(acct recorded) )) "$(acct below_threshold)"
 check_accounting
@@ -35,7 +35,7 @@ for mode in exclude include on-halt; do
 	ev=$("$HVCTL" -j drain) || fail "drain failed"
 	rip=$(field rip_halt "$r")
 	late=$(field halt_late "$r")
-	halts=$(echo "$ev" | events_py "len([e for e in ev if e['reason'] == 'HLT' and e['rip'] == $rip])")
+	halts=$(echo "$ev" | events_check count ev --where "e['reason'] == 'HLT' and e['rip'] == $rip")
 	case $mode in
 	exclude)
 	   # Every halt recorded crossed 5ms without its halt time: were halt
@@ -55,7 +55,7 @@ for mode in exclude include on-halt; do
 	   esac
 	   expect_eq "nothing else below the threshold ($mode)" True \
 		"$(echo "$ev" | events_check every entered "$what >= 5000000")"
-	   echo "  others recorded ($mode): $(echo "$ev" | events_py "len(entered) - 5")"
+	   echo "  others recorded ($mode): $(( $(echo "$ev" | events_check count entered) - 5 ))"
 	   expect_eq "the last exit ($mode)" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE")" ;;
 	esac
 	check_accounting

@@ -24,16 +24,16 @@ pid=$(field pid "$r")
 ev=$("$HVCTL" -j drain) || fail "drain failed"
 s=$("$HVCTL" -j stat --vcpus) || fail "stat failed"
 expect_eq "records of anything but the guest" 0 \
-	"$(echo "$ev" | events_py "len([e for e in ev if e['vm_pid'] != $pid])")"
+	"$(echo "$ev" | events_check count ev --where "e['vm_pid'] != $pid")"
 expect_eq "CPUID exits recorded" 3000 \
-	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'CPUID'])")"
+	"$(echo "$ev" | events_check count exits --where "e['reason'] == 'CPUID'")"
 expect_eq "IOIO exits recorded: 500 and the last one" 501 \
-	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'exit' and e['reason'] == 'IOIO'])")"
+	"$(echo "$ev" | events_check count exits --where "e['reason'] == 'IOIO'")"
 expect_eq "never re-entered: the last exit" True "$(echo "$ev" | events_check every last "$LAST_EXIT_DONE" --and count last == 1)"
 expect_eq "preemptors named stress-ng" 0 \
 	"$(echo "$s" | py "len([p for p in d.get('preemptors', []) if p['comm'].startswith('stress-ng')])")"
 expect_eq "preemption records = preemptions seen" "$(acct preempt_seen)" \
-	"$(echo "$ev" | events_py "len([e for e in ev if e['type'] == 'preempt'])")"
+	"$(echo "$ev" | events_check count preempts)"
 parts_add_up "$ev"
 check_accounting
 reset_config

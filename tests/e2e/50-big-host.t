@@ -22,11 +22,9 @@ echo "  $possible possible CPUs, $online online"
 
 reset_config
 st=$("$HVCTL" -j status) || fail "status"
-mapfile -t s <<<"$(echo "$st" | "$PYTHON" -c 'import json, sys
-d = json.load(sys.stdin)
-for k in ("nr_cpus", "cpus_traced", "mem_bytes", "mem_cpu_bytes", "mem_vcpu_bytes", "vcpus_max"):
-    print(d[k])
-print(len(d["accounting"]["cpus"]))')"
+mapfile -t s <<<"$(echo "$st" | json_vals "d['nr_cpus']" "d['cpus_traced']" \
+	"d['mem_bytes']" "d['mem_cpu_bytes']" "d['mem_vcpu_bytes']" "d['vcpus_max']" \
+	"len(d['accounting']['cpus'])")"
 expect_eq "possible CPUs" "$possible" "${s[0]}"
 expect_eq "CPUs traced" "$online" "${s[1]}"
 expect_eq "per-CPU accounting rows" "$online" "${s[6]}"

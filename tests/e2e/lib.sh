@@ -79,10 +79,17 @@ d = json.load(sys.stdin)
 print(eval(sys.argv[1]))' "$1"
 }
 
+# json_vals EXPR...: each EXPR evaluated with d = the JSON document on
+# stdin, one a line (tests/e2e/vals.py: several values, one Python start).
+json_vals() {
+	"$PYTHON" "$HVT_ROOT/tests/e2e/vals.py" "$@"
+}
+
 # events_py EXPR: evaluate EXPR with ev = list of events from `hvctl -j
 # drain` (or `hvctl dump -j`), entered = its exits that re-entered the
 # guest, last = those that did not (a vCPU's last exit, ended by its
-# destruction).
+# destruction). For lists of events' values; checks and counts are
+# events_check's.
 events_py() {
 	"$PYTHON" -c 'import json, sys
 ev = [json.loads(l) for l in sys.stdin if l.strip()]
@@ -97,6 +104,14 @@ print(eval(sys.argv[1]))' "$1"
 # that broke it), a number for a query (count, sum).
 events_check() {
 	"$PYTHON" "$HVT_ROOT/tests/e2e/check.py" "$@"
+}
+
+# doc_check CLAUSE [--and CLAUSE]...: the same over the rows of the JSON
+# document on stdin (`hvctl -j stat`, `status`, `config`), a SET being a
+# list in it (reasons, vcpus, accounting.cpus), e.g. `doc_check every
+# reasons "e['count'] > 0"`; when false it names the row that broke it.
+doc_check() {
+	"$PYTHON" "$HVT_ROOT/tests/e2e/check.py" --doc "$@"
 }
 
 # A predicate for `events_check every last`: the exit is a last exit of
