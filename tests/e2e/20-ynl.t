@@ -158,12 +158,12 @@ split() {
 	"$HVCTL" -j config | py "' '.join(str(d[k]) for k in ('threshold_on', 'halt_triggers', 'preempt_threshold_ns'))"
 }
 expect_eq "threshold_on, halt_triggers, preempt_threshold_ns after ynl" \
-	"preempted True 777" "$(split)"
+	"runnable True 777" "$(split)"
 out=$(ynl --do set-config --json '{"config": {"threshold-on": 6, "preempt-threshold-ns": 5}}' 2>&1) &&
 	fail "ynl set-config threshold-on 6 succeeded"
 echo "$out" | grep -q "\.config\.threshold-on" ||
 	fail "the error does not point at config.threshold-on: $out"
-expect_eq "after the refused threshold-on 6" "preempted True 777" "$(split)"
+expect_eq "after the refused threshold-on 6" "runnable True 777" "$(split)"
 reset_config
 
 # The largest configuration SET_CONFIG takes, in one request: a threshold
