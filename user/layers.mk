@@ -18,6 +18,10 @@
 # and get USER_LIBS (the archives, in link order) and USER_INCLUDES (every
 # layer's -I, for tests).
 
+# The archives' rules come first in the file: the includer's default
+# goal (`all`, even when defined below the include) stays its default.
+USER_SAVED_GOAL := $(.DEFAULT_GOAL)
+
 USER_LAYERS := hvctl report trace lib
 USER_ARCHIVE_hvctl := libcli.a
 USER_ARCHIVE_report := libreport.a
@@ -45,3 +49,5 @@ $(USER_OUT)/$(USER_ARCHIVE_$(1)): $$(USER_OBJS_$(1))
 -include $$(USER_OBJS_$(1):.o=.d)
 endef
 $(foreach l,$(USER_LAYERS),$(eval $(call user_layer,$(l))))
+
+.DEFAULT_GOAL := $(USER_SAVED_GOAL)
