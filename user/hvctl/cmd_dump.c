@@ -18,6 +18,7 @@
 #include "exit_reasons.h"
 #include "hvctl.h"
 #include "output.h"
+#include "put.h"
 #include "time_parts.h"
 #include "trace_filter.h"
 #include "trace_read.h"
@@ -26,7 +27,7 @@ enum dump_format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 /*
  * Longest line, JSON: some 1000 bytes of keys and numbers, a 63-byte VM
- * name and a 16-byte command name escaped six-fold; then slack for
+ * name and a 16-byte command name escaped six-fold; then PUT_SLACK for
  * put_u64's fixed-size copy.
  */
 #define LINE_MAX_LEN 2048
@@ -63,122 +64,6 @@ struct dump_ctx {
 	struct vm_slot vms[LABEL_CACHE];
 	struct reason_slot reasons[LABEL_CACHE];
 };
-
-static char *put_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-static char *put_str(char *p, const char *s)
-{
-	return put_mem(p, s, strlen(s));
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930"
-		"31323334353637383940414243444546474849505152535455565758596061"
-		"62636465666768697071727374757677787980818283848586878889909192"
-		"939495969798990";
-	char tmp[40], *t = tmp + 20;
-	size_t n;
-
-	/* Parts of an exit's time are mostly 0. */
-	if (v < 10) {
-		*p = '0' + v;
-		return p + 1;
-	}
-	/*
-	 * Two digits per division, right-aligned at tmp + 20, then a copy of
-	 * a constant 20 bytes (inlined, unlike one of N): the dump's hottest
-	 * code. LINE_MAX_LEN leaves room for the bytes past the number.
-	 */
-	while (v >= 100) {
-		t -= 2;
-		memcpy(t, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		t -= 2;
-		memcpy(t, pairs + 2 * v, 2);
-	} else {
-		*--t = '0' + v;
-	}
-	n = tmp + 20 - t;
-	memcpy(p, t, 20);
-	return p + n;
-}
-
-static char *put_hex(char *p, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	*p++ = '0';
-	*p++ = 'x';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/*
- * duration_format()'s text ("85ns", "312.4us", "1.50ms", "2.000s") without
- * snprintf: a text line holds seven durations.
- */
-static char *put_dur(char *p, uint64_t ns)
-{
-	static const uint64_t unit_ns[] = { 1, 1000, 1000000, 1000000000 };
-	static const uint64_t scale[] = { 1, 10, 100, 1000 };
-	static const char *const name[] = { "ns", "us", "ms", "s" };
-	unsigned int i = 0;
-	uint64_t step, q, r, frac;
-
-	while (i < 3 && ns >= unit_ns[i + 1])
-		i++;
-	for (;;) {
-		step = unit_ns[i] / scale[i];
-		q = ns / step;
-		r = ns % step;
-		if (step > 1 && r >= step - r)
-			q++;
-		if (i < 3 && q >= 1000 * scale[i]) {
-			i++;
-			continue;
-		}
-		break;
-	}
-	p = put_u64(p, q / scale[i]);
-	if (i) {
-		*p++ = '.';
-		frac = q % scale[i];
-		for (uint64_t d = scale[i] / 10; d; d /= 10) {
-			*p++ = '0' + frac / d;
-			frac %= d;
-		}
-	}
-	return put_str(p, name[i]);
-}
-
-/* out_json_str() into the line: names and comms are short. */
-static char *put_json_str(char *p, const char *s)
-{
-	int used;
-
-	*p++ = '"';
-	while (*s) {
-		p += out_json_char(p, s, &used);
-		s += used;
-	}
-	*p++ = '"';
-	return p;
-}
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 static char *put_csv_str(char *p, const char *s)
@@ -294,7 +179,7 @@ static char *text_line(char *p, const struct event_view *v)
 {
 	p = text_exit(text_where(p, v), v);
 	*p++ = ' ';
-	p = put_dur(p, v->duration_ns);
+	p = duration_put(p, v->duration_ns);
 	/* Its vCPU was destroyed first: the duration runs to that. */
 	if (v->no_entry)
 		p = put_str(p, " never re-entered");
@@ -303,15 +188,15 @@ static char *text_line(char *p, const struct event_view *v)
 		*p++ = ' ';
 		p = put_str(p, time_part_labels[i]);
 		*p++ = ' ';
-		p = put_dur(p, v->part_ns[i]);
+		p = duration_put(p, v->part_ns[i]);
 	}
 	p = put_str(p, " guest ");
-	p = put_dur(p, v->guest_ns);
+	p = duration_put(p, v->guest_ns);
 	if (!v->preempt_pid)
 		return p;
 	p = text_preemptor(put_str(p, "; preempted by "), v);
 	p = put_str(p, " for ");
-	return put_dur(p, v->preempt_ns);
+	return duration_put(p, v->preempt_ns);
 }
 
 /*
@@ -322,12 +207,12 @@ static char *text_line(char *p, const struct event_view *v)
 static char *text_preempt_line(char *p, const struct event_view *v)
 {
 	p = put_str(text_where(p, v), "preempted ");
-	p = put_dur(p, v->duration_ns);
+	p = duration_put(p, v->duration_ns);
 	p = text_preemptor(put_str(p, " by "), v);
 	/* The module notes the time off CPU; say so when it differs. */
 	if (v->preempt_ns != v->duration_ns) {
 		p = put_str(p, " ran ");
-		p = put_dur(p, v->preempt_ns);
+		p = duration_put(p, v->preempt_ns);
 	}
 	return text_exit(put_str(p, "; in "), v);
 }
