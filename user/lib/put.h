@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A line built in a buffer, no stdio per field: dump writes millions of
- * events, and a printf per field would be most of its time. Each
+ * A line built in a buffer, no stdio per field: dump and export write
+ * millions of events, and a printf per field is most of their time. Each
  * put_*() writes at P and returns the end. put_u64() copies 20 bytes
  * whatever the number's length (a constant-size copy is inlined): a
  * buffer keeps PUT_SLACK bytes past what it means to hold.

@@ -5,14 +5,12 @@
  * printf per field: a trace easily holds tens of millions of events.
  */
 #include <assert.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "duration.h"
 #include "event_fields.h"
 #include "exit_reasons.h"
-#include "output.h"
 #include "put.h"
 #include "time_parts.h"
 #include "trace_format.h"
@@ -154,41 +152,6 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 	v->cpu = cpu;
 	v->part_ns[0] = e->handling_ns;
 	v->preempt_comm = comm;
-}
-
-void event_out_members(struct out *o, const struct event_view *v,
-		       unsigned int set)
-{
-	const struct event_field *pick[EVENT_NR_FIELDS];
-	unsigned int n = event_fields_pick(pick, set);
-	char hex[24];
-
-	for (unsigned int i = 0; i < n; i++) {
-		const struct event_field *f = pick[i];
-
-		if (!event_field_present(f, v))
-			continue;
-		switch (f->kind) {
-		case EF_STR:
-			out_str(o, f->key, NULL, event_field_str(f, v));
-			break;
-		case EF_BOOL:
-			out_bool(o, f->key, NULL, event_field_u64(f, v));
-			break;
-		case EF_HEX:
-			/* Perfetto shows args as they are: hex stays hex. */
-			if (set == EF_EXPORT) {
-				snprintf(hex, sizeof(hex), "0x%" PRIx64,
-					 event_field_u64(f, v));
-				out_str(o, f->key, NULL, hex);
-				break;
-			}
-			/* fallthrough */
-		default:
-			out_u64(o, f->key, NULL, event_field_u64(f, v));
-			break;
-		}
-	}
 }
 
 void event_fmt_init(struct event_fmt *f, unsigned int set)

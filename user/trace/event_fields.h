@@ -20,7 +20,6 @@
 
 struct hvtrace_event;
 struct trace_record;
-struct out;
 
 /* One event, from a ring (drain) or a trace (dump, export). */
 struct event_view {
@@ -136,10 +135,6 @@ void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 void event_view_trace(struct event_view *v, const struct trace_record *e,
 		      bool preempt, uint64_t entry_ns, unsigned int cpu,
 		      const char *reason, const char *vm, const char *comm);
-
-/* The members of V that output SET (EF_DRAIN, EF_DUMP or EF_EXPORT) has. */
-void event_out_members(struct out *o, const struct event_view *v,
-		       unsigned int set);
 
 /*
  * Room for a line of event_text() or event_json(): some 1000 bytes of
