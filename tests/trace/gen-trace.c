@@ -6,6 +6,7 @@
  *
  *   gen-trace DIR --events N [--cpus C] [--vms V] [--vcpus P] [--seed S]
  *             [--lose K] [--isa svm|vmx] [--hostname NAME]
+ *             [--vm-name NAME] [--comm NAME]
  *
  * V VMs of P vCPUs each run on C host CPUs. Every vCPU alternates guest
  * time and exits (mostly NPF on a few GPA pages, port I/O, MSRs, CPUID,
@@ -31,6 +32,10 @@
  *
  * --hostname NAME goes into host.json (default "gen-trace"), written by
  * the writer as `hvctl record` does, so any bytes can be tried there.
+ * --vm-name NAME names the first VM in vms.tsv (default "guest1"; no tab
+ * or line break), --comm NAME the hot spot's preemptor (default
+ * HOT_COMM, cut to 15 bytes): names with quotes and backslashes for the
+ * JSON writers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -81,15 +86,15 @@ struct preemptor {
 	const char *comm;		/* NULL: another VM's vCPU thread */
 };
 
-/* Who else runs on the host; the hot spot's villain first. */
-static const struct preemptor preemptors[] = {
+/* Who else runs on the host; the hot spot's villain first (--comm). */
+static struct preemptor preemptors[] = {
 	{ HOT_PID, HOT_COMM }, { 211, "kworker/u16:3" }, { 27, "ksoftirqd/2" },
 	{ 0, NULL },
 };
 
 struct opts {
 	const char *dir;
-	const char *hostname;
+	const char *hostname, *vm_name, *comm;
 	uint64_t events, lose, seed;
 	unsigned int cpus, vms, vcpus;
 	unsigned int isa;
@@ -474,8 +479,8 @@ static void print_truth(const struct opts *o, const struct truth *t)
 	       t->part_ns[HVTRACE_PART_OTHER], t->guest_ns, t->noted,
 	       t->noted_ns, t->preempt_ns);
 	printf(" hot_page=0x%llx hot_rip=0x%llx hot_pid=%u hot_comm=%s"
-	       " hot_exits=%" PRIu64, HOT_PAGE, HOT_RIP, HOT_PID, HOT_COMM,
-	       t->hot_exits);
+	       " hot_exits=%" PRIu64, HOT_PAGE, HOT_RIP, HOT_PID,
+	       preemptors[0].comm, t->hot_exits);
 	for (int i = 0; i < MAX_REASONS && t->reason[i]; i++)
 		printf(" r.%s=%" PRIu64, t->reason[i], t->by_reason[i]);
 	for (unsigned int i = 0; i < o->vms; i++)
@@ -495,6 +500,8 @@ static int write_vms(struct trace_writer *w, const struct opts *o)
 	for (unsigned int i = 0; i < o->vms; i++) {
 		if (i && i == o->vms - 1)
 			fprintf(f, "%u\t%u\t\n", 4000 + 100 * i, i + 1);
+		else if (!i)
+			fprintf(f, "%u\t%u\t%s\n", 4000, 1, o->vm_name);
 		else
 			fprintf(f, "%u\t%u\tguest%u\n", 4000 + 100 * i, i + 1,
 				i + 1);
@@ -606,7 +613,7 @@ static void usage(void)
 {
 	fprintf(stderr, "Usage: gen-trace DIR --events N [--cpus C] [--vms V] "
 		"[--vcpus P] [--seed S] [--lose K] [--isa svm|vmx] "
-		"[--hostname NAME]\n");
+		"[--hostname NAME] [--vm-name NAME] [--comm NAME]\n");
 	exit(2);
 }
 
@@ -629,6 +636,7 @@ static uint64_t number(const char *opt, const char *s, uint64_t min,
 static void parse(int argc, char **argv, struct opts *o)
 {
 	*o = (struct opts){ .events = UINT64_MAX, .hostname = "gen-trace",
+			    .vm_name = "guest1", .comm = HOT_COMM,
 			    .cpus = 4, .vms = 2,
 			    .vcpus = 2, .seed = 1, .isa = HVTRACE_ISA_SVM };
 	for (int i = 1; i < argc; i++) {
@@ -657,6 +665,10 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->isa = HVTRACE_ISA_VMX;
 		else if (!strcmp(a, "--hostname") && v)
 			o->hostname = v;
+		else if (!strcmp(a, "--vm-name") && v && !v[strcspn(v, "\t\n")])
+			o->vm_name = v;
+		else if (!strcmp(a, "--comm") && v)
+			o->comm = v;
 		else
 			usage();
 	}
@@ -675,6 +687,7 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	rng = o.seed;
+	preemptors[0].comm = o.comm;
 	env.hostname = o.hostname;
 	env.cpu_vendor = o.isa == HVTRACE_ISA_VMX ? "GenuineIntel" :
 						    "AuthenticAMD";

@@ -2,7 +2,7 @@
 /*
  * hvctl drain: exits with their time split and preemptor, exits that never
  * re-entered (no_entry), and preemption records, as JSON objects and text
- * lines, from a READ_EVENTS dump.
+ * lines (dump's), from a READ_EVENTS dump.
  */
 #include "fake_nl.h"
 
@@ -95,17 +95,22 @@ int main(void)
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_drain, "drain", NULL);
-	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
-		  "rip 0x1000 1.30ms (handling 20.0us, vmm 180.0us, runnable "
-		  "1.10ms; stress-ng-cpu:01[1234] ran 900.0us)\n");
-	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
-		  "rip 0x1000 1.30ms\n");
-	CHECK_HAS(out, "[12.345678] cpu2 vm1 pid 4242 vcpu0 preempted during "
-		  "IOIO port 0x81 out 1B rip 0x1000 400.0us (vCPU thread "
-		  "CPU 1/KVM[4244] ran 300.0us)\n");
-	CHECK_HAS(out, "[12.345678] cpu3 vm1 pid 4242 vcpu0 IOIO port 0x81 out 1B "
-		  "rip 0x1000 1.30ms no_entry (handling 300.0us, vmm 1.00ms)\n");
-	CHECK_INT(fake_count(out, "no_entry"), 1);
+	/* The words of dump's text lines (event_text()); a VM by its id. */
+	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
+		  "out 1B rip 0x1000 1.30ms: handling 20.0us vmm 180.0us halt "
+		  "0ns runnable 1.10ms other 0ns guest 5.0us; preempted by "
+		  "pid 1234 (stress-ng-cpu:01) for 900.0us\n");
+	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
+		  "out 1B rip 0x1000 1.30ms: handling 1.30ms vmm 0ns halt 0ns "
+		  "runnable 0ns other 0ns guest 5.0us\n");
+	/* A preemption: on the CPU the thread left (cpu_exit). */
+	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu2 preempted "
+		  "400.0us by vcpu pid 4244 (CPU 1/KVM) ran 300.0us; in IOIO "
+		  "port 0x81 out 1B rip 0x1000\n");
+	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
+		  "out 1B rip 0x1000 1.30ms never re-entered: handling 300.0us "
+		  "vmm 1.00ms halt 0ns runnable 0ns other 0ns guest 5.0us\n");
+	CHECK_INT(fake_count(out, "never re-entered"), 1);
 	CHECK_HAS(out, "\n4 events\n");
 	free(out);
 	return unit_report();

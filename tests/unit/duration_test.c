@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* user/lib/duration.c: exact parsing, clear errors, stable formatting. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "duration.h"
+#include "put.h"
 #include "unit.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -168,6 +171,101 @@ static void test_format(void)
 	CHECK_INT(duration_format(NULL, 0, 1500000), 6);
 }
 
+/*
+ * duration_format() as it was written with snprintf, before it became
+ * duration_put() (no snprintf, dump's text lines): the reference the
+ * new one must equal.
+ */
+static int ref_format(char *buf, size_t len, uint64_t ns)
+{
+	static const uint64_t unit_ns[] = { 1, 1000, 1000000, 1000000000 };
+	static const uint64_t scale[] = { 1, 10, 100, 1000 };
+	static const char *const name[] = { "ns", "us", "ms", "s" };
+	unsigned int i = 0;
+	uint64_t step, q, r;
+
+	while (i < 3 && ns >= unit_ns[i + 1])
+		i++;
+	for (;;) {
+		step = unit_ns[i] / scale[i];
+		q = ns / step;
+		r = ns % step;
+		if (step > 1 && r >= step - r)
+			q++;
+		if (i < 3 && q >= 1000 * scale[i]) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (!i)
+		return snprintf(buf, len, "%llu%s", (unsigned long long)q,
+				name[i]);
+	return snprintf(buf, len, "%llu.%0*llu%s",
+			(unsigned long long)(q / scale[i]), (int)i,
+			(unsigned long long)(q % scale[i]), name[i]);
+}
+
+/* One value: duration_format() and duration_put() against the reference. */
+static bool same_as_ref(uint64_t ns, char *got, char *want)
+{
+	char put[DURATION_MAX + PUT_SLACK];
+	int n = duration_format(got, 64, ns), w = ref_format(want, 64, ns);
+	size_t pn = duration_put(put, ns) - put;
+
+	return n == w && !strcmp(got, want) && pn == (size_t)w &&
+	       !memcmp(put, want, pn) && w <= DURATION_MAX;
+}
+
+/*
+ * Every power of 10 and its neighbours, the rounding edges of each unit
+ * (x.x5 and x.x4999...), UINT64_MAX, and a million values spread over
+ * all magnitudes: the same text as the reference.
+ */
+static void test_format_wide(void)
+{
+	static const uint64_t edge[] = { 50, 500, 5000, 5000000 };
+	char got[64] = "", want[64] = "";
+	uint64_t bad = 0, n = 0, x = 0x9e3779b97f4a7c15ull, v;
+	bool ok = true;
+
+	for (uint64_t p = 1; ok; p *= 10) {
+		for (int d = -2; d <= 2 && ok; d++) {
+			v = p + d;
+			n++;
+			if (!same_as_ref(v, got, want))
+				ok = false, bad = v;
+		}
+		for (size_t e = 0; e < ARRAY_SIZE(edge) && ok && p >= 10; e++)
+			for (int d = -1; d <= 1 && ok; d++) {
+				v = p - edge[e] + d;
+				n++;
+				if (v < p && !same_as_ref(v, got, want))
+					ok = false, bad = v;
+			}
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	for (uint64_t d = 0; d < 1000 && ok; d++) {
+		n++;
+		if (!same_as_ref(UINT64_MAX - d, got, want))
+			ok = false, bad = UINT64_MAX - d;
+	}
+	for (int i = 0; i < 1000000 && ok; i++) {
+		/* xorshift; shifted right by 0-63 bits: every magnitude */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x >> (x % 64);
+		n++;
+		if (!same_as_ref(v, got, want))
+			ok = false, bad = v;
+	}
+	CHECK_MSG(ok, "%" PRIu64 ": \"%s\", the reference \"%s\"", bad, got,
+		  want);
+	CHECK_MSG(n > 1000000, "%" PRIu64 " values compared", n);
+}
+
 /* What format prints at full precision parses back to the same value. */
 static void test_round_trip(void)
 {
@@ -193,6 +291,7 @@ int main(void)
 	test_parse_bad();
 	test_parse_err_optional();
 	test_format();
+	test_format_wide();
 	test_round_trip();
 	return unit_report();
 }

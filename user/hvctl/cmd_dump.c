@@ -4,8 +4,9 @@
  * order the reader merges them (by re-entry or switch-in time), as text,
  * JSON objects or CSV. An exit shows where its time went (handling and
  * the parts) and who preempted it; a preemption record is a line of its
- * own kind. Lines are built by hand into one buffer, not with printf per
- * field: a trace easily holds tens of millions of events.
+ * own kind. Lines are built by hand into one buffer (event_text(),
+ * event_json()), not with printf per field: a trace easily holds tens of
+ * millions of events.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,23 +14,14 @@
 
 #include <linux/hvtrace.h>
 
-#include "duration.h"
 #include "event_fields.h"
 #include "exit_reasons.h"
 #include "hvctl.h"
-#include "output.h"
-#include "time_parts.h"
+#include "put.h"
 #include "trace_filter.h"
 #include "trace_read.h"
 
 enum dump_format { FMT_TEXT, FMT_JSON, FMT_CSV };
-
-/*
- * Longest line, JSON: some 1000 bytes of keys and numbers, a 63-byte VM
- * name and a 16-byte command name escaped six-fold; then slack for
- * put_u64's fixed-size copy.
- */
-#define LINE_MAX_LEN 2048
 
 /*
  * Labels change from one event to the next (VMs and reasons interleave)
@@ -54,131 +46,11 @@ struct reason_slot {
 struct dump_ctx {
 	const struct trace_reader *r;
 	enum dump_format fmt;
-	/* The fields of fmt, in its order (event_fields_pick()). */
-	const struct event_field *fields[EVENT_NR_FIELDS];
-	unsigned int nr_fields;
-	/* JSON: each field's ",\"key\":", made once, and its length. */
-	char keys[EVENT_NR_FIELDS][24];
-	unsigned char key_len[EVENT_NR_FIELDS];
+	/* The fields of fmt, in its order. */
+	struct event_fmt fields;
 	struct vm_slot vms[LABEL_CACHE];
 	struct reason_slot reasons[LABEL_CACHE];
 };
-
-static char *put_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-static char *put_str(char *p, const char *s)
-{
-	return put_mem(p, s, strlen(s));
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930"
-		"31323334353637383940414243444546474849505152535455565758596061"
-		"62636465666768697071727374757677787980818283848586878889909192"
-		"939495969798990";
-	char tmp[40], *t = tmp + 20;
-	size_t n;
-
-	/* Parts of an exit's time are mostly 0. */
-	if (v < 10) {
-		*p = '0' + v;
-		return p + 1;
-	}
-	/*
-	 * Two digits per division, right-aligned at tmp + 20, then a copy of
-	 * a constant 20 bytes (inlined, unlike one of N): the dump's hottest
-	 * code. LINE_MAX_LEN leaves room for the bytes past the number.
-	 */
-	while (v >= 100) {
-		t -= 2;
-		memcpy(t, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		t -= 2;
-		memcpy(t, pairs + 2 * v, 2);
-	} else {
-		*--t = '0' + v;
-	}
-	n = tmp + 20 - t;
-	memcpy(p, t, 20);
-	return p + n;
-}
-
-static char *put_hex(char *p, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	*p++ = '0';
-	*p++ = 'x';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/*
- * duration_format()'s text ("85ns", "312.4us", "1.50ms", "2.000s") without
- * snprintf: a text line holds seven durations.
- */
-static char *put_dur(char *p, uint64_t ns)
-{
-	static const uint64_t unit_ns[] = { 1, 1000, 1000000, 1000000000 };
-	static const uint64_t scale[] = { 1, 10, 100, 1000 };
-	static const char *const name[] = { "ns", "us", "ms", "s" };
-	unsigned int i = 0;
-	uint64_t step, q, r, frac;
-
-	while (i < 3 && ns >= unit_ns[i + 1])
-		i++;
-	for (;;) {
-		step = unit_ns[i] / scale[i];
-		q = ns / step;
-		r = ns % step;
-		if (step > 1 && r >= step - r)
-			q++;
-		if (i < 3 && q >= 1000 * scale[i]) {
-			i++;
-			continue;
-		}
-		break;
-	}
-	p = put_u64(p, q / scale[i]);
-	if (i) {
-		*p++ = '.';
-		frac = q % scale[i];
-		for (uint64_t d = scale[i] / 10; d; d /= 10) {
-			*p++ = '0' + frac / d;
-			frac %= d;
-		}
-	}
-	return put_str(p, name[i]);
-}
-
-/* out_json_str() into the line: names and comms are short. */
-static char *put_json_str(char *p, const char *s)
-{
-	int used;
-
-	*p++ = '"';
-	while (*s) {
-		p += out_json_char(p, s, &used);
-		s += used;
-	}
-	*p++ = '"';
-	return p;
-}
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 static char *put_csv_str(char *p, const char *s)
@@ -225,149 +97,12 @@ static const char *reason_label(struct dump_ctx *c, const struct trace_record *e
 	return rs->label;
 }
 
-/* "[120.443201] vm guest1 vcpu0 cpu3 ": the start, where it happened. */
-static char *text_where(char *p, const struct event_view *v)
-{
-	char us[8];
-
-	*p++ = '[';
-	p = put_u64(p, v->ts_ns / 1000000000);
-	snprintf(us, sizeof(us), ".%06u",
-		 (unsigned int)(v->ts_ns % 1000000000 / 1000));
-	p = put_str(p, us);
-	p = put_str(p, "] vm ");
-	p = put_str(p, v->vm);
-	p = put_str(p, " vcpu");
-	p = put_u64(p, v->vcpu);
-	p = put_str(p, " cpu");
-	p = put_u64(p, v->cpu);
-	*p++ = ' ';
-	return p;
-}
-
-/* "NPF gpa 0x7ff82000 write rip 0x...": the exit and what it was about. */
-static char *text_exit(char *p, const struct event_view *v)
-{
-	char q[96];
-	const char *qs;
-
-	p = put_str(p, v->reason);
-	if (v->flags & HVTRACE_EVF_ADDR_GPA) {
-		p = put_str(p, " gpa ");
-		p = put_hex(p, v->addr);
-	}
-	if (v->flags & HVTRACE_EVF_ADDR_MSR) {
-		p = put_str(p, " msr ");
-		p = put_hex(p, v->addr);
-	}
-	qs = event_qualifier(q, sizeof(q), v);
-	if (*qs) {
-		*p++ = ' ';
-		p = put_str(p, qs);
-	}
-	if (v->flags & HVTRACE_EVF_RIP_VALID) {
-		p = put_str(p, " rip ");
-		p = put_hex(p, v->rip);
-	}
-	return p;
-}
-
-/* "pid 4242 (stress-ng)", "vcpu pid 4102 (CPU 1/KVM)" */
-static char *text_preemptor(char *p, const struct event_view *v)
-{
-	if (v->preempt_vcpu)
-		p = put_str(p, "vcpu ");
-	p = put_str(p, "pid ");
-	p = put_u64(p, v->preempt_pid);
-	p = put_str(p, " (");
-	p = put_str(p, v->preempt_comm);
-	*p++ = ')';
-	return p;
-}
-
-/*
- * [120.443201] vm guest1 vcpu0 cpu3 NPF gpa 0x7ff82000 write rip 0x...
- *   312.4us: handling 12.1us vmm 200.0us halt 0ns preempted 100.3us
- *   other 0ns guest 5.0us; preempted by pid 4242 (stress-ng) for 100.3us
- */
-static char *text_line(char *p, const struct event_view *v)
-{
-	p = text_exit(text_where(p, v), v);
-	*p++ = ' ';
-	p = put_dur(p, v->duration_ns);
-	/* Its vCPU was destroyed first: the duration runs to that. */
-	if (v->no_entry)
-		p = put_str(p, " never re-entered");
-	p = put_str(p, ":");
-	for (int i = 0; i <= HVTRACE_NR_PARTS; i++) {
-		*p++ = ' ';
-		p = put_str(p, time_part_labels[i]);
-		*p++ = ' ';
-		p = put_dur(p, v->part_ns[i]);
-	}
-	p = put_str(p, " guest ");
-	p = put_dur(p, v->guest_ns);
-	if (!v->preempt_pid)
-		return p;
-	p = text_preemptor(put_str(p, "; preempted by "), v);
-	p = put_str(p, " for ");
-	return put_dur(p, v->preempt_ns);
-}
-
-/*
- * [120.443201] vm guest1 vcpu0 cpu3 preempted 1.20ms by pid 4242
- *   (stress-ng); in NPF gpa 0x7ff82000 write rip 0x...
- * The time is the switch-out, the duration the time off CPU.
- */
-static char *text_preempt_line(char *p, const struct event_view *v)
-{
-	p = put_str(text_where(p, v), "preempted ");
-	p = put_dur(p, v->duration_ns);
-	p = text_preemptor(put_str(p, " by "), v);
-	/* The module notes the time off CPU; say so when it differs. */
-	if (v->preempt_ns != v->duration_ns) {
-		p = put_str(p, " ran ");
-		p = put_dur(p, v->preempt_ns);
-	}
-	return text_exit(put_str(p, "; in "), v);
-}
-
-/*
- * One object a line, event_out_members()'s JSON built by hand: the
- * table's fields in JSON's order (what the record is first).
- */
-static char *json_line(char *p, const struct dump_ctx *c,
-		       const struct event_view *v)
-{
-	char *start = p;
-
-	for (unsigned int i = 0; i < c->nr_fields; i++) {
-		const struct event_field *f = c->fields[i];
-
-		if (!event_field_present(f, v))
-			continue;
-		/* A constant-size copy is three moves; the line has slack. */
-		memcpy(p, c->keys[i], sizeof(c->keys[i]));
-		p += c->key_len[i];
-		if (f->kind == EF_STR)
-			p = put_json_str(p, event_field_str(f, v));
-		else if (f->kind == EF_BOOL)
-			p = put_str(p, event_field_u64(f, v) ? "true" : "false");
-		else
-			p = put_u64(p, event_field_u64(f, v));
-	}
-	/* The first member's comma opens the object. */
-	*start = '{';
-	*p++ = '}';
-	return p;
-}
-
 /* Columns as the header; the empty string where a field is not there. */
 static char *csv_line(char *p, const struct dump_ctx *c,
 		      const struct event_view *v)
 {
-	for (unsigned int i = 0; i < c->nr_fields; i++) {
-		const struct event_field *f = c->fields[i];
+	for (unsigned int i = 0; i < c->fields.n; i++) {
+		const struct event_field *f = c->fields.fields[i];
 
 		if (i)
 			*p++ = ',';
@@ -385,14 +120,14 @@ static char *csv_line(char *p, const struct dump_ctx *c,
 
 static void print_csv_header(const struct dump_ctx *c)
 {
-	for (unsigned int i = 0; i < c->nr_fields; i++)
-		printf("%s%s", i ? "," : "", c->fields[i]->key);
+	for (unsigned int i = 0; i < c->fields.n; i++)
+		printf("%s%s", i ? "," : "", c->fields.fields[i]->key);
 	putchar('\n');
 }
 
 static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 {
-	char line[LINE_MAX_LEN], comm[TRACE_COMM_BUF], *p;
+	char line[EVENT_LINE_MAX], comm[TRACE_COMM_BUF], *p;
 	struct event_view v;
 
 	bool pre = trace_is_preempt(ev);
@@ -403,14 +138,13 @@ static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 			 pre || ev->e.preempt_pid ? trace_comm(&ev->e, comm) : "");
 	switch (c->fmt) {
 	case FMT_JSON:
-		p = json_line(line, c, &v);
+		p = event_json(line, &c->fields, &v);
 		break;
 	case FMT_CSV:
 		p = csv_line(line, c, &v);
 		break;
 	default:
-		p = v.preempt ? text_preempt_line(line, &v) :
-				text_line(line, &v);
+		p = event_text(line, &v);
 		break;
 	}
 	*p++ = '\n';
@@ -449,11 +183,7 @@ static int dump(const char *dir, enum dump_format fmt, unsigned int flags,
 		return 1;
 	}
 	c.r = r;
-	c.nr_fields = event_fields_pick(c.fields,
-					fmt == FMT_CSV ? EF_CSV : EF_DUMP);
-	for (unsigned int i = 0; i < c.nr_fields; i++)
-		c.key_len[i] = snprintf(c.keys[i], sizeof(c.keys[i]), ",\"%s\":",
-					c.fields[i]->key);
+	event_fmt_init(&c.fields, fmt == FMT_CSV ? EF_CSV : EF_DUMP);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (fmt == FMT_CSV)
 		print_csv_header(&c);

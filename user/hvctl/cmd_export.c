@@ -8,7 +8,10 @@
  * same track, "preempted by COMM (PID)" from switch-out to switch-in:
  * inside its exit's slice, so Perfetto draws it as the exit's child.
  * The events stream out as the reader yields them; only the set of VMs
- * and vCPU threads already named is kept.
+ * and vCPU threads already named is kept. A slice is built in a line
+ * buffer (put.h, event_json_members()), its strings through the one
+ * JSON escaper: millions of them, and a printf per field was most of
+ * the time.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,8 +25,15 @@
 #include "hvctl.h"
 #include "out_file.h"
 #include "output.h"
+#include "put.h"
 #include "trace_filter.h"
 #include "trace_read.h"
+
+/*
+ * A slice: its envelope, the args of event_json_members() (no longer
+ * than a dump line's) and the names and detail export adds.
+ */
+#define SLICE_MAX (EVENT_LINE_MAX + 1024)
 
 /*
  * The Perfetto UI parses a trace in the browser, where "2gb is typical"
@@ -88,19 +98,24 @@ struct exporter {
 	struct key_set vms, threads;
 	bool first;			/* no array member written yet */
 	struct trace_filter *filter;
+	struct event_fmt fields;	/* a slice's args */
 };
 
-static void next_member(struct exporter *x)
+/* What comes before the next member of traceEvents. */
+static const char *next_member(struct exporter *x)
 {
-	fputs(x->first ? "\n" : ",\n", x->f);
+	const char *sep = x->first ? "\n" : ",\n";
+
 	x->first = false;
+	return sep;
 }
 
-/* Microseconds with the nanoseconds kept as three decimals. */
-static void put_us(FILE *f, const char *key, uint64_t ns)
+/* KEY, then microseconds with the nanoseconds kept as three decimals. */
+static char *put_us(char *p, const char *key, uint64_t ns)
 {
-	fprintf(f, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000,
-		(unsigned int)(ns % 1000));
+	p = put_u64(put_str(p, key), ns / 1000);
+	*p++ = '.';
+	return put_digits(p, ns % 1000, 3);
 }
 
 /* Process and thread names, the first time a VM or vCPU thread shows. */
@@ -114,7 +129,7 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 	if (ret < 0)
 		return -1;
 	if (ret) {
-		next_member(x);
+		fputs(next_member(x), x->f);
 		fprintf(x->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%"
 			PRIu32 ",\"tid\":0,\"args\":{\"name\":", e->vm_pid);
 		out_json_str(x->f, trace_vm_label(x->r, e->vm_id, e->vm_pid,
@@ -124,12 +139,12 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 	ret = set_add(&x->threads, thread);
 	if (ret <= 0)
 		return ret;
-	next_member(x);
+	fputs(next_member(x), x->f);
 	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32
 		",\"tid\":%" PRIu32 ",\"args\":{\"name\":\"vcpu%" PRIu32 "\"}}",
 		e->vm_pid, e->tid, e->vcpu_id);
 	/* Tracks in vCPU order, not in order of appearance. */
-	next_member(x);
+	fputs(next_member(x), x->f);
 	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%"
 		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"sort_index\":%" PRIu32
 		"}}", e->vm_pid, e->tid, e->vcpu_id);
@@ -142,58 +157,60 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
  * named by the preemptor), the decoded exit information as "detail", and
  * who ran instead as "preempted_by": "stress-ng (4242)".
  */
-static void exit_args(FILE *f, const struct event_view *v, const char *exit)
+static char *put_args(char *p, const struct event_fmt *f,
+		      const struct event_view *v, const char *exit)
 {
-	char q[96], name[TRACE_COMM_BUF + 16];
-	struct out o;
+	char q[96], name[TRACE_COMM_BUF + 16], *start;
 
-	out_init(&o, f, true);
-	fputs(",\"args\":", f);
-	out_open_object(&o, NULL);
+	p = put_str(p, ",\"args\":");
+	start = p;
 	if (exit)
-		out_str(&o, "exit", NULL, exit);
-	event_out_members(&o, v, EF_EXPORT);
+		p = put_json_str(put_str(p, ",\"exit\":"), exit);
+	p = event_json_members(p, f, v);
 	if (exit_reason_qualifier(q, sizeof(q), v->isa, v->code, v->info1,
 				  v->info2) > 0)
-		out_str(&o, "detail", NULL, q);
+		p = put_json_str(put_str(p, ",\"detail\":"), q);
 	if (v->preempt || v->preempt_pid) {
 		snprintf(name, sizeof(name), "%s (%" PRIu64 ")",
 			 v->preempt_comm, v->preempt_pid);
-		out_str(&o, "preempted_by", NULL, name);
+		p = put_json_str(put_str(p, ",\"preempted_by\":"), name);
 	}
-	out_close_object(&o);
-	fputc('}', f);
+	/* The first member's comma opens the object. */
+	*start = '{';
+	return put_str(p, "}}");
 }
 
 static int export_event(struct exporter *x, const struct trace_event *ev)
 {
 	const struct trace_record *e = &ev->e;
 	char comm[TRACE_COMM_BUF], pre[TRACE_COMM_BUF + 40], code[48];
-	const char *name;
-
+	char line[SLICE_MAX], *p;
+	bool is_pre = trace_is_preempt(ev);
 	struct event_view v;
+	const char *name;
 
 	if (name_tracks(x, e))
 		return -1;
 	name = exit_reason_label(code, sizeof(code), e->isa, e->reason);
-	event_view_trace(&v, e, trace_is_preempt(ev), ev->ts_ns, ev->cpu, name,
-			 "", trace_comm(e, comm));
-	next_member(x);
-	if (trace_is_preempt(ev)) {
+	event_view_trace(&v, e, is_pre, ev->ts_ns, ev->cpu, name, "",
+			 trace_comm(e, comm));
+	p = put_str(line, next_member(x));
+	if (is_pre) {
 		snprintf(pre, sizeof(pre), "preempted by %s%s (%" PRIu32 ")",
 			 e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vcpu " : "",
 			 comm, e->preempt_pid);
-		fputs("{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":", x->f);
-		out_json_str(x->f, pre);
+		p = put_str(p, "{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":");
+		p = put_json_str(p, pre);
 	} else {
-		fprintf(x->f, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":\"%s\"",
-			name);
+		p = put_str(p, "{\"ph\":\"X\",\"cat\":\"exit\",\"name\":");
+		p = put_json_str(p, name);
 	}
-	fprintf(x->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32, e->vm_pid,
-		e->tid);
-	put_us(x->f, "ts", trace_exit_ns(ev));
-	put_us(x->f, "dur", e->duration_ns);
-	exit_args(x->f, &v, trace_is_preempt(ev) ? name : NULL);
+	p = put_u64(put_str(p, ",\"pid\":"), e->vm_pid);
+	p = put_u64(put_str(p, ",\"tid\":"), e->tid);
+	p = put_us(p, ",\"ts\":", trace_exit_ns(ev));
+	p = put_us(p, ",\"dur\":", e->duration_ns);
+	p = put_args(p, &x->fields, &v, is_pre ? name : NULL);
+	fwrite_unlocked(line, 1, p - line, x->f);
 	return 0;
 }
 
@@ -202,14 +219,15 @@ static void export_loss(unsigned int cpu, uint64_t begin, uint64_t end,
 			uint64_t lost, void *arg)
 {
 	struct exporter *x = arg;
+	char ts[64], *p = put_us(ts, "", begin);
 
-	next_member(x);
+	*p = '\0';
+	fputs(next_member(x), x->f);
 	fprintf(x->f, "{\"ph\":\"i\",\"s\":\"g\",\"cat\":\"loss\",\"name\":"
-		"\"%" PRIu64 " event%s lost on cpu%u\",\"pid\":0,\"tid\":0",
-		lost, lost == 1 ? "" : "s", cpu);
-	put_us(x->f, "ts", begin);
-	fprintf(x->f, ",\"args\":{\"cpu\":%u,\"lost\":%" PRIu64 ",\"begin_ns\":%"
-		PRIu64 ",\"end_ns\":%" PRIu64 "}}", cpu, lost, begin, end);
+		"\"%" PRIu64 " event%s lost on cpu%u\",\"pid\":0,\"tid\":0,"
+		"\"ts\":%s,\"args\":{\"cpu\":%u,\"lost\":%" PRIu64
+		",\"begin_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 "}}",
+		lost, lost == 1 ? "" : "s", cpu, ts, cpu, lost, begin, end);
 }
 
 static int export(struct exporter *x)
@@ -306,6 +324,7 @@ static int export_file(const char *dir, const char *out, unsigned int flags,
 	}
 	x.r = r;
 	x.f = o.f;
+	event_fmt_init(&x.fields, EF_EXPORT);
 	setvbuf(x.f, obuf, _IOFBF, sizeof(obuf));
 	ret = export(&x);
 	/* Half a JSON document is of no use: FILE stays as it was. */

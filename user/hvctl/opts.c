@@ -15,7 +15,6 @@
 #include "duration.h"
 #include "hvctl.h"
 #include "opts.h"
-#include "util.h"
 
 int hvctl_parse_u64(const char *s, uint64_t *v)
 {
@@ -93,24 +92,6 @@ bool hvctl_is_option(const char *a)
 	return a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]);
 }
 
-/* "10ms", "1s": MIN in the largest unit that divides it. */
-static void format_min(char *buf, size_t len, uint64_t ns)
-{
-	static const struct { const char *unit; uint64_t ns; } units[] = {
-		{ "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 },
-		{ "ns", 1 },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
-		if (ns % units[i].ns == 0) {
-			snprintf(buf, len, "%llu%s",
-				 (unsigned long long)(ns / units[i].ns),
-				 units[i].unit);
-			return;
-		}
-	}
-}
-
 static int take_u64(const struct hvctl_cmd *cmd, const struct hvctl_opt *o,
 		    const char *name, const char *v, uint64_t *out)
 {
@@ -138,8 +119,8 @@ static int take_duration(const struct hvctl_cmd *cmd,
 			 const struct hvctl_opt *o, const char *name,
 			 const char *v, uint64_t *out)
 {
+	char min[DURATION_LEN];
 	const char *err;
-	char min[32];
 
 	if (duration_parse(v, out, &err))
 		return hvctl_usage_err(cmd, "%s: %s", name, err);
@@ -147,8 +128,8 @@ static int take_duration(const struct hvctl_cmd *cmd,
 		return 0;
 	if (o->min == 1)
 		return hvctl_usage_err(cmd, "%s must be more than 0", name);
-	format_min(min, sizeof(min), o->min);
-	return hvctl_usage_err(cmd, "%s must be at least %s", name, min);
+	return hvctl_usage_err(cmd, "%s must be at least %s", name,
+			       duration_str(min, o->min));
 }
 
 /* "--on needs a value (total, handling, ...)" when the words are known. */

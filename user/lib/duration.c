@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "put.h"
 #include "util.h"
 
 struct unit {
@@ -148,7 +149,7 @@ int duration_parse(const char *s, uint64_t *ns, const char **err)
 	return 0;
 }
 
-int duration_format(char *buf, size_t len, uint64_t ns)
+char *duration_put(char *p, uint64_t ns)
 {
 	/* decimals shown per unit, and 10^decimals */
 	static const unsigned int decimals[] = { 0, 1, 2, 3 };
@@ -172,10 +173,24 @@ int duration_format(char *buf, size_t len, uint64_t ns)
 		}
 		break;
 	}
-	if (!decimals[i])
-		return snprintf(buf, len, "%llu%s", (unsigned long long)q,
-				units[i].name);
-	return snprintf(buf, len, "%llu.%0*llu%s",
-			(unsigned long long)(q / scale[i]), (int)decimals[i],
-			(unsigned long long)(q % scale[i]), units[i].name);
+	p = put_u64(p, q / scale[i]);
+	if (decimals[i]) {
+		*p++ = '.';
+		p = put_digits(p, q % scale[i], decimals[i]);
+	}
+	return put_str(p, units[i].name);
+}
+
+int duration_format(char *buf, size_t len, uint64_t ns)
+{
+	char tmp[DURATION_MAX + PUT_SLACK];
+	size_t n = duration_put(tmp, ns) - tmp;
+
+	if (len) {
+		size_t c = n < len ? n : len - 1;
+
+		memcpy(buf, tmp, c);
+		buf[c] = '\0';
+	}
+	return n;
 }

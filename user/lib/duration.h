@@ -23,6 +23,16 @@ int duration_parse(const char *s, uint64_t *ns, const char **err);
  */
 int duration_format(char *buf, size_t len, uint64_t ns);
 
+/*
+ * duration_format()'s text at P, not terminated, without snprintf (a
+ * dump's text line holds seven durations): returns its end. At most
+ * DURATION_MAX bytes, and put_u64()'s PUT_SLACK (put.h) past them.
+ */
+char *duration_put(char *p, uint64_t ns);
+
+/* The longest text: UINT64_MAX ns is "18446744073.710s". */
+#define DURATION_MAX 16
+
 /* Room for the duration_format() text of every duration up to 31 years. */
 #define DURATION_LEN 16
 

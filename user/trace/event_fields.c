@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The one table of an event's fields, and its JSON writer. */
+/*
+ * The one table of an event's fields, its JSON writer and the event's
+ * text line. Lines are built by hand into the caller's buffer, not with
+ * printf per field: a trace easily holds tens of millions of events.
+ */
 #include <assert.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "duration.h"
 #include "event_fields.h"
 #include "exit_reasons.h"
-#include "output.h"
+#include "put.h"
 #include "time_parts.h"
 #include "trace_format.h"
 #include "util.h"
@@ -117,7 +121,7 @@ unsigned int event_fields_pick(const struct event_field **pick,
 } while (0)
 
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
-		     const char *reason, const char *comm)
+		     const char *reason, const char *vm, const char *comm)
 {
 	VIEW_COPY(v, e);
 	v->type = e->type == HVTRACE_EV_PREEMPT ? "preempt" :
@@ -127,7 +131,7 @@ void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 	v->ts_ns = e->ts_ns;
 	v->entry_ns = 0;
 	v->reason = reason;
-	v->vm = "";
+	v->vm = vm;
 	v->cpu = e->cpu_entry;
 	v->part_ns[0] = time_handling(e->duration_ns, e->part_ns);
 	v->preempt_comm = comm;
@@ -150,39 +154,61 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 	v->preempt_comm = comm;
 }
 
-void event_out_members(struct out *o, const struct event_view *v,
-		       unsigned int set)
+void event_fmt_init(struct event_fmt *f, unsigned int set)
 {
-	const struct event_field *pick[EVENT_NR_FIELDS];
-	unsigned int n = event_fields_pick(pick, set);
-	char hex[24];
+	f->set = set;
+	f->n = event_fields_pick(f->fields, set);
+	for (unsigned int i = 0; i < f->n; i++)
+		f->key_len[i] = snprintf(f->keys[i], sizeof(f->keys[i]),
+					 ",\"%s\":", f->fields[i]->key);
+}
 
-	for (unsigned int i = 0; i < n; i++) {
-		const struct event_field *f = pick[i];
+char *event_json_members(char *p, const struct event_fmt *f,
+			 const struct event_view *v)
+{
+	for (unsigned int i = 0; i < f->n; i++) {
+		const struct event_field *e = f->fields[i];
 
-		if (!event_field_present(f, v))
+		if (!event_field_present(e, v))
 			continue;
-		switch (f->kind) {
+		/* A constant-size copy is three moves; the line has slack. */
+		memcpy(p, f->keys[i], sizeof(f->keys[i]));
+		p += f->key_len[i];
+		switch (e->kind) {
 		case EF_STR:
-			out_str(o, f->key, NULL, event_field_str(f, v));
+			p = put_json_str(p, event_field_str(e, v));
 			break;
 		case EF_BOOL:
-			out_bool(o, f->key, NULL, event_field_u64(f, v));
+			p = put_str(p, event_field_u64(e, v) ? "true" :
+							       "false");
 			break;
 		case EF_HEX:
 			/* Perfetto shows args as they are: hex stays hex. */
-			if (set == EF_EXPORT) {
-				snprintf(hex, sizeof(hex), "0x%" PRIx64,
-					 event_field_u64(f, v));
-				out_str(o, f->key, NULL, hex);
+			if (f->set == EF_EXPORT) {
+				*p++ = '"';
+				p = put_hex(p, event_field_u64(e, v));
+				*p++ = '"';
 				break;
 			}
 			/* fallthrough */
 		default:
-			out_u64(o, f->key, NULL, event_field_u64(f, v));
+			p = put_u64(p, event_field_u64(e, v));
 			break;
 		}
 	}
+	return p;
+}
+
+char *event_json(char *p, const struct event_fmt *f,
+		 const struct event_view *v)
+{
+	char *start = p;
+
+	p = event_json_members(p, f, v);
+	/* The first member's comma opens the object (type is always one). */
+	*start = '{';
+	*p++ = '}';
+	return p;
 }
 
 const char *event_qualifier(char *buf, size_t len, const struct event_view *v)
@@ -196,4 +222,111 @@ const char *event_qualifier(char *buf, size_t len, const struct event_view *v)
 		q = sp ? sp + 1 : "";
 	}
 	return q;
+}
+
+/* "[120.443201] vm guest1 pid 4100 vcpu0 cpu3 ": where it happened. */
+static char *text_where(char *p, const struct event_view *v)
+{
+	*p++ = '[';
+	p = put_u64(p, v->ts_ns / 1000000000);
+	*p++ = '.';
+	p = put_digits(p, v->ts_ns % 1000000000 / 1000, 6);
+	p = put_str(p, "] vm ");
+	p = put_str(p, v->vm);
+	p = put_str(p, " pid ");
+	p = put_u64(p, v->vm_pid);
+	p = put_str(p, " vcpu");
+	p = put_u64(p, v->vcpu);
+	/* A preemption's time is the switch-out: so is its CPU. */
+	p = put_str(p, " cpu");
+	p = put_u64(p, v->preempt ? v->cpu_exit : v->cpu);
+	*p++ = ' ';
+	return p;
+}
+
+/* "NPF gpa 0x7ff82000 write rip 0x...": the exit and what it was about. */
+static char *text_exit(char *p, const struct event_view *v)
+{
+	char q[96];
+	const char *qs;
+
+	p = put_str(p, v->reason);
+	if (v->flags & HVTRACE_EVF_ADDR_GPA) {
+		p = put_str(p, " gpa ");
+		p = put_hex(p, v->addr);
+	}
+	if (v->flags & HVTRACE_EVF_ADDR_MSR) {
+		p = put_str(p, " msr ");
+		p = put_hex(p, v->addr);
+	}
+	qs = event_qualifier(q, sizeof(q), v);
+	if (*qs) {
+		*p++ = ' ';
+		p = put_str(p, qs);
+	}
+	if (v->flags & HVTRACE_EVF_RIP_VALID) {
+		p = put_str(p, " rip ");
+		p = put_hex(p, v->rip);
+	}
+	return p;
+}
+
+/* "pid 4242 (stress-ng)", "vcpu pid 4102 (CPU 1/KVM)" */
+static char *text_preemptor(char *p, const struct event_view *v)
+{
+	if (v->preempt_vcpu)
+		p = put_str(p, "vcpu ");
+	p = put_str(p, "pid ");
+	p = put_u64(p, v->preempt_pid);
+	p = put_str(p, " (");
+	p = put_str(p, v->preempt_comm);
+	*p++ = ')';
+	return p;
+}
+
+/* An exit: its duration, where it went, who ran instead. */
+static char *text_exit_line(char *p, const struct event_view *v)
+{
+	p = text_exit(text_where(p, v), v);
+	*p++ = ' ';
+	p = duration_put(p, v->duration_ns);
+	/* Its vCPU was destroyed first: the duration runs to that. */
+	if (v->no_entry)
+		p = put_str(p, " never re-entered");
+	*p++ = ':';
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++) {
+		*p++ = ' ';
+		p = put_str(p, time_part_labels[i]);
+		*p++ = ' ';
+		p = duration_put(p, v->part_ns[i]);
+	}
+	p = put_str(p, " guest ");
+	p = duration_put(p, v->guest_ns);
+	if (!v->preempt_pid)
+		return p;
+	p = text_preemptor(put_str(p, "; preempted by "), v);
+	p = put_str(p, " for ");
+	return duration_put(p, v->preempt_ns);
+}
+
+/*
+ * A preemption record: the time is the switch-out, the duration the time
+ * off CPU, then the exit in flight.
+ */
+static char *text_preempt_line(char *p, const struct event_view *v)
+{
+	p = put_str(text_where(p, v), "preempted ");
+	p = duration_put(p, v->duration_ns);
+	p = text_preemptor(put_str(p, " by "), v);
+	/* The module notes the time off CPU; say so when it differs. */
+	if (v->preempt_ns != v->duration_ns) {
+		p = put_str(p, " ran ");
+		p = duration_put(p, v->preempt_ns);
+	}
+	return text_exit(put_str(p, "; in "), v);
+}
+
+char *event_text(char *p, const struct event_view *v)
+{
+	return v->preempt ? text_preempt_line(p, v) : text_exit_line(p, v);
 }

@@ -7,6 +7,7 @@
  * the one table, so a field added here shows up everywhere it belongs.
  * The CTF metadata is not a view but the record's binary layout
  * (trace_format.h): its names (addr, vcpu_id, cpu_entry) are the file's.
+ * An event's text line is one too (event_text()): drain's and dump's.
  */
 #ifndef HVCTL_EVENT_FIELDS_H
 #define HVCTL_EVENT_FIELDS_H
@@ -19,7 +20,6 @@
 
 struct hvtrace_event;
 struct trace_record;
-struct out;
 
 /* One event, from a ring (drain) or a trace (dump, export). */
 struct event_view {
@@ -33,7 +33,7 @@ struct event_view {
 	uint64_t isa, code, info1, info2, intr_info, error_code;
 	uint64_t addr;			/* gpa or msr, as flags say */
 	uint64_t rip;
-	const char *vm;			/* trace_vm_label(); traces only */
+	const char *vm;			/* trace_vm_label() */
 	uint64_t vm_id, vm_pid, vcpu, tid, cpu_exit, cpu, flags;
 	uint64_t part_ns[HVTRACE_NR_PARTS + 1];	/* handling first */
 	uint64_t guest_ns;
@@ -123,11 +123,11 @@ static inline const char *event_field_str(const struct event_field *f,
 }
 
 /*
- * The view of a ring's event; REASON and COMM are its labels (COMM
+ * The view of a ring's event; REASON, VM and COMM are its labels (COMM
  * NUL-terminated by the caller: the ring does not promise one).
  */
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
-		     const char *reason, const char *comm);
+		     const char *reason, const char *vm, const char *comm);
 /*
  * The view of a trace's record that re-entered at ENTRY_NS on CPU;
  * REASON, VM and COMM are its labels.
@@ -136,9 +136,49 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 		      bool preempt, uint64_t entry_ns, unsigned int cpu,
 		      const char *reason, const char *vm, const char *comm);
 
-/* The members of V that output SET (EF_DRAIN, EF_DUMP or EF_EXPORT) has. */
-void event_out_members(struct out *o, const struct event_view *v,
-		       unsigned int set);
+/*
+ * Room for a line of event_text() or event_json(): some 1000 bytes of
+ * keys and numbers, a 63-byte VM name and a 16-byte command name escaped
+ * six-fold, then put_u64()'s PUT_SLACK (put.h).
+ */
+#define EVENT_LINE_MAX 2048
+
+/*
+ * Output SET's fields (event_fields_pick()) with their JSON text made
+ * once: the line writers' table.
+ */
+struct event_fmt {
+	unsigned int set, n;
+	const struct event_field *fields[EVENT_NR_FIELDS];
+	/* Each field's ",\"key\":" and its length. */
+	char keys[EVENT_NR_FIELDS][24];
+	unsigned char key_len[EVENT_NR_FIELDS];
+};
+
+void event_fmt_init(struct event_fmt *f, unsigned int set);
+
+/*
+ * The JSON members of V that F's output has, each after a comma, at P:
+ * returns the end. Export writes the hex fields as "0x..." strings.
+ */
+char *event_json_members(char *p, const struct event_fmt *f,
+			 const struct event_view *v);
+
+/* V as one JSON object at P (drain -j, dump -j): returns its end. */
+char *event_json(char *p, const struct event_fmt *f,
+		 const struct event_view *v);
+
+/*
+ * V as drain's and dump's text line (no newline) at P: returns its end.
+ *
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 NPF gpa 0x7ff82000 write
+ *   rip 0x... 312.4us: handling 12.1us vmm 200.0us halt 0ns preempted
+ *   100.3us other 0ns guest 5.0us; preempted by pid 4242 (stress-ng)
+ *   for 100.3us
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by pid
+ *   4242 (stress-ng); in NPF gpa 0x7ff82000 write rip 0x...
+ */
+char *event_text(char *p, const struct event_view *v);
 
 /*
  * The decoded exit information (exit_reason_qualifier()) into BUF, less

@@ -530,9 +530,9 @@ const struct trace_vm *trace_vm_by_id(const struct trace_reader *r,
 const char *trace_vm_label(const struct trace_reader *r, uint32_t vm_id,
 			   uint32_t pid, char *buf, size_t len)
 {
-	const struct trace_vm *vm = trace_vm_by_id(r, vm_id);
+	const struct trace_vm *vm = r ? trace_vm_by_id(r, vm_id) : NULL;
 
-	if (!vm)
+	if (!vm && r)
 		vm = trace_vm_by_pid(r, pid);
 	if (vm && vm->name[0])
 		return vm->name;

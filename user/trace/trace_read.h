@@ -132,7 +132,8 @@ const struct trace_vm *trace_vm_by_id(const struct trace_reader *r,
 				      uint32_t vm_id);
 /*
  * How to call the VM of an event: its name from vms.tsv (looked up by
- * vm_id, then by the VMM's pid), else "vm<id>" written into BUF.
+ * vm_id, then by the VMM's pid), else "vm<id>" written into BUF. R NULL:
+ * no trace (drain), always "vm<id>".
  */
 const char *trace_vm_label(const struct trace_reader *r, uint32_t vm_id,
 			   uint32_t pid, char *buf, size_t len);
