@@ -138,7 +138,7 @@ static void test_text(void)
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
 	CHECK_HAS(out, "\nvcpu                                               "
 		  "exits       time       min       avg       max  preemptions"
-		  " preempt time\n"
+		  "    preempted\n"
 		  "vm 1    pid 4242     vcpu 0    tid 4243               30"
 		  "    400.0us     1.0us    13.3us     9.0us            3"
 		  "      180.0us\n");

@@ -439,7 +439,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 		if (!o->json)
 			printf("\n%-43s %12s %10s %9s %9s %9s %12s %12s\n",
 			       "vcpu", "exits", "time", "min", "avg", "max",
-			       "preemptions", "preempt time");
+			       "preemptions", "preempted");
 		out_open_array(o, "vcpus");
 		for (unsigned int i = 0; i < s->nr_vcpus; i++)
 			print_vcpu(o, &s->vcpus[i]);

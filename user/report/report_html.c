@@ -588,7 +588,7 @@ static void split_reasons(struct page *p)
 	      p->f);
 	for (int i = 0; i < REP_NR_PARTS; i++)
 		fprintf(p->f, "<th>%s</th>", time_part_labels[i]);
-	fputs("<th>preemptions</th><th>preempt time</th><th class=\"l\">top "
+	fputs("<th>preemptions</th><th>preempted</th><th class=\"l\">top "
 	      "preemptor (share of time)</th></tr>\n", p->f);
 	for (unsigned int i = 0; i < p->nr; i++) {
 		const struct rep_reason *rr = report_reason(rep, p->order[i]);
@@ -643,7 +643,7 @@ static int split_vcpus(struct page *p)
 	      "<th>time</th>", p->f);
 	for (int i = 0; i < REP_NR_PARTS; i++)
 		fprintf(p->f, "<th>%s</th>", time_part_labels[i]);
-	fputs("<th>guest</th><th>preemptions</th><th>preempt time</th>"
+	fputs("<th>guest</th><th>preemptions</th><th>preempted</th>"
 	      "<th class=\"l\">top preemptor (share of time)</th></tr>\n", p->f);
 	rep_iter_rewind(&it);
 	for (unsigned int i = 0; i < rows && rep_iter_next(&it, &v); i++) {

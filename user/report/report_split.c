@@ -97,7 +97,7 @@ void rep_print_reason_split(struct out *o, const struct report *rep,
 	printf("\nWhere the exit time went, by reason (shares of each "
 	       "reason's time)\n%-*s %10s", width, "reason", "time");
 	text_parts_heading();
-	printf(" %11s %12s  %s\n", "preemptions", "preempt time",
+	printf(" %11s %12s  %s\n", "preemptions", "preempted",
 	       "top preemptor (share of time)");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct rep_reason *rr = report_reason(rep, idx[i]);
@@ -130,7 +130,7 @@ int rep_print_vcpu_split(struct out *o, const struct report *rep, unsigned int t
 	       "vCPU's exit time; guest: before its exits)\n%-20s %5s %8s %10s",
 	       "vm", "vcpu", "tid", "time");
 	text_parts_heading();
-	printf(" %10s %11s %12s  %s\n", "guest", "preemptions", "preempt time",
+	printf(" %10s %11s %12s  %s\n", "guest", "preemptions", "preempted",
 	       "top preemptor (share of time)");
 	while (i++ < top && rep_iter_next(&it, &v)) {
 		const struct rep_split *s = v.split;
