@@ -8,8 +8,7 @@
 #include "duration.h"
 #include "put.h"
 #include "unit.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 static void check_ok(int line, const char *s, uint64_t want)
 {
