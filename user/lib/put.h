@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "output.h"
+#include "json_escape.h"
 
 #define PUT_SLACK 20
 
