@@ -99,13 +99,13 @@ int main(void)
 	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
 		  "out 1B rip 0x1000 1.30ms: handling 20.0us vmm 180.0us halt "
 		  "0ns runnable 1.10ms other 0ns guest 5.0us; preempted by "
-		  "pid 1234 (stress-ng-cpu:01) for 900.0us\n");
+		  "stress-ng-cpu:01 (1234) for 900.0us\n");
 	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
 		  "out 1B rip 0x1000 1.30ms: handling 1.30ms vmm 0ns halt 0ns "
 		  "runnable 0ns other 0ns guest 5.0us\n");
 	/* A preemption: on the CPU the thread left (cpu_exit). */
 	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu2 preempted "
-		  "400.0us by vcpu pid 4244 (CPU 1/KVM) ran 300.0us; in IOIO "
+		  "400.0us by vcpu CPU 1/KVM (4244) ran 300.0us; in IOIO "
 		  "port 0x81 out 1B rip 0x1000\n");
 	CHECK_HAS(out, "[12.345678] vm vm1 pid 4242 vcpu0 cpu3 IOIO port 0x81 "
 		  "out 1B rip 0x1000 1.30ms never re-entered: handling 300.0us "

@@ -160,7 +160,7 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 static char *put_args(char *p, const struct event_fmt *f,
 		      const struct event_view *v, const char *exit)
 {
-	char q[96], name[TRACE_COMM_BUF + 16], *start;
+	char q[96], name[PREEMPTOR_LEN], *start;
 
 	p = put_str(p, ",\"args\":");
 	start = p;
@@ -171,8 +171,8 @@ static char *put_args(char *p, const struct event_fmt *f,
 				  v->info2) > 0)
 		p = put_json_str(put_str(p, ",\"detail\":"), q);
 	if (v->preempt || v->preempt_pid) {
-		snprintf(name, sizeof(name), "%s (%" PRIu64 ")",
-			 v->preempt_comm, v->preempt_pid);
+		*put_preemptor(name, v->preempt_comm, v->preempt_pid,
+			       false) = '\0';
 		p = put_json_str(put_str(p, ",\"preempted_by\":"), name);
 	}
 	/* The first member's comma opens the object. */
@@ -183,7 +183,7 @@ static char *put_args(char *p, const struct event_fmt *f,
 static int export_event(struct exporter *x, const struct trace_event *ev)
 {
 	const struct trace_record *e = &ev->e;
-	char comm[TRACE_COMM_BUF], pre[TRACE_COMM_BUF + 40], code[48];
+	char comm[TRACE_COMM_BUF], pre[16 + PREEMPTOR_LEN], code[48];
 	char line[SLICE_MAX], *p;
 	bool is_pre = trace_is_preempt(ev);
 	struct event_view v;
@@ -196,9 +196,9 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 			 trace_comm(e, comm));
 	p = put_str(line, next_member(x));
 	if (is_pre) {
-		snprintf(pre, sizeof(pre), "preempted by %s%s (%" PRIu32 ")",
-			 e->flags & HVTRACE_EVF_PREEMPT_VCPU ? "vcpu " : "",
-			 comm, e->preempt_pid);
+		*put_preemptor(put_str(pre, "preempted by "), comm,
+			       e->preempt_pid,
+			       e->flags & HVTRACE_EVF_PREEMPT_VCPU) = '\0';
 		p = put_str(p, "{\"ph\":\"X\",\"cat\":\"preempt\",\"name\":");
 		p = put_json_str(p, pre);
 	} else {

@@ -9,6 +9,7 @@
 #ifndef HVCTL_PUT_H
 #define HVCTL_PUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -98,6 +99,24 @@ static inline char *put_json_str(char *p, const char *s)
 		s += used;
 	}
 	*p++ = '"';
+	return p;
+}
+
+/*
+ * A preemptor as every output names it: "stress-ng (4242)", and a vCPU
+ * thread "vcpu CPU 1/KVM (4102)". A buffer of PREEMPTOR_LEN holds one
+ * with a command name of up to 16 bytes.
+ */
+#define PREEMPTOR_LEN	(5 + 16 + 2 + 1 + PUT_SLACK + 2)
+
+static inline char *put_preemptor(char *p, const char *comm, uint64_t pid,
+				  bool vcpu)
+{
+	if (vcpu)
+		p = put_str(p, "vcpu ");
+	p = put_str(put_str(p, comm), " (");
+	p = put_u64(p, pid);
+	*p++ = ')';
 	return p;
 }
 

@@ -91,7 +91,7 @@ struct rep_reason {
  */
 struct rep_preemptor {
 	uint32_t pid;
-	char comm[16];
+	char comm[TRACE_COMM_BUF];	/* trace_comm(): up to 16 bytes and NUL */
 	bool vcpu;			/* a vCPU thread */
 	bool used;
 	uint64_t records, stall_ns, ran_ns;

@@ -18,6 +18,7 @@
 
 #include "duration.h"
 #include "output.h"
+#include "put.h"
 #include "report_split.h"
 #include "time_parts.h"
 
@@ -28,8 +29,10 @@ static const char *const ppm_keys[REP_NR_PARTS] = {
 /* "noisy-batch (31337)", "vcpu CPU 1/KVM (4102)" */
 static const char *who(const struct rep_preemptor *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s (%" PRIu32 ")", p->vcpu ? "vcpu " : "",
-		 p->comm, p->pid);
+	char name[PREEMPTOR_LEN];
+
+	*put_preemptor(name, p->comm, p->pid, p->vcpu) = '\0';
+	snprintf(buf, len, "%s", name);
 	return buf;
 }
 

@@ -271,17 +271,10 @@ static char *text_exit(char *p, const struct event_view *v)
 	return p;
 }
 
-/* "pid 4242 (stress-ng)", "vcpu pid 4102 (CPU 1/KVM)" */
 static char *text_preemptor(char *p, const struct event_view *v)
 {
-	if (v->preempt_vcpu)
-		p = put_str(p, "vcpu ");
-	p = put_str(p, "pid ");
-	p = put_u64(p, v->preempt_pid);
-	p = put_str(p, " (");
-	p = put_str(p, v->preempt_comm);
-	*p++ = ')';
-	return p;
+	return put_preemptor(p, v->preempt_comm, v->preempt_pid,
+			     v->preempt_vcpu);
 }
 
 /* An exit: its duration, where it went, who ran instead. */
