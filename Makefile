@@ -69,11 +69,9 @@ $(BUILD)/bin/hvctl: $(USER_OUT)/hvctl/hvctl.o $(USER_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MNL_LIBS) -lm
 
-# The Makefile too: new flags rebuild everything, and so does a tree built
-# before the dependency files existed.
+# The Makefile too: new flags rebuild main as they do the layers.
 $(USER_OUT)/hvctl/hvctl.o: Makefile user/layers.mk
 -include $(USER_OUT)/hvctl/hvctl.d
-$(foreach l,$(USER_LAYERS),$(USER_OBJS_$(l))): Makefile user/layers.mk
 
 # The programs the test VM runs: hvguest, hvhog, nlfuzz, and pyfork.
 guest:

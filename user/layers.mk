@@ -2,8 +2,9 @@
 #
 # hvctl's layers, one folder and one archive each. A layer includes its
 # own headers and those of the layers below it, nothing else (the -I
-# flags below), and the archives are linked top down, so a call upwards
-# fails to build:
+# flags below), so a call upwards has no declaration and fails to build
+# with WERROR=1; scripts/check-layers (make check) checks the archives'
+# symbols too:
 #
 #   hvctl/   the commands: option parsing, usage, printing    libcli.a
 #   report/  the report engine and its renderers              libreport.a
@@ -43,9 +44,12 @@ $(USER_OUT)/$(1)/%.o: $(USER_DIR)/$(1)/%.c
 	@mkdir -p $$(@D)
 	$$(CC) $$(USER_CFLAGS) -MMD -MP \
 		$$(foreach l,$$(USER_BELOW_$(1)),-I$(USER_DIR)/$$(l)) -c -o $$@ $$<
-$(USER_OUT)/$(USER_ARCHIVE_$(1)): $$(USER_OBJS_$(1))
+# New flags rebuild the objects; a file added to or removed from the
+# folder (its mtime) rebuilds the archive, so no stale member stays in it.
+$$(USER_OBJS_$(1)): $(firstword $(MAKEFILE_LIST)) $(USER_DIR)/layers.mk
+$(USER_OUT)/$(USER_ARCHIVE_$(1)): $$(USER_OBJS_$(1)) $(USER_DIR)/$(1)
 	@rm -f $$@
-	$$(AR) rcs $$@ $$^
+	$$(AR) rcs $$@ $$(USER_OBJS_$(1))
 -include $$(USER_OBJS_$(1):.o=.d)
 endef
 $(foreach l,$(USER_LAYERS),$(eval $(call user_layer,$(l))))

@@ -284,6 +284,27 @@ static void test_round_trip(void)
 	}
 }
 
+/* Limits in messages: exact, and what they say parses back to them. */
+static void test_exact(void)
+{
+	static const struct { uint64_t ns; const char *s; } t[] = {
+		{ 0, "0ns" }, { 1, "1ns" }, { 999, "999ns" }, { 1000, "1us" },
+		{ 1500000, "1500us" }, { 10000000, "10ms" }, { 3000000001ull,
+		"3000000001ns" }, { 3600000000000ull, "3600s" },
+		{ 18446744073709551615ull, "18446744073709551615ns" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		char buf[32];
+		uint64_t ns = 1;
+
+		duration_exact(buf, sizeof(buf), t[i].ns);
+		CHECK_STR(buf, t[i].s);
+		CHECK_MSG(duration_parse(buf, &ns, NULL) == 0 && ns == t[i].ns,
+			  "\"%s\" -> %" PRIu64, buf, ns);
+	}
+}
+
 int main(void)
 {
 	test_parse_good();
@@ -292,5 +313,6 @@ int main(void)
 	test_format();
 	test_format_wide();
 	test_round_trip();
+	test_exact();
 	return unit_report();
 }

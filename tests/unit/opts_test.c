@@ -202,8 +202,8 @@ static void test_refused(void)
 
 	BAD("--dur: negative duration '-5us'", "--dur", "-5us");
 	BAD("--dur: negative duration '-5us'", "--dur=-5us");
-	BAD("--dur must be at least 1.00ms", "--dur", "999us");
-	BAD("--dur must be at least 1.00ms", "--dur", "0");
+	BAD("--dur must be at least 1ms", "--dur", "999us");
+	BAD("--dur must be at least 1ms", "--dur", "0");
 	BAD("--dur1 must be more than 0", "--dur1", "0");
 	CHECK_INT(parse(&t_cmd, "--dur", "5", NULL), 2);
 	CHECK(!strncmp(msg, "--dur: ", 7));

@@ -252,7 +252,7 @@ const struct hvctl_cmd hvctl_cmd_dump = {
 	.args = "@dir",
 	.summary = "print every event of a recorded trace, one a line\n"
 		   "Exits with where their time went (handling, vmm, halt,\n"
-		   "preempted, other; guest time before) and who preempted them;\n"
+		   "runnable, other; guest time before) and who preempted them;\n"
 		   "preemption records as \"preempted\" lines. Events come in\n"
 		   "re-entry order; the time shown (ts_ns) is the exit (switch-out),\n"
 		   "re-entry minus duration. json (also -j): one object a line;\n"

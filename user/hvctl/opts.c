@@ -128,8 +128,8 @@ static int take_duration(const struct hvctl_cmd *cmd,
 		return 0;
 	if (o->min == 1)
 		return hvctl_usage_err(cmd, "%s must be more than 0", name);
-	return hvctl_usage_err(cmd, "%s must be at least %s", name,
-			       duration_str(min, o->min));
+	duration_exact(min, sizeof(min), o->min);
+	return hvctl_usage_err(cmd, "%s must be at least %s", name, min);
 }
 
 /* "--on needs a value (total, handling, ...)" when the words are known. */

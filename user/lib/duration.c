@@ -4,6 +4,7 @@
  * threshold of "1.1ms" must be exactly 1100000, never 1099999.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -193,4 +194,17 @@ int duration_format(char *buf, size_t len, uint64_t ns)
 		buf[c] = '\0';
 	}
 	return n;
+}
+
+int duration_exact(char *buf, size_t len, uint64_t ns)
+{
+	static const struct { uint64_t ns; const char *unit; } units[] = {
+		{ 1000000000ULL, "s" }, { 1000000, "ms" }, { 1000, "us" },
+	};
+
+	for (size_t i = 0; ns && i < ARRAY_SIZE(units); i++)
+		if (ns % units[i].ns == 0)
+			return snprintf(buf, len, "%" PRIu64 "%s",
+					ns / units[i].ns, units[i].unit);
+	return snprintf(buf, len, "%" PRIu64 "ns", ns);
 }

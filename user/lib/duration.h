@@ -30,6 +30,12 @@ int duration_format(char *buf, size_t len, uint64_t ns);
  */
 char *duration_put(char *p, uint64_t ns);
 
+/*
+ * NS as one would type it, exactly: the largest unit that divides it
+ * ("10ms", "1500us", "7ns"), for limits in messages. Snprintf semantics.
+ */
+int duration_exact(char *buf, size_t len, uint64_t ns);
+
 /* The longest text: UINT64_MAX ns is "18446744073.710s". */
 #define DURATION_MAX 16
 

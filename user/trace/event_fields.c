@@ -158,9 +158,12 @@ void event_fmt_init(struct event_fmt *f, unsigned int set)
 {
 	f->set = set;
 	f->n = event_fields_pick(f->fields, set);
-	for (unsigned int i = 0; i < f->n; i++)
+	for (unsigned int i = 0; i < f->n; i++) {
 		f->key_len[i] = snprintf(f->keys[i], sizeof(f->keys[i]),
 					 ",\"%s\":", f->fields[i]->key);
+		/* A longer key would be cut, and its members misplaced. */
+		assert(f->key_len[i] < sizeof(f->keys[i]));
+	}
 }
 
 char *event_json_members(char *p, const struct event_fmt *f,

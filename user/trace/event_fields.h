@@ -172,11 +172,11 @@ char *event_json(char *p, const struct event_fmt *f,
  * V as drain's and dump's text line (no newline) at P: returns its end.
  *
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 NPF gpa 0x7ff82000 write
- *   rip 0x... 312.4us: handling 12.1us vmm 200.0us halt 0ns preempted
- *   100.3us other 0ns guest 5.0us; preempted by pid 4242 (stress-ng)
+ *   rip 0x... 312.4us: handling 12.1us vmm 200.0us halt 0ns runnable
+ *   100.3us other 0ns guest 5.0us; preempted by stress-ng (4242)
  *   for 100.3us
- * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by pid
- *   4242 (stress-ng); in NPF gpa 0x7ff82000 write rip 0x...
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by
+ *   stress-ng (4242); in NPF gpa 0x7ff82000 write rip 0x...
  */
 char *event_text(char *p, const struct event_view *v);
 
