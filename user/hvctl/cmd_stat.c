@@ -134,49 +134,53 @@ static void print_reason(struct out *o, const struct out_col *cols,
 		fputc('\n', o->f);
 }
 
-/* Text: a "time share%" cell of the split tables, 16 wide. */
-static void print_share(uint64_t ns, uint64_t whole)
+/* The parts of TOTAL into NS, handling first. */
+static void split_ns(uint64_t ns[HVTRACE_NR_PARTS + 1], uint64_t total,
+		     const __u64 part[HVTRACE_NR_PARTS])
 {
-	char t[16];
-
-	duration_str(t, ns);
-	printf(" %9s %5.1f%%", t, time_share(ns, whole));
+	ns[0] = time_handling(total, part);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		ns[1 + i] = part[i];
 }
 
 /* Text: handling and the other parts of TOTAL, as shares of WHOLE. */
-static void print_split(uint64_t total, const __u64 part[], uint64_t whole)
+static void print_split(struct out *o, uint64_t total, const __u64 part[],
+			uint64_t whole)
 {
-	print_share(time_handling(total, part), whole);
-	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
-		print_share(part[i], whole);
-	putchar('\n');
+	uint64_t ns[HVTRACE_NR_PARTS + 1];
+
+	split_ns(ns, total, part);
+	time_split_cells(o, ns, whole, true);
+	fputc('\n', o->f);
 }
 
 /* FIRST heads the column of the rows' labels, WIDTH wide. */
-static void print_split_heading(const char *first, int width, bool guest)
+static void print_split_heading(struct out *o, const char *first, int width,
+				bool guest)
 {
-	printf("\n%-*s", width, first);
+	fprintf(o->f, "\n%-*s", width, first);
 	if (guest)
-		printf(" %16s", "guest");
-	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
-		printf(" %16s", time_part_labels[i]);
-	putchar('\n');
+		time_split_head(o, "guest", true);
+	time_split_heading(o, true);
+	fputc('\n', o->f);
 }
 
 /*
  * Text: where each reason's time went, in the order of the main table,
  * its labels WIDTH wide as there.
  */
-static void print_reason_splits(const struct hvc_stats *s, int width)
+static void print_reason_splits(struct out *o, const struct hvc_stats *s,
+				int width)
 {
 	char name[LABEL_LEN];
 
-	print_split_heading("reason time split", width, false);
+	print_split_heading(o, "reason time split", width, false);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
 
-		printf("%-*s", width, reason_row_name(r, name, sizeof(name)));
-		print_split(r->total_ns, r->part_ns, r->total_ns);
+		fprintf(o->f, "%-*s", width,
+			reason_row_name(r, name, sizeof(name)));
+		print_split(o, r->total_ns, r->part_ns, r->total_ns);
 	}
 }
 
@@ -213,20 +217,20 @@ static void print_vcpu(struct out *o, const struct hvc_vcpu_row *v)
 }
 
 /* Text: each vCPU's time, in the guest and in exits' parts. */
-static void print_vcpu_splits(const struct hvc_stats *s)
+static void print_vcpu_splits(struct out *o, const struct hvc_stats *s)
 {
 	char label[32];
 
-	print_split_heading("vcpu time split", 24, true);
+	print_split_heading(o, "vcpu time split", 24, true);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
 
 		snprintf(label, sizeof(label), "vm %u vcpu %u%s", v->vm_id,
 			 v->vcpu_id, v->gone ? " (gone)" : "");
-		printf("%-24s", label);
-		print_share(v->guest_ns, all);
-		print_split(v->total_ns, v->part_ns, all);
+		fprintf(o->f, "%-24s", label);
+		time_split_cell(o, v->guest_ns, all, true);
+		print_split(o, v->total_ns, v->part_ns, all);
 	}
 }
 
@@ -435,7 +439,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 	out_close_array(o);
 	if (!o->json) {
 		print_no_entry(s);
-		print_reason_splits(s, -cols[RC_REASON].width);
+		print_reason_splits(o, s, -cols[RC_REASON].width);
 	}
 	if (opts->vcpus) {
 		if (!o->json)
@@ -447,7 +451,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 			print_vcpu(o, &s->vcpus[i]);
 		out_close_array(o);
 		if (!o->json)
-			print_vcpu_splits(s);
+			print_vcpu_splits(o, s);
 		print_preemptors(o, s);
 	}
 	out_close_object(o);
