@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "duration.h"
 #include "hvctl.h"
 #include "output.h"
 #include "reason_row.h"
@@ -30,6 +29,8 @@
 #define TOP_PREEMPTORS 10
 /* Out of the guest this long: marked as stuck in text. */
 #define STUCK_NS 1000000000ULL
+/* Room for a reason's name, exit_label()'s: "INVALID_STATE 0x80000021". */
+#define LABEL_LEN 48
 
 struct stat_opts {
 	bool vcpus;
@@ -113,7 +114,7 @@ static void print_reason(struct out *o, const struct out_col *cols,
 		[RC_P999].absent = !r->has_hist,
 		[RC_MAX].u = r->max_ns,
 	};
-	char name[48];
+	char name[LABEL_LEN];
 
 	c[RC_REASON].s = reason_row_name(r, name, sizeof(name));
 	if (r->has_hist) {
@@ -132,99 +133,167 @@ static void print_reason(struct out *o, const struct out_col *cols,
 		fputc('\n', o->f);
 }
 
-/* Text: a "time share%" cell of the split tables, 16 wide. */
-static void print_share(uint64_t ns, uint64_t whole)
+/* The parts of TOTAL into NS, handling first. */
+static void split_ns(uint64_t ns[HVTRACE_NR_PARTS + 1], uint64_t total,
+		     const __u64 part[HVTRACE_NR_PARTS])
 {
-	char t[16];
-
-	duration_str(t, ns);
-	printf(" %9s %5.1f%%", t, time_share(ns, whole));
+	ns[0] = time_handling(total, part);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		ns[1 + i] = part[i];
 }
 
 /* Text: handling and the other parts of TOTAL, as shares of WHOLE. */
-static void print_split(uint64_t total, const __u64 part[], uint64_t whole)
+static void print_split(struct out *o, uint64_t total, const __u64 part[],
+			uint64_t whole)
 {
-	print_share(time_handling(total, part), whole);
-	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
-		print_share(part[i], whole);
-	putchar('\n');
+	uint64_t ns[HVTRACE_NR_PARTS + 1];
+
+	split_ns(ns, total, part);
+	time_split_cells(o, ns, whole, true);
+	fputc('\n', o->f);
 }
 
 /* FIRST heads the column of the rows' labels, WIDTH wide. */
-static void print_split_heading(const char *first, int width, bool guest)
+static void print_split_heading(struct out *o, const char *first, int width,
+				bool guest)
 {
-	printf("\n%-*s", width, first);
+	fprintf(o->f, "\n%-*s", width, first);
 	if (guest)
-		printf(" %16s", "guest");
-	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
-		printf(" %16s", time_part_labels[i]);
-	putchar('\n');
+		time_split_head(o, "guest", true);
+	time_split_heading(o, true);
+	fputc('\n', o->f);
 }
 
 /*
  * Text: where each reason's time went, in the order of the main table,
  * its labels WIDTH wide as there.
  */
-static void print_reason_splits(const struct hvc_stats *s, int width)
+static void print_reason_splits(struct out *o, const struct hvc_stats *s,
+				int width)
 {
-	char name[32];
+	char name[LABEL_LEN];
 
-	print_split_heading("reason time split", width, false);
+	print_split_heading(o, "reason time split", width, false);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
 
-		printf("%-*s", width, reason_row_name(r, name, sizeof(name)));
-		print_split(r->total_ns, r->part_ns, r->total_ns);
+		fprintf(o->f, "%-*s", width,
+			reason_row_name(r, name, sizeof(name)));
+		print_split(o, r->total_ns, r->part_ns, r->total_ns);
 	}
 }
 
-static void print_vcpu(struct out *o, const struct hvc_vcpu_row *v)
+/* C: the cells of a vCPU's vm_id, vm_pid, vcpu and tid, one after another. */
+static void vcpu_id_cells(struct out_cell *c, const struct hvc_vcpu_row *v)
 {
-	char t[16], mn[16], mx[16], avg[16], pt[16];
+	c[0].u = v->vm_id;
+	c[1].u = v->vm_pid;
+	c[2].u = v->vcpu_id;
+	c[3].u = v->tid;
+}
 
+/*
+ * A vCPU's row. JSON names the vCPU in members of its own, text in one
+ * cell, "vm 1    pid 4242     vcpu 0    tid 4243    "; the parts, handling
+ * first, are JSON's (their keys time_part_keys', set by vcpu_table()).
+ */
+enum vcpu_col {
+	VC_VM, VC_PID, VC_VCPU, VC_TID, VC_NAME, VC_COUNT, VC_TOTAL, VC_MIN,
+	VC_AVG, VC_MAX, VC_GUEST, VC_PARTS,
+	VC_PREEMPTIONS = VC_PARTS + HVTRACE_NR_PARTS + 1,
+	VC_PREEMPTED, VC_GONE, VC_GONE_TEXT, VC_NR
+};
+
+static const struct out_col vcpu_cols[VC_NR] = {
+	[VC_VM] = { "vm_id", NULL, 0, OUT_U64 },
+	[VC_PID] = { "vm_pid", NULL, 0, OUT_U64 },
+	[VC_VCPU] = { "vcpu", NULL, 0, OUT_U64 },
+	[VC_TID] = { "tid", NULL, 0, OUT_U64 },
+	[VC_NAME] = { NULL, "vcpu", -43, OUT_STR },
+	[VC_COUNT] = { "count", "exits", 12, OUT_U64 },
+	[VC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
+	[VC_MIN] = { "min_ns", "min", 9, OUT_DUR },
+	[VC_AVG] = { NULL, "avg", 9, OUT_DUR },
+	[VC_MAX] = { "max_ns", "max", 9, OUT_DUR },
+	[VC_GUEST] = { "guest_ns", NULL, 0, OUT_U64 },
+	[VC_PREEMPTIONS] = { "preemptions", "preemptions", 12, OUT_U64 },
+	[VC_PREEMPTED] = { "preempted_ns", "preempted", 12, OUT_DUR },
+	[VC_GONE] = { "gone", NULL, 0, OUT_BOOL },
+	[VC_GONE_TEXT] = { NULL, "", 0, OUT_STR, .flags = OUT_JOIN },
+};
+
+/* vcpu_cols into COLS, the parts' columns keyed. */
+static void vcpu_table(struct out_col cols[VC_NR])
+{
+	memcpy(cols, vcpu_cols, sizeof(vcpu_cols));
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		cols[VC_PARTS + i] = (struct out_col){
+			.key = time_part_keys[i], .kind = OUT_U64,
+		};
+}
+
+/* A row of COLS, vcpu_table()'s. */
+static void print_vcpu(struct out *o, const struct out_col *cols,
+		       const struct hvc_vcpu_row *v)
+{
+	struct out_cell c[VC_NR] = {
+		[VC_COUNT].u = v->count,
+		[VC_TOTAL].u = v->total_ns,
+		[VC_MIN].u = v->min_ns,
+		[VC_AVG].u = v->count ? v->total_ns / v->count : 0,
+		[VC_MAX].u = v->max_ns,
+		[VC_GUEST].u = v->guest_ns,
+		[VC_PREEMPTIONS].u = v->preemptions,
+		[VC_PREEMPTED].u = v->preempted_ns,
+		[VC_GONE].u = v->gone,
+		[VC_GONE_TEXT].s = v->gone ? "  gone" : "",
+	};
+	uint64_t ns[HVTRACE_NR_PARTS + 1];
+	char name[64];
+
+	snprintf(name, sizeof(name), "vm %-4u pid %-8u vcpu %-4u tid %-8u",
+		 v->vm_id, v->vm_pid, v->vcpu_id, v->tid);
+	c[VC_NAME].s = name;
+	vcpu_id_cells(&c[VC_VM], v);
+	split_ns(ns, v->total_ns, v->part_ns);
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		c[VC_PARTS + i].u = ns[i];
 	out_open_object(o, NULL);
-	out_u64(o, "vm_id", NULL, v->vm_id);
-	out_u64(o, "vm_pid", NULL, v->vm_pid);
-	out_u64(o, "vcpu", NULL, v->vcpu_id);
-	out_u64(o, "tid", NULL, v->tid);
-	out_u64(o, "count", NULL, v->count);
-	out_u64(o, "total_ns", NULL, v->total_ns);
-	out_u64(o, "min_ns", NULL, v->min_ns);
-	out_u64(o, "max_ns", NULL, v->max_ns);
-	out_u64(o, "guest_ns", NULL, v->guest_ns);
-	out_time_parts(o, v->total_ns, v->part_ns);
-	out_u64(o, "preemptions", NULL, v->preemptions);
-	out_u64(o, "preempted_ns", NULL, v->preempted_ns);
-	out_bool(o, "gone", NULL, v->gone);
+	out_cells(o, cols, c, VC_NR);
 	out_close_object(o);
-	if (o->json)
-		return;
-	duration_str(t, v->total_ns);
-	duration_str(mn, v->min_ns);
-	duration_str(mx, v->max_ns);
-	duration_str(avg, v->count ? v->total_ns / v->count : 0);
-	duration_str(pt, v->preempted_ns);
-	printf("vm %-4u pid %-8u vcpu %-4u tid %-8u %12" PRIu64
-	       " %10s %9s %9s %9s %12" PRIu64 " %12s%s\n", v->vm_id, v->vm_pid,
-	       v->vcpu_id, v->tid, v->count, t, mn, avg, mx, v->preemptions,
-	       pt, v->gone ? "  gone" : "");
+	if (!o->json)
+		fputc('\n', o->f);
+}
+
+static void print_vcpus(struct out *o, const struct hvc_stats *s)
+{
+	struct out_col cols[VC_NR];
+
+	vcpu_table(cols);
+	if (!o->json)
+		fputc('\n', o->f);
+	out_heading(o, cols, VC_NR);
+	out_open_array(o, "vcpus");
+	for (unsigned int i = 0; i < s->nr_vcpus; i++)
+		print_vcpu(o, cols, &s->vcpus[i]);
+	out_close_array(o);
 }
 
 /* Text: each vCPU's time, in the guest and in exits' parts. */
-static void print_vcpu_splits(const struct hvc_stats *s)
+static void print_vcpu_splits(struct out *o, const struct hvc_stats *s)
 {
 	char label[32];
 
-	print_split_heading("vcpu time split", 24, true);
+	print_split_heading(o, "vcpu time split", 24, true);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
 
 		snprintf(label, sizeof(label), "vm %u vcpu %u%s", v->vm_id,
 			 v->vcpu_id, v->gone ? " (gone)" : "");
-		printf("%-24s", label);
-		print_share(v->guest_ns, all);
-		print_split(v->total_ns, v->part_ns, all);
+		fprintf(o->f, "%-24s", label);
+		time_split_cell(o, v->guest_ns, all, true);
+		print_split(o, v->total_ns, v->part_ns, all);
 	}
 }
 
@@ -309,10 +378,6 @@ static void print_out_of_guest_row(struct out *o, const struct out_col *cols,
 	bool stuck = v->exit_ns >= STUCK_NS;
 	struct out_cell c[OG_NR] = {
 		[OG_MARK].s = stuck ? "!!" : "  ",
-		[OG_VM].u = v->vm_id,
-		[OG_PID].u = v->vm_pid,
-		[OG_VCPU].u = v->vcpu_id,
-		[OG_TID].u = v->tid,
 		[OG_ISA].u = v->exit_isa,
 		[OG_CODE].u = v->exit_reason,
 		[OG_TIME].u = v->exit_ns,
@@ -320,8 +385,9 @@ static void print_out_of_guest_row(struct out *o, const struct out_col *cols,
 		[OG_STATE_TEXT].s = vcpu_state_name(v->exit_state, false),
 		[OG_STUCK].s = stuck ? "  <-- STUCK out of the guest" : "",
 	};
-	char name[32];
+	char name[LABEL_LEN];
 
+	vcpu_id_cells(&c[OG_VM], v);
 	c[OG_REASON].s = out_of_guest_label(v, name, sizeof(name));
 	out_open_object(o, NULL);
 	out_cells(o, cols, c, OG_NR);
@@ -339,7 +405,7 @@ static void print_out_of_guest(struct out *o, const struct hvc_stats *s)
 	struct out_col cols[OG_NR];
 	const struct hvc_vcpu_row **out;
 	unsigned int n = 0;
-	char name[32];
+	char name[LABEL_LEN];
 
 	out = calloc(s->nr_vcpus + 1, sizeof(*out));
 	if (!out) {
@@ -371,7 +437,7 @@ static void print_no_entry(const struct hvc_stats *s)
 {
 	const char *sep = "\nnever re-entered (their vCPU was destroyed "
 			  "during the exit; counted above): ";
-	char name[32];
+	char name[LABEL_LEN];
 
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
@@ -393,7 +459,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 {
 	struct out_col cols[RC_NR];
 	uint64_t all_ns = 0, all = 0;
-	char name[48];
+	char name[LABEL_LEN];
 	double secs;
 
 	if (s->nr_reasons)
@@ -433,19 +499,12 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 	out_close_array(o);
 	if (!o->json) {
 		print_no_entry(s);
-		print_reason_splits(s, -cols[RC_REASON].width);
+		print_reason_splits(o, s, -cols[RC_REASON].width);
 	}
 	if (opts->vcpus) {
+		print_vcpus(o, s);
 		if (!o->json)
-			printf("\n%-43s %12s %10s %9s %9s %9s %12s %12s\n",
-			       "vcpu", "exits", "time", "min", "avg", "max",
-			       "preemptions", "preempted");
-		out_open_array(o, "vcpus");
-		for (unsigned int i = 0; i < s->nr_vcpus; i++)
-			print_vcpu(o, &s->vcpus[i]);
-		out_close_array(o);
-		if (!o->json)
-			print_vcpu_splits(s);
+			print_vcpu_splits(o, s);
 		print_preemptors(o, s);
 	}
 	out_close_object(o);

@@ -2,6 +2,7 @@
 /* Names of the parts of an exit's time, and their arithmetic. */
 #include <strings.h>
 
+#include "duration.h"
 #include "output.h"
 #include "time_parts.h"
 #include "util.h"
@@ -73,4 +74,34 @@ void out_time_parts(struct out *o, uint64_t total,
 double time_share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void time_split_head(struct out *o, const char *label, bool timed)
+{
+	if (!o->json)
+		fprintf(o->f, " %*s", timed ? 16 : 9, label);
+}
+
+void time_split_heading(struct out *o, bool timed)
+{
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		time_split_head(o, time_part_labels[i], timed);
+}
+
+void time_split_cell(struct out *o, uint64_t ns, uint64_t whole, bool timed)
+{
+	char t[DURATION_LEN];
+
+	if (o->json)
+		return;
+	if (timed)
+		fprintf(o->f, " %9s", duration_str(t, ns));
+	fprintf(o->f, " %*.1f%%", timed ? 5 : 8, time_share(ns, whole));
+}
+
+void time_split_cells(struct out *o, const uint64_t ns[HVTRACE_NR_PARTS + 1],
+		      uint64_t whole, bool timed)
+{
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		time_split_cell(o, ns[i], whole, timed);
 }

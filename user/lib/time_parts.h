@@ -7,6 +7,7 @@
 #ifndef HVCTL_TIME_PARTS_H
 #define HVCTL_TIME_PARTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <linux/hvtrace.h>
@@ -45,5 +46,18 @@ extern const char *const time_part_keys[HVTRACE_NR_PARTS + 1];
 
 /* PART of WHOLE in percent; 0 for an empty WHOLE. */
 double time_share(uint64_t part, uint64_t whole);
+
+/*
+ * Text, the time split tables of stat and report (JSON: nothing): a
+ * column a part after the caller's, each cell a share of the row's
+ * WHOLE, " 12.3%" 9 wide, or with TIMED its time before it,
+ * "   312.4us  12.3%" 16 wide. NS: the parts, handling first.
+ */
+void time_split_heading(struct out *o, bool timed);
+void time_split_cells(struct out *o, const uint64_t ns[HVTRACE_NR_PARTS + 1],
+		      uint64_t whole, bool timed);
+/* One column of the kind beside the parts: its heading, a cell. */
+void time_split_head(struct out *o, const char *label, bool timed);
+void time_split_cell(struct out *o, uint64_t ns, uint64_t whole, bool timed);
 
 #endif /* HVCTL_TIME_PARTS_H */

@@ -75,19 +75,6 @@ const char *rep_top_text(const struct report *rep, const struct rep_split *s,
 	return buf;
 }
 
-/* The five shares of a split, as the text tables show them. */
-static void text_shares(const struct rep_split *s, uint64_t total)
-{
-	for (int i = 0; i < REP_NR_PARTS; i++)
-		printf(" %8.1f%%", time_share(s->part_ns[i], total));
-}
-
-static void text_parts_heading(void)
-{
-	for (int i = 0; i < REP_NR_PARTS; i++)
-		printf(" %9s", time_part_labels[i]);
-}
-
 void rep_print_reason_split(struct out *o, const struct report *rep,
 			    int width)
 {
@@ -99,7 +86,7 @@ void rep_print_reason_split(struct out *o, const struct report *rep,
 		return;
 	printf("\nWhere the exit time went, by reason (shares of each "
 	       "reason's time)\n%-*s %10s", width, "reason", "time");
-	text_parts_heading();
+	time_split_heading(o, false);
 	printf(" %11s %12s  %s\n", "preemptions", "preempted",
 	       "top preemptor (share of time)");
 	for (unsigned int i = 0; i < n; i++) {
@@ -108,7 +95,7 @@ void rep_print_reason_split(struct out *o, const struct report *rep,
 
 		printf("%-*s %10s", width, rr->name,
 		       duration_str(t, rr->s.total_ns));
-		text_shares(s, rr->s.total_ns);
+		time_split_cells(o, s->part_ns, rr->s.total_ns, false);
 		printf(" %11" PRIu64 " %12s  %s\n", s->preempts,
 		       duration_str(pt, s->preempt_ns),
 		       rep_top_text(rep, s, rr->s.total_ns, top, sizeof(top)));
@@ -132,7 +119,7 @@ int rep_print_vcpu_split(struct out *o, const struct report *rep, unsigned int t
 	printf("\nWhere the vCPUs' time went, by exit time (shares of each "
 	       "vCPU's exit time; guest: before its exits)\n%-20s %5s %8s %10s",
 	       "vm", "vcpu", "tid", "time");
-	text_parts_heading();
+	time_split_heading(o, false);
 	printf(" %10s %11s %12s  %s\n", "guest", "preemptions", "preempted",
 	       "top preemptor (share of time)");
 	while (i++ < top && rep_iter_next(&it, &v)) {
@@ -141,7 +128,7 @@ int rep_print_vcpu_split(struct out *o, const struct report *rep, unsigned int t
 		report_vm_name(rep, v.key >> 32, name, sizeof(name));
 		printf("%-20.20s %5u %8u %10s", name, (uint32_t)v.key, v.aux,
 		       duration_str(t, v.total_ns));
-		text_shares(s, v.total_ns);
+		time_split_cells(o, s->part_ns, v.total_ns, false);
 		printf(" %10s %11" PRIu64 " %12s  %s\n", duration_str(g, s->guest_ns),
 		       s->preempts, duration_str(pt, s->preempt_ns),
 		       rep_top_text(rep, s, v.total_ns, tp, sizeof(tp)));
