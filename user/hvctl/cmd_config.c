@@ -10,6 +10,7 @@
 
 #include "client.h"
 #include "duration.h"
+#include "exit_reasons.h"
 #include "hvctl.h"
 #include "output.h"
 #include "time_parts.h"
@@ -51,7 +52,7 @@ static const struct out_col cfg_reason_cols[CR_NR] = {
 
 static void print_reason(struct out *o, const struct hvc_reason *r, bool with_thr)
 {
-	char label[48], code[24];
+	char label[EXIT_LABEL_LEN], code[24];
 	struct out_cell c[CR_NR] = {
 		[CR_INDENT].s = "",
 		[CR_ISA].s = r->isa == HV_ISA_VMX ? "vmx" : "svm",

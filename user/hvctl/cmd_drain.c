@@ -26,7 +26,7 @@ struct drain_state {
 /* An event a line, in dump's words (event_text(), event_json()). */
 static int on_event(const struct hvtrace_event *e, void *data)
 {
-	char rname[48], vm[24], comm[HVTRACE_COMM_LEN + 1];
+	char rname[EXIT_LABEL_LEN], vm[24], comm[HVTRACE_COMM_LEN + 1];
 	char line[EVENT_LINE_MAX], *p;
 	struct drain_state *d = data;
 	struct event_view v;

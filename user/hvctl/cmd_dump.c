@@ -40,7 +40,7 @@ struct reason_slot {
 	bool valid;
 	unsigned int isa;
 	uint32_t code;
-	char label[40];		/* the longest name has 25 */
+	char label[EXIT_LABEL_LEN];
 };
 
 struct dump_ctx {

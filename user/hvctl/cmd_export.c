@@ -183,7 +183,8 @@ static char *put_args(char *p, const struct event_fmt *f,
 static int export_event(struct exporter *x, const struct trace_event *ev)
 {
 	const struct trace_record *e = &ev->e;
-	char comm[TRACE_COMM_BUF], pre[16 + PREEMPTOR_LEN], code[48];
+	char comm[TRACE_COMM_BUF], pre[16 + PREEMPTOR_LEN];
+	char code[EXIT_LABEL_LEN];
 	char line[SLICE_MAX], *p;
 	bool is_pre = trace_is_preempt(ev);
 	struct event_view v;

@@ -29,8 +29,6 @@
 #define TOP_PREEMPTORS 10
 /* Out of the guest this long: marked as stuck in text. */
 #define STUCK_NS 1000000000ULL
-/* Room for a reason's name, exit_label()'s: "INVALID_STATE 0x80000021". */
-#define LABEL_LEN 48
 
 struct stat_opts {
 	bool vcpus;
@@ -114,7 +112,7 @@ static void print_reason(struct out *o, const struct out_col *cols,
 		[RC_P999].absent = !r->has_hist,
 		[RC_MAX].u = r->max_ns,
 	};
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 
 	c[RC_REASON].s = reason_row_name(r, name, sizeof(name));
 	if (r->has_hist) {
@@ -171,7 +169,7 @@ static void print_split_heading(struct out *o, const char *first, int width,
 static void print_reason_splits(struct out *o, const struct hvc_stats *s,
 				int width)
 {
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 
 	print_split_heading(o, "reason time split", width, false);
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
@@ -385,7 +383,7 @@ static void print_out_of_guest_row(struct out *o, const struct out_col *cols,
 		[OG_STATE_TEXT].s = vcpu_state_name(v->exit_state, false),
 		[OG_STUCK].s = stuck ? "  <-- STUCK out of the guest" : "",
 	};
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 
 	vcpu_id_cells(&c[OG_VM], v);
 	c[OG_REASON].s = out_of_guest_label(v, name, sizeof(name));
@@ -405,7 +403,7 @@ static void print_out_of_guest(struct out *o, const struct hvc_stats *s)
 	struct out_col cols[OG_NR];
 	const struct hvc_vcpu_row **out;
 	unsigned int n = 0;
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 
 	out = calloc(s->nr_vcpus + 1, sizeof(*out));
 	if (!out) {
@@ -437,7 +435,7 @@ static void print_no_entry(const struct hvc_stats *s)
 {
 	const char *sep = "\nnever re-entered (their vCPU was destroyed "
 			  "during the exit; counted above): ";
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 
 	for (unsigned int i = 0; i < s->nr_reasons; i++) {
 		const struct hvc_reason_row *r = &s->reasons[i];
@@ -459,7 +457,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 {
 	struct out_col cols[RC_NR];
 	uint64_t all_ns = 0, all = 0;
-	char name[LABEL_LEN];
+	char name[EXIT_LABEL_LEN];
 	double secs;
 
 	if (s->nr_reasons)

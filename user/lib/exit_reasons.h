@@ -59,6 +59,8 @@ const char *exit_reason_name(unsigned int isa, uint32_t reason);
  */
 const char *exit_reason_label(char *buf, size_t len, unsigned int isa,
 			      uint32_t reason);
+/* Room for every label exit_reason_label() writes: the longest is 36. */
+#define EXIT_LABEL_LEN	48
 
 /*
  * Parse a user-given reason into (isa, code) pairs; returns how many were

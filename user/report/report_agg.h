@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exit_reasons.h"
 #include "hist.h"
 #include "trace_read.h"
 #include "util.h"
@@ -70,7 +71,7 @@ struct rep_reason {
 	unsigned int isa;
 	uint32_t code;
 	unsigned int cls;		/* enum exit_reason_class */
-	char name[40];
+	char name[EXIT_LABEL_LEN];
 	struct rep_stat s;
 	struct rep_split split;
 	struct hist hist;
