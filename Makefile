@@ -53,7 +53,10 @@ MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 USER_DIR := user
 USER_OUT := $(BUILD)/user
 USER_CFLAGS = $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS)
+# A DKMS source tree holds the module only (dkms.conf): no user/.
+ifneq ($(wildcard user/layers.mk),)
 include user/layers.mk
+endif
 
 .PHONY: all hvctl module module-or-hint guest check demo check-style \
 	check-spec dkms-install check-host clean install fuzz check-matrix \
