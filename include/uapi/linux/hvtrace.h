@@ -230,6 +230,108 @@
  * HVTRACE_CMD_WATERMARK (multicast "events")
  * ---------------------
  * No attributes: a ring passed half full, time to drain.
+ *
+ * HVTRACE_CMD_WATCH_START (doit)
+ * -----------------------
+ * Arm the watch, or change an armed one's settings (absent ones take
+ * their default, not their old value: a request is the whole watch). It
+ * belongs to the socket that armed it: when that socket closes, the watch
+ * disarms and its captures not yet read go. Another socket gets -EBUSY.
+ * At least one trigger is required; the whole request is validated
+ * first.
+ *
+ *    HVTRACE_A_WATCH: NLA_NESTED
+ *        HVTRACE_WATCH_EXIT_NS: NLA_U64, an exit whose EXIT_ON part
+ *            reaches it triggers (0 or absent: no such trigger)
+ *        HVTRACE_WATCH_EXIT_ON: NLA_U8, enum hvtrace_threshold_on
+ *        HVTRACE_WATCH_HALT_TRIGGERS: NLA_U8, 1: with EXIT_ON total, halt
+ *            time counts
+ *        HVTRACE_WATCH_STALL_NS: NLA_U64, a vCPU out of the guest at least
+ *            so long within the last STALL_WINDOW_NS triggers (both or
+ *            neither; STALL_NS <= STALL_WINDOW_NS)
+ *        HVTRACE_WATCH_STALL_WINDOW_NS: NLA_U64
+ *        HVTRACE_WATCH_PREEMPT_NS: NLA_U64, a vCPU thread preempted inside
+ *            KVM at least so long triggers
+ *        HVTRACE_WATCH_HISTORY: NLA_U32, records kept before a trigger
+ *            (default HVTRACE_WATCH_HISTORY_DEFAULT, at most
+ *            HVTRACE_WATCH_HISTORY_MAX; refused when max_vcpus histories
+ *            would exceed half of the memory available)
+ *        HVTRACE_WATCH_POST_NS: NLA_U64, recording goes on after a
+ *            trigger so long (at most HISTORY records more)
+ *        HVTRACE_WATCH_RATE: NLA_U32, captures a minute per vCPU at most
+ *        HVTRACE_WATCH_RATE_TOTAL: NLA_U32, captures a minute in all
+ *        HVTRACE_WATCH_FILTER_PID: NLA_U32, watch the VMs of this VMM
+ *            only, 0 = any
+ *        HVTRACE_WATCH_FILTER_VCPUS: NLA_BINARY, bitmap of vCPU ids as
+ *            for HVTRACE_CFG_FILTER_VCPUS, empty = any
+ *
+ * HVTRACE_CMD_WATCH_STOP (doit)
+ * ----------------------
+ * Disarm the watch (any socket may); its captures not yet read go. No
+ * attributes.
+ *
+ * GET_STATUS' doit reply carries the watch too:
+ *
+ *    HVTRACE_A_WATCH: NLA_NESTED, the settings above while armed, and:
+ *        HVTRACE_WATCH_ARMED: NLA_U8
+ *        HVTRACE_WATCH_VCPUS: NLA_U32, vCPUs with a history now
+ *        HVTRACE_WATCH_MEM_BYTES: NLA_U64, what histories and captures hold
+ *        HVTRACE_WATCH_CAPTURES: NLA_U64, captures closed since armed
+ *        HVTRACE_WATCH_PENDING: NLA_U32, of them, not read yet
+ *        HVTRACE_WATCH_DROPPED: NLA_U64, of them, freed unread: more than
+ *            HVTRACE_WATCH_PENDING_MAX were waiting
+ *        triggers that made no capture, since armed:
+ *        HVTRACE_WATCH_SUPPRESSED_BUSY: NLA_U64, the vCPU's capture was
+ *            still recording its post-trigger window
+ *        HVTRACE_WATCH_SUPPRESSED_RATE: NLA_U64, its vCPU had RATE
+ *            captures this minute
+ *        HVTRACE_WATCH_SUPPRESSED_TOTAL: NLA_U64, RATE_TOTAL captures were
+ *            made this minute
+ *        HVTRACE_WATCH_NO_HISTORY: NLA_U64, vCPUs refused a history: no
+ *            memory
+ *
+ * A minute is a window of the kernel's clock starting at a multiple of
+ * 60 s since boot.
+ *
+ * HVTRACE_CMD_READ_CAPTURES (dumpit)
+ * -------------------------
+ * Hands over the closed captures, oldest first, each once: a message of
+ *
+ *    HVTRACE_A_CAPTURE: NLA_NESTED
+ *        HVTRACE_CAPTURE_ID: NLA_U64, from 1 since load
+ *        HVTRACE_CAPTURE_VM_ID: NLA_U32
+ *        HVTRACE_CAPTURE_VM_PID: NLA_U32
+ *        HVTRACE_CAPTURE_VCPU_ID: NLA_U32
+ *        HVTRACE_CAPTURE_TID: NLA_U32
+ *        HVTRACE_CAPTURE_TRIGGER: NLA_U8, enum hvtrace_trigger
+ *        HVTRACE_CAPTURE_TRIGGER_TS: NLA_U64, when (local_clock(), the
+ *            end of the trigger record)
+ *        HVTRACE_CAPTURE_VALUE_NS: NLA_U64, what crossed the limit: the
+ *            exit's part, the time out of the guest in the window, the
+ *            time preempted
+ *        HVTRACE_CAPTURE_LIMIT_NS: NLA_U64, the limit it crossed
+ *        HVTRACE_CAPTURE_WINDOW_NS: NLA_U64, STALL: the window
+ *        HVTRACE_CAPTURE_ON: NLA_U8, EXIT: enum hvtrace_threshold_on
+ *        HVTRACE_CAPTURE_FIRST_SEQ: NLA_U64, the records are FIRST_SEQ up
+ *            to END_SEQ (excluded), in the vCPU's order
+ *        HVTRACE_CAPTURE_TRIGGER_SEQ: NLA_U64, the trigger record's
+ *        HVTRACE_CAPTURE_END_SEQ: NLA_U64
+ *        HVTRACE_CAPTURE_SUPPRESSED: NLA_U64, this vCPU's triggers that
+ *            made no capture since its previous one
+ *
+ * then the records in messages of
+ *
+ *    HVTRACE_A_CAPTURE_ID: NLA_U64
+ *    HVTRACE_A_EVENTS: NLA_BINARY, array of struct hvtrace_event (seq:
+ *        the vCPU's record number)
+ *
+ * A history holds the vCPU's exits and preemptions since the watch armed
+ * (or its previous capture closed), the last HISTORY of them before the
+ * trigger record.
+ *
+ * HVTRACE_CMD_CAPTURE (multicast "events")
+ * -------------------
+ * No attributes: a capture closed, time to read it.
  */
 #ifndef _UAPI_LINUX_HVTRACE_H
 #define _UAPI_LINUX_HVTRACE_H
@@ -251,6 +353,10 @@ enum hvtrace_cmd {
 	HVTRACE_CMD_GET_STATS,
 	HVTRACE_CMD_READ_EVENTS,
 	HVTRACE_CMD_WATERMARK,
+	HVTRACE_CMD_WATCH_START,
+	HVTRACE_CMD_WATCH_STOP,
+	HVTRACE_CMD_READ_CAPTURES,
+	HVTRACE_CMD_CAPTURE,
 
 	__HVTRACE_CMD_MAX
 };
@@ -290,6 +396,9 @@ enum hvtrace_attr {
 	HVTRACE_A_MEM_BYTES,
 	HVTRACE_A_MEM_CPU_BYTES,
 	HVTRACE_A_MEM_VCPU_BYTES,
+	HVTRACE_A_WATCH,
+	HVTRACE_A_CAPTURE,
+	HVTRACE_A_CAPTURE_ID,
 
 	__HVTRACE_A_MAX
 };
@@ -417,6 +526,74 @@ enum hvtrace_pre_attr {
 
 #define HVTRACE_PRE_MAX (__HVTRACE_PRE_MAX - 1)
 
+/* Inside HVTRACE_A_WATCH. */
+enum hvtrace_watch_attr {
+	HVTRACE_WATCH_UNSPEC,
+	HVTRACE_WATCH_PAD,
+	HVTRACE_WATCH_EXIT_NS,
+	HVTRACE_WATCH_EXIT_ON,
+	HVTRACE_WATCH_HALT_TRIGGERS,
+	HVTRACE_WATCH_STALL_NS,
+	HVTRACE_WATCH_STALL_WINDOW_NS,
+	HVTRACE_WATCH_PREEMPT_NS,
+	HVTRACE_WATCH_HISTORY,
+	HVTRACE_WATCH_POST_NS,
+	HVTRACE_WATCH_RATE,
+	HVTRACE_WATCH_RATE_TOTAL,
+	HVTRACE_WATCH_FILTER_PID,
+	HVTRACE_WATCH_FILTER_VCPUS,
+	HVTRACE_WATCH_ARMED,
+	HVTRACE_WATCH_VCPUS,
+	HVTRACE_WATCH_MEM_BYTES,
+	HVTRACE_WATCH_CAPTURES,
+	HVTRACE_WATCH_PENDING,
+	HVTRACE_WATCH_DROPPED,
+	HVTRACE_WATCH_SUPPRESSED_BUSY,
+	HVTRACE_WATCH_SUPPRESSED_RATE,
+	HVTRACE_WATCH_SUPPRESSED_TOTAL,
+	HVTRACE_WATCH_NO_HISTORY,
+
+	__HVTRACE_WATCH_MAX
+};
+
+#define HVTRACE_WATCH_MAX (__HVTRACE_WATCH_MAX - 1)
+
+/* Inside HVTRACE_A_CAPTURE. */
+enum hvtrace_capture_attr {
+	HVTRACE_CAPTURE_UNSPEC,
+	HVTRACE_CAPTURE_PAD,
+	HVTRACE_CAPTURE_ID,
+	HVTRACE_CAPTURE_VM_ID,
+	HVTRACE_CAPTURE_VM_PID,
+	HVTRACE_CAPTURE_VCPU_ID,
+	HVTRACE_CAPTURE_TID,
+	HVTRACE_CAPTURE_TRIGGER,
+	HVTRACE_CAPTURE_TRIGGER_TS,
+	HVTRACE_CAPTURE_VALUE_NS,
+	HVTRACE_CAPTURE_LIMIT_NS,
+	HVTRACE_CAPTURE_WINDOW_NS,
+	HVTRACE_CAPTURE_ON,
+	HVTRACE_CAPTURE_FIRST_SEQ,
+	HVTRACE_CAPTURE_TRIGGER_SEQ,
+	HVTRACE_CAPTURE_END_SEQ,
+	HVTRACE_CAPTURE_SUPPRESSED,
+
+	__HVTRACE_CAPTURE_MAX
+};
+
+#define HVTRACE_CAPTURE_MAX (__HVTRACE_CAPTURE_MAX - 1)
+
+/* HVTRACE_CAPTURE_TRIGGER: what made a capture. */
+enum hvtrace_trigger {
+	HVTRACE_TRIGGER_EXIT,		/* one exit's part crossed EXIT_NS */
+	HVTRACE_TRIGGER_STALL,		/* out of the guest STALL_NS in WINDOW */
+	HVTRACE_TRIGGER_PREEMPT,	/* preempted PREEMPT_NS inside KVM */
+
+	__HVTRACE_TRIGGER_MAX
+};
+
+#define HVTRACE_TRIGGER_MAX (__HVTRACE_TRIGGER_MAX - 1)
+
 /*
  * Where an exit's time went, exit to re-entry. Off CPU, runnable time
  * (preempted, or woken and waiting for a CPU) is RUNNABLE wherever the
@@ -489,6 +666,18 @@ enum hvtrace_mode {
  * preemption records. Longer is refused, not clamped.
  */
 #define HVTRACE_THRESHOLD_NS_MAX	(3600ULL * 1000000000ULL)
+
+/* The watch's history per vCPU, records before a trigger. */
+#define HVTRACE_WATCH_HISTORY_DEFAULT	256
+#define HVTRACE_WATCH_HISTORY_MAX	65536
+/* Post-trigger window: default and largest, ns. */
+#define HVTRACE_WATCH_POST_NS_DEFAULT	(10ULL * 1000000ULL)
+#define HVTRACE_WATCH_POST_NS_MAX	(10ULL * 1000000000ULL)
+/* Captures a minute: per vCPU and in all, by default. */
+#define HVTRACE_WATCH_RATE_DEFAULT	6
+#define HVTRACE_WATCH_RATE_TOTAL_DEFAULT	60
+/* Closed captures waiting to be read, at most (older ones are dropped). */
+#define HVTRACE_WATCH_PENDING_MAX	16
 
 /* Destroyed vCPUs whose aggregates GET_STATS still shows, at most. */
 #define HVTRACE_VCPUS_DEPARTED		64
