@@ -76,24 +76,30 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 	return false;
 }
 
-/* What the thresholds compare with: the duration or one part of it. */
-static inline u64 hvt_threshold_value(const struct hvt_config *c,
-				      const struct hvt_vcpu *v, u64 d)
+/* An exit's value to compare with: the duration D or one part of it. */
+static inline u64 hvt_part_value(u8 on, bool halt_triggers,
+				 const struct hvt_vcpu *v, u64 d)
 {
 	u64 sum = 0;
 	int i;
 
-	switch (c->on) {
+	switch (on) {
 	case HVTRACE_ON_TOTAL:
-		return c->halt_triggers ? d :
-					  d - v->split.part[HVTRACE_PART_HALT];
+		return halt_triggers ? d : d - v->split.part[HVTRACE_PART_HALT];
 	case HVTRACE_ON_HANDLING:
 		for (i = 0; i < HVTRACE_NR_PARTS; i++)
 			sum += v->split.part[i];
 		return d - sum;
 	default:
-		return v->split.part[c->on - HVTRACE_ON_VMM];
+		return v->split.part[on - HVTRACE_ON_VMM];
 	}
+}
+
+/* What the thresholds compare with. */
+static inline u64 hvt_threshold_value(const struct hvt_config *c,
+				      const struct hvt_vcpu *v, u64 d)
+{
+	return hvt_part_value(c->on, c->halt_triggers, v, d);
 }
 
 #endif /* _HVT_CONFIG_H */

@@ -43,8 +43,8 @@
 /* Serializes every change: configuration, buffers, start/stop, clear. */
 static DEFINE_MUTEX(hvt_ctl_mutex);
 
-static bool may_observe(const struct sk_buff *skb,
-			struct netlink_ext_ack *extack)
+bool hvt_may_observe(const struct sk_buff *skb,
+		     struct netlink_ext_ack *extack)
 {
 	if (netlink_capable(skb, CAP_PERFMON) ||
 	    netlink_capable(skb, CAP_SYS_ADMIN))
@@ -53,16 +53,14 @@ static bool may_observe(const struct sk_buff *skb,
 	return false;
 }
 
-static bool may_change(const struct sk_buff *skb,
-		       struct netlink_ext_ack *extack)
+bool hvt_may_change(const struct sk_buff *skb,
+		    struct netlink_ext_ack *extack)
 {
 	if (netlink_capable(skb, CAP_SYS_ADMIN))
 		return true;
 	NL_SET_ERR_MSG_MOD(extack, "changing or draining needs CAP_SYS_ADMIN");
 	return false;
 }
-
-static struct genl_family hvt_family;
 
 static struct netlink_range_validation thr_range = {
 	.max = HVTRACE_THRESHOLD_NS_MAX,
@@ -76,7 +74,7 @@ static struct netlink_range_validation buffer_kb_range = {
 /*
  * The CPU filter's bitmap may be as long as x86's largest NR_CPUS (8192)
  * needs, whatever this kernel's: a CPU the kernel cannot have is refused
- * by get_bitmap() with "no such CPU", not by the policy with a generic
+ * by hvt_nla_bitmap() with "no such CPU", not by the policy with a generic
  * message that depends on how the kernel was configured.
  */
 #define HVT_CPU_BITMAP_MAX_BYTES \
@@ -113,6 +111,7 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 
 static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
 	[HVTRACE_A_CONFIG] = NLA_POLICY_NESTED(cfg_policy),
+	[HVTRACE_A_WATCH] = NLA_POLICY_NESTED(hvt_watch_policy),
 };
 
 /* ---- status ---------------------------------------------------------- */
@@ -199,7 +198,7 @@ static int put_status(struct sk_buff *msg)
 	    put_u64(msg, HVTRACE_A_MEM_CPU_BYTES, hvt_stats_cpu_bytes() +
 		    hvt_buffers_cpu_bytes()) ||
 	    put_u64(msg, HVTRACE_A_MEM_VCPU_BYTES, hvt_vcpu_bytes()) ||
-	    put_acct(msg, -1))
+	    put_acct(msg, -1) || hvt_watch_put_status(msg))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -209,7 +208,7 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!may_observe(skb, info->extack))
+	if (!hvt_may_observe(skb, info->extack))
 		return -EPERM;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -230,7 +229,7 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 /* Dumps that may only observe. */
 static int observe_start(struct netlink_callback *cb)
 {
-	return may_observe(cb->skb, cb->extack) ? 0 : -EPERM;
+	return hvt_may_observe(cb->skb, cb->extack) ? 0 : -EPERM;
 }
 
 /* The per-CPU accounting: one message per traced CPU from args[0] on. */
@@ -394,7 +393,7 @@ static int hvt_cmd_get_config(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err = -EMSGSIZE;
 
-	if (!may_observe(skb, info->extack))
+	if (!hvt_may_observe(skb, info->extack))
 		return -EPERM;
 	cc = config_copy();
 	if (!cc)
@@ -429,7 +428,7 @@ enum { CFG_DUMP_SETTINGS, CFG_DUMP_OVERRIDES, CFG_DUMP_REASONS, CFG_DUMP_END };
 
 static int config_start(struct netlink_callback *cb)
 {
-	if (!may_observe(cb->skb, cb->extack))
+	if (!hvt_may_observe(cb->skb, cb->extack))
 		return -EPERM;
 	cb->args[0] = (long)config_copy();
 	return cb->args[0] ? 0 : -ENOMEM;
@@ -574,8 +573,8 @@ static int apply_reason_filter(struct hvt_config *c, const struct nlattr *list,
  * set, 0 if none, -EINVAL for a ragged length, -ERANGE for a bit at or
  * beyond LIMIT.
  */
-static int get_bitmap(unsigned long *dst, unsigned int nbits,
-		      const struct nlattr *a, unsigned int limit)
+int hvt_nla_bitmap(unsigned long *dst, unsigned int nbits,
+		   const struct nlattr *a, unsigned int limit)
 {
 	unsigned int len = nla_len(a), i;
 	u64 w;
@@ -628,7 +627,7 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	}
 	if (tb[HVTRACE_CFG_FILTER_VCPUS]) {
 		a = tb[HVTRACE_CFG_FILTER_VCPUS];
-		err = get_bitmap(c->vcpus, HVT_NR_VCPU_IDS, a, HVT_NR_VCPU_IDS);
+		err = hvt_nla_bitmap(c->vcpus, HVT_NR_VCPU_IDS, a, HVT_NR_VCPU_IDS);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "vCPU id beyond the largest KVM allows");
@@ -644,7 +643,7 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	}
 	if (tb[HVTRACE_CFG_FILTER_CPUS]) {
 		a = tb[HVTRACE_CFG_FILTER_CPUS];
-		err = get_bitmap(cpumask_bits(&c->cpus), nr_cpumask_bits, a,
+		err = hvt_nla_bitmap(cpumask_bits(&c->cpus), nr_cpumask_bits, a,
 				 nr_cpu_ids);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, a,
@@ -739,7 +738,7 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 {
 	int err;
 
-	if (!may_change(skb, info->extack))
+	if (!hvt_may_change(skb, info->extack))
 		return -EPERM;
 	mutex_lock(&hvt_ctl_mutex);
 	err = set_config(info);
@@ -751,7 +750,7 @@ static int hvt_cmd_set_config(struct sk_buff *skb, struct genl_info *info)
 
 static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
 {
-	if (!may_change(skb, info->extack))
+	if (!hvt_may_change(skb, info->extack))
 		return -EPERM;
 	/* Not while a buffer change swaps the rings it checked idle. */
 	mutex_lock(&hvt_ctl_mutex);
@@ -762,7 +761,7 @@ static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
 
 static int hvt_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	if (!may_change(skb, info->extack))
+	if (!hvt_may_change(skb, info->extack))
 		return -EPERM;
 	/* Not while a buffer change swaps the rings it checked idle. */
 	mutex_lock(&hvt_ctl_mutex);
@@ -775,7 +774,7 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 {
 	int err = 0;
 
-	if (!may_change(skb, info->extack))
+	if (!hvt_may_change(skb, info->extack))
 		return -EPERM;
 	mutex_lock(&hvt_ctl_mutex);
 	/*
@@ -831,7 +830,7 @@ static int stats_start(struct netlink_callback *cb)
 {
 	struct stats_dump *d;
 
-	if (!may_observe(cb->skb, cb->extack))
+	if (!hvt_may_observe(cb->skb, cb->extack))
 		return -EPERM;
 	d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	cb->args[0] = (long)d;
@@ -1097,7 +1096,7 @@ static int events_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(*d) > sizeof(cb->ctx));
 	d = (void *)cb->ctx;
 	memset(d, 0, sizeof(*d));
-	if (!may_change(cb->skb, cb->extack))
+	if (!hvt_may_change(cb->skb, cb->extack))
 		return -EPERM;
 	if (!hvt_lease_take(NETLINK_CB(cb->skb).portid)) {
 		NL_SET_ERR_MSG_MOD(cb->extack,
@@ -1182,13 +1181,13 @@ full:
 	return 0;
 }
 
-/* ---- watermark notification ------------------------------------------ */
+/* ---- notifications: watermark, capture ------------------------------- */
 
 static const struct genl_multicast_group hvt_mcgrps[] = {
 	{ .name = HVTRACE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
-void hvt_genl_notify_watermark(void)
+static void notify(u8 cmd)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -1198,13 +1197,23 @@ void hvt_genl_notify_watermark(void)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &hvt_family, 0, HVTRACE_CMD_WATERMARK);
+	hdr = genlmsg_put(msg, 0, 0, &hvt_family, 0, cmd);
 	if (!hdr) {
 		nlmsg_free(msg);
 		return;
 	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast(&hvt_family, msg, 0, 0, GFP_KERNEL);
+}
+
+void hvt_genl_notify_watermark(void)
+{
+	notify(HVTRACE_CMD_WATERMARK);
+}
+
+void hvt_genl_notify_capture(void)
+{
+	notify(HVTRACE_CMD_CAPTURE);
 }
 
 /* ---- the family ------------------------------------------------------ */
@@ -1252,9 +1261,23 @@ static const struct genl_ops hvt_ops[] = {
 		.dumpit	= events_dump,
 		.done	= events_done,
 	},
+	{
+		.cmd	= HVTRACE_CMD_WATCH_START,
+		.doit	= hvt_cmd_watch_start,
+	},
+	{
+		.cmd	= HVTRACE_CMD_WATCH_STOP,
+		.doit	= hvt_cmd_watch_stop,
+	},
+	{
+		.cmd	= HVTRACE_CMD_READ_CAPTURES,
+		.start	= hvt_captures_start,
+		.dumpit	= hvt_captures_dump,
+		.done	= hvt_captures_done,
+	},
 };
 
-static struct genl_family hvt_family __ro_after_init = {
+struct genl_family hvt_family __ro_after_init = {
 	.name		= HVTRACE_GENL_NAME,
 	.version	= HVTRACE_GENL_VERSION,
 	.maxattr	= HVTRACE_A_MAX,

@@ -22,6 +22,7 @@
 #include "stats.h"
 #include "threads.h"
 #include "vcpu_table.h"
+#include "watch.h"
 
 static ulong threshold_ns;
 module_param(threshold_ns, ulong, 0444);
@@ -75,6 +76,7 @@ static int __init check_params(void)
 static void teardown(void)
 {
 	hvt_cpus_exit();
+	hvt_watch_exit_module();
 	hvt_buffers_exit();
 	hvt_lease_exit();
 	hvt_exit_info_exit();
@@ -146,6 +148,8 @@ static int __init hvt_init(void)
 	if (!err)
 		err = hvt_lease_init();
 	if (!err)
+		err = hvt_watch_init();
+	if (!err)
 		err = hvt_buffers_init(buffer_kb, overwrite ?
 				       HVTRACE_MODE_OVERWRITE :
 				       HVTRACE_MODE_DISCARD);
@@ -175,11 +179,12 @@ err_teardown:
 
 /*
  * The probes first: until they are gone they queue watermark wake-ups,
- * which multicast on the family.
+ * which multicast on the family; then the watch, whose scan does too.
  */
 static void __exit hvt_exit(void)
 {
 	probes_unregister();
+	hvt_watch_disarm();
 	hvt_buffers_quiesce();
 	hvt_genl_unregister();
 	teardown();

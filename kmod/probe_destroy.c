@@ -23,6 +23,7 @@
 #include "compat/kvm_symbols.h"
 #include "probes.h"
 #include "vcpu_table.h"
+#include "watch.h"
 
 /* Preemption is off in kprobe handlers: a probe's context. */
 static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
@@ -38,6 +39,7 @@ static int hvt_on_vcpu_destroy(struct kprobe *kp, struct pt_regs *regs)
 	/* Its exit ends; its thread's scheduling no longer drives it. */
 	hvt_exit_end_destroyed(v);
 	hvt_vcpu_retire(v);
+	hvt_watch_vcpu_gone(v);
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  *
  * kvm_exit notes the exit in the vCPU's slot; the next kvm_entry of that
  * vCPU (on whatever CPU) ends it: aggregates always, then, while
- * recording, filters, threshold and the ring. An exit whose vCPU KVM
+ * recording, filters, threshold and the ring; while watching, the
+ * vCPU's history and the triggers (watch.c). An exit whose vCPU KVM
  * destroys before it enters again ends there (probe_destroy.c), so every
  * exit is counted. Linking the exported __tracepoint_kvm_* symbols makes
  * modprobe load kvm first and pins it.
@@ -24,6 +25,7 @@
 #include "threads.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
+#include "watch.h"
 
 static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
@@ -45,7 +47,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		hvt_thread_add(v);	/* a new vCPU thread */
 
 	v->isa = isa;
-	if (READ_ONCE(hvt_recording)) {
+	if (hvt_want_details()) {
 		hvt_exit_info_read(vcpu, v, true);
 		v->cpu_exit = smp_processor_id();
 		v->tid = current->pid;
@@ -147,6 +149,7 @@ static noinline unsigned int end_split(struct hvt_cpu *c, struct hvt_vcpu *v,
 	}
 	if (READ_ONCE(hvt_recording))
 		consider(c, v, ridx, d);
+	hvt_watch_exit(v, d);
 	hvt_time_reset(&v->split);
 	return ridx;
 }
@@ -177,6 +180,7 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	ridx = exit_count(c, v, d, &vs);
 	if (READ_ONCE(hvt_recording))
 		consider(c, v, ridx, d);
+	hvt_watch_exit(v, d);
 }
 
 /*

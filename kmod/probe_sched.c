@@ -21,6 +21,7 @@
 #include "record.h"
 #include "threads.h"
 #include "vcpu_time.h"
+#include "watch.h"
 
 /* While recording: the preemption passes filters and its threshold. */
 static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
@@ -61,6 +62,7 @@ static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
 		vs->preempted_ns += w->off_ns;
 		if (READ_ONCE(hvt_recording))
 			consider_preempt(c, v, w->off_ns, cpu);
+		hvt_watch_preempt(v, w->off_ns, cpu);
 	}
 }
 

@@ -3,7 +3,8 @@
  * Writing one record to this CPU's ring: an exit when its vCPU re-enters
  * (or is destroyed), or a preemption when its vCPU thread is switched
  * back in. Out of line,
- * so the aggregate-only paths stay short.
+ * so the aggregate-only paths stay short. The watch's histories hold the
+ * same records (hvt_event_fill()).
  */
 #include <linux/irq_work.h>
 #include <linux/string.h>
@@ -11,8 +12,11 @@
 #include "buffers.h"
 #include "record.h"
 
-static void fill_vcpu(struct hvtrace_event *ev, const struct hvt_vcpu *v)
+void hvt_event_fill(struct hvtrace_event *ev, const struct hvt_vcpu *v,
+		    u8 type, u64 d, int cpu)
 {
+	const struct hvt_split *s = &v->split;
+
 	ev->info1 = v->info1;
 	ev->info2 = v->info2;
 	ev->addr = v->addr;
@@ -25,25 +29,6 @@ static void fill_vcpu(struct hvtrace_event *ev, const struct hvt_vcpu *v)
 	ev->vm_pid = v->vm_pid;
 	ev->tid = v->tid;
 	ev->isa = v->isa;
-}
-
-noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
-			 u8 type, u64 d, int cpu)
-{
-	const struct hvt_split *s = &v->split;
-	struct hvt_ring *r = hvt_ring_of(cpu);
-	struct hvtrace_event *ev;
-	u64 seq;
-
-	ev = r ? hvt_ring_reserve(r, &seq) : NULL;
-	if (!ev) {	/* full, or this CPU got no ring */
-		if (type == HVTRACE_EV_EXIT)
-			c->acct.lost++;
-		else
-			c->acct.pre_lost++;
-		return;
-	}
-	fill_vcpu(ev, v);
 	ev->duration_ns = d;
 	ev->cpu_entry = cpu;
 	ev->type = type;
@@ -56,7 +41,6 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
 		memcpy(ev->part_ns, s->part, sizeof(ev->part_ns));
 		ev->guest_ns = v->guest_ns;
-		c->acct.recorded++;
 	} else {
 		ev->ts_ns = s->off_ts;
 		ev->cpu_exit = s->cpu_off;
@@ -68,8 +52,29 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		memset(ev->part_ns, 0, sizeof(ev->part_ns));
 		ev->part_ns[HVTRACE_PART_RUNNABLE] = d;
 		ev->guest_ns = 0;
-		c->acct.pre_recorded++;
 	}
+}
+
+noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			 u8 type, u64 d, int cpu)
+{
+	struct hvt_ring *r = hvt_ring_of(cpu);
+	struct hvtrace_event *ev;
+	u64 seq;
+
+	ev = r ? hvt_ring_reserve(r, &seq) : NULL;
+	if (!ev) {	/* full, or this CPU got no ring */
+		if (type == HVTRACE_EV_EXIT)
+			c->acct.lost++;
+		else
+			c->acct.pre_lost++;
+		return;
+	}
+	hvt_event_fill(ev, v, type, d, cpu);
+	if (type == HVTRACE_EV_EXIT)
+		c->acct.recorded++;
+	else
+		c->acct.pre_recorded++;
 	hvt_ring_commit(r, ev, seq);
 
 	/* Half full: wake the reader, once until it drains. */

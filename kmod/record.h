@@ -13,4 +13,8 @@
 void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v, u8 type, u64 d,
 		int cpu);
 
+/* EV: a record of TYPE about V, D ns long, ending on CPU (all but seq). */
+void hvt_event_fill(struct hvtrace_event *ev, const struct hvt_vcpu *v,
+		    u8 type, u64 d, int cpu);
+
 #endif /* _HVT_RECORD_H */

@@ -58,11 +58,21 @@ struct hvt_preemptor {
 	u64 ns;
 };
 
+/* Why a watch's trigger made no capture (HVTRACE_WATCH_SUPPRESSED_*). */
+enum {
+	HVT_SUPPRESSED_BUSY,
+	HVT_SUPPRESSED_RATE,
+	HVT_SUPPRESSED_TOTAL,
+
+	HVT_NR_SUPPRESSED
+};
+
 /* Everything one CPU writes on the exit path. */
 struct hvt_cpu {
 	struct hvt_acct acct;
 	u64 exits;		/* since load, never cleared */
 	u64 entries;
+	u64 watch_suppressed[HVT_NR_SUPPRESSED];	/* since armed */
 	struct hvt_preemptor preemptor[HVT_NR_PREEMPTORS];
 	struct hvt_reason_stat reason[HVT_NR_REASONS];
 	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */

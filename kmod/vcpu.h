@@ -25,6 +25,7 @@
 
 struct kvm;
 struct kvm_vcpu;
+struct hvt_watch_vcpu;
 
 /* A vCPU's aggregates: its exits, and the rest of its time. */
 struct hvt_vcpu_stat {
@@ -56,6 +57,14 @@ struct hvt_vcpu {
 	u64 guest_ns;		/* in the guest before the exit in flight */
 	/* Its time and where it goes (vcpu_time.h). */
 	struct hvt_split split;
+	/* Which vCPU the slot holds: bumped each time one claims it. */
+	u32 life;
+	/* The watch (watch.h): its history, written by the scan only. */
+	struct hvt_watch_vcpu *watch;
+	u32 watch_kicked;	/* life + 1: the scan was asked for one */
+	u32 watch_minute;	/* captures in this minute of the clock */
+	u32 watch_count;
+	u64 watch_suppressed;	/* triggers without capture since the last */
 	/* Aggregates, reset lazily after a clear (hvt_vcpu_stat()). */
 	unsigned long gen;
 	struct hvt_vcpu_stat stat;

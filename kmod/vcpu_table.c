@@ -187,6 +187,16 @@ struct hvt_vcpu *hvt_vcpu_at(unsigned int i)
 	return is_vcpu(READ_ONCE(v->key)) ? v : NULL;
 }
 
+struct hvt_vcpu *hvt_vcpu_slot(unsigned int i)
+{
+	return &slots[i];
+}
+
+bool hvt_vcpu_live(const struct hvt_vcpu *v)
+{
+	return is_vcpu(READ_ONCE(v->key));
+}
+
 void hvt_vcpu_counts(struct hvt_vcpu_counts *n)
 {
 	n->live = atomic_read(&vcpus_live);
@@ -260,6 +270,10 @@ static u32 vm_id_of(const struct hvt_vcpu_ident *id)
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 {
 	hvt_time_init(&v->split);
+	v->life++;	/* a watch made for the vCPU before is not this one's */
+	v->watch_minute = 0;
+	v->watch_count = 0;
+	v->watch_suppressed = 0;
 	v->entry_ts = U64_MAX;	/* no guest time before the first exit */
 	v->kvm = id->kvm;
 	v->vm_pid = id->vm_pid;

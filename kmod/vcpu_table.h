@@ -67,6 +67,9 @@ void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out);
 /* Slot I of the table (for dumps), NULL when no vCPU holds it. */
 struct hvt_vcpu *hvt_vcpu_at(unsigned int i);
 unsigned int hvt_vcpu_slots(void);
+/* Slot I whatever it holds, and whether a vCPU holds it (the watch's scan). */
+struct hvt_vcpu *hvt_vcpu_slot(unsigned int i);
+bool hvt_vcpu_live(const struct hvt_vcpu *v);
 
 struct hvt_vcpu_counts {
 	u32 live;

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watch on the probes' side: each record of a watched vCPU goes into
+ * its history, each exit into its stall window, and the triggers are
+ * tested (watch.h draws the states). Out of line: with the watch
+ * disarmed the probes test one pointer (hvt_watch_exit()).
+ *
+ * Nothing here allocates, sleeps or locks; what needs process context
+ * (a vCPU without a watch yet, a capture to close) kicks the scan
+ * (watch_scan.c).
+ */
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include "record.h"
+#include "watch.h"
+#include "watch_scan.h"
+
+/* Total captures this minute: minute << 32 | count. */
+static atomic64_t total_minute = ATOMIC64_INIT(0);
+
+void hvt_watch_rate_reset(void)
+{
+	atomic64_set(&total_minute, 0);
+}
+
+/* V's watch, if it has one for this vCPU; else the scan is asked once. */
+static struct hvt_watch_vcpu *watch_of(struct hvt_vcpu *v)
+{
+	struct hvt_watch_vcpu *w = READ_ONCE(v->watch);
+
+	if (likely(w && w->life == v->life))
+		return w;
+	if (v->watch_kicked != v->life + 1) {
+		/* life + 1: never 0, the value of a new slot. */
+		v->watch_kicked = v->life + 1;
+		hvt_watch_kick();
+	}
+	return NULL;
+}
+
+/* Room for a record: the history, or the post window's share of it. */
+static bool may_append(const struct hvt_watch_cfg *wc,
+		       struct hvt_watch_vcpu *w, u64 ts)
+{
+	switch (atomic_read(&w->state)) {
+	case HVT_W_ARMED:
+		return true;
+	case HVT_W_POST:
+		if (ts > w->post_end)
+			return false;
+		if (w->head - w->trigger_seq >= wc->history) {
+			if (!w->post_full) {
+				w->post_full = true;
+				hvt_watch_kick();
+			}
+			return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void append(struct hvt_watch_vcpu *w, const struct hvt_vcpu *v,
+		   u8 type, u64 d, int cpu)
+{
+	struct hvtrace_event *ev = &w->ring[w->pos];
+
+	hvt_event_fill(ev, v, type, d, cpu);
+	ev->seq = ++w->head;
+	if (++w->pos == w->cap)
+		w->pos = 0;
+}
+
+/*
+ * The exit [START, END) enters the stall window; returns the time out of
+ * the guest within (END - window, END]. Exact for spans that were not
+ * merged; a merged span the window's start cuts counts only what surely
+ * lies inside: never more than the truth, at most window / STEPS less.
+ */
+static u64 stall_add(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
+		     u64 start, u64 end)
+{
+	struct hvt_stall_span *s;
+	u64 edge = end > wc->stall_window_ns ? end - wc->stall_window_ns : 0;
+	u64 sum, cut;
+
+	if (w->span_head != w->span_tail) {
+		s = &w->span[(w->span_head - 1) % HVT_STALL_SLOTS];
+		if (end - s->start <= wc->stall_merge_ns ||
+		    w->span_head - w->span_tail == HVT_STALL_SLOTS) {
+			s->end = end;
+			s->ns += end - start;
+			goto merged;
+		}
+	}
+	s = &w->span[w->span_head++ % HVT_STALL_SLOTS];
+	s->start = start;
+	s->end = end;
+	s->ns = end - start;
+merged:
+	w->span_sum += end - start;
+
+	/* Spans that ended before the window go. */
+	for (;;) {
+		s = &w->span[w->span_tail % HVT_STALL_SLOTS];
+		if (s->end > edge)
+			break;
+		w->span_sum -= s->ns;
+		w->span_tail++;
+	}
+	sum = w->span_sum;
+	/* The oldest span starts before the window: its part outside. */
+	if (s->start < edge) {
+		cut = edge - s->start;
+		sum -= min(cut, s->ns);
+	}
+	return sum;
+}
+
+static void stall_reset(struct hvt_watch_vcpu *w)
+{
+	w->span_tail = w->span_head;
+	w->span_sum = 0;
+}
+
+/* One more capture this minute in all, unless RATE_TOTAL were made. */
+static bool total_take(const struct hvt_watch_cfg *wc, u64 minute)
+{
+	s64 old = atomic64_read(&total_minute), new;
+
+	do {
+		if ((u64)old >> 32 != minute)
+			new = minute << 32 | 1;
+		else if ((u32)old >= wc->rate_total)
+			return false;
+		else
+			new = old + 1;
+	} while (!atomic64_try_cmpxchg(&total_minute, &old, new));
+	return true;
+}
+
+static void suppress(struct hvt_vcpu *v, int why)
+{
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+
+	v->watch_suppressed++;
+	if (c)
+		c->watch_suppressed[why]++;
+}
+
+/*
+ * A trigger of KIND at TS, VALUE against LIMIT: the last record is the
+ * trigger's. A capture starts unless one is recording, or the rate
+ * limits say no; either is counted.
+ */
+static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
+		    struct hvt_vcpu *v, u8 kind, u64 ts, u64 value, u64 limit)
+{
+	u64 minute;
+
+	if (atomic_read(&w->state) != HVT_W_ARMED) {
+		suppress(v, HVT_SUPPRESSED_BUSY);
+		return;
+	}
+	minute = div64_u64(ts, 60 * NSEC_PER_SEC);
+	if (v->watch_minute != minute) {
+		v->watch_minute = minute;
+		v->watch_count = 0;
+	}
+	if (v->watch_count >= wc->rate) {
+		suppress(v, HVT_SUPPRESSED_RATE);
+		return;
+	}
+	if (!total_take(wc, minute)) {
+		suppress(v, HVT_SUPPRESSED_TOTAL);
+		return;
+	}
+	v->watch_count++;
+	w->trigger = kind;
+	w->on = wc->exit_on;
+	w->trigger_seq = w->head;
+	w->trigger_ts = ts;
+	w->value_ns = value;
+	w->limit_ns = limit;
+	w->window_ns = kind == HVTRACE_TRIGGER_STALL ? wc->stall_window_ns : 0;
+	w->post_end = ts + wc->post_ns;
+	w->suppressed = v->watch_suppressed;
+	v->watch_suppressed = 0;
+	w->vm_id = v->vm_id;
+	w->vm_pid = v->vm_pid;
+	w->vcpu_id = v->vcpu_id;
+	w->tid = v->tid;
+	/* A stall counts once: the next one needs time of its own. */
+	stall_reset(w);
+	/* The scan reads the trigger once it sees POST. */
+	atomic_set_release(&w->state, HVT_W_POST);
+	hvt_watch_kick();
+}
+
+void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+		      u64 d)
+{
+	struct hvt_watch_vcpu *w = watch_of(v);
+	u64 start, end, sum = 0;
+
+	if (!w)
+		return;
+	start = v->split.exit_ts;
+	end = start + d;
+	if (may_append(wc, w, end))
+		append(w, v, HVTRACE_EV_EXIT, d, smp_processor_id());
+	if (wc->stall_ns)
+		sum = stall_add(wc, w, start, end);
+	if (wc->exit_ns) {
+		u64 part = hvt_part_value(wc->exit_on, wc->halt_triggers, v, d);
+
+		if (part >= wc->exit_ns) {
+			trigger(wc, w, v, HVTRACE_TRIGGER_EXIT, end, part,
+				wc->exit_ns);
+			return;
+		}
+	}
+	if (wc->stall_ns && sum >= wc->stall_ns)
+		trigger(wc, w, v, HVTRACE_TRIGGER_STALL, end, sum, wc->stall_ns);
+}
+
+void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+			 u64 off, int cpu)
+{
+	struct hvt_watch_vcpu *w = watch_of(v);
+	u64 end;
+
+	if (!w)
+		return;
+	end = v->split.off_ts + off;
+	if (may_append(wc, w, end))
+		append(w, v, HVTRACE_EV_PREEMPT, off, cpu);
+	if (wc->preempt_ns && off >= wc->preempt_ns)
+		trigger(wc, w, v, HVTRACE_TRIGGER_PREEMPT, end, off,
+			wc->preempt_ns);
+}
