@@ -3,7 +3,6 @@
 # hog on the vCPU's CPU is runnable time credited to it by pid and comm,
 # and the parts of every exit add up to its duration.
 . "$(dirname "$0")/lib.sh"
-HVHOG=$HVT_ROOT/tests/guest/hvhog
 
 reset_config
 hv start
@@ -54,57 +53,18 @@ echo "  halt + runnable of the halts: ${ours}ns, KVM's halt_wait + poll: ${kvm}n
 	fail "halt time ${ours}ns is not within 2% (and $((slack / 1000))us a halt below) of KVM's ${kvm}ns"
 
 # Preemption: a SCHED_FIFO hog on the vCPU thread's CPU for 300ms while
-# the guest spins. Preemption records kept from 0, exits from 1ms of
-# runnable time on. From here this script, hvguest's other threads and the
-# hog before it pins itself run on CPU 1, so that the hog is what takes
-# CPU 0 from the vCPU thread (on the debug kernel the script's own forks
-# there took it for 100s of ms, and got the credit). The hog waits, ready,
-# until hvguest says its vCPU spins (HVGUEST-SPIN, read as it comes), then
-# burns from 300ms on: on the debug kernel setting a VM up, or starting
-# the hog, took 1s or more, so a hog started with hvguest, or after
-# HVGUEST-SPIN, could miss the spin.
+# the guest spins (hog_spin, lib.sh). Preemption records kept from 0,
+# exits from 1ms of runnable time on.
 reset_config
 hv set-threshold 0 --preemptions
 hv set-threshold 1ms --on preempted
-cpus=$(taskset -pc $$ | sed 's/.*: //')
-[ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
 hv start
-rm -f /tmp/spin.fifo /tmp/hog.go
-mkfifo /tmp/spin.fifo /tmp/hog.go || fail "mkfifo failed"
-exec 4<>/tmp/hog.go
-"$HVHOG" --cpu 0 --fifo 10 --ms 300 --start-on /tmp/hog.go --start-delay 300 \
-	>/tmp/hog.out 4>&- &
-hpid=$!
-"$HVGUEST" --cpu 0 --spin 1500 >/tmp/spin.fifo 2>&1 4>&- &
-gpid=$!
-exec 3</tmp/spin.fifo
-: >/tmp/spin.out
-spinning=
-while IFS= read -r -t 60 line <&3; do
-	echo "$line" >>/tmp/spin.out
-	[[ $line == HVGUEST-SPIN* ]] && spinning=1 && break
-done
-if [ -z "$spinning" ]; then
-	kill "$hpid"
-	fail "hvguest did not spin in 60 s: $(cat /tmp/spin.out)"
-fi
-echo go >&4
-while IFS= read -r line <&3; do
-	echo "$line" >>/tmp/spin.out
-done
-exec 3<&-
-wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
-wait "$hpid" || fail "hvhog failed: $(cat /tmp/hog.out)"
-exec 4>&-
-rm -f /tmp/spin.fifo /tmp/hog.go
-# The rest runs anywhere again (pyfork serves only its server's CPU set).
-taskset -pc "$cpus" $$ >/dev/null
-r=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
+hog_spin 300 1500
+r=$GUEST_LINE
 hv stop
 echo "  $r"
 cat /tmp/hog.out
-hog=$(grep '^HVHOG pid=' /tmp/hog.out)
-hog_pid=$(field pid "$hog")
+hog_pid=$HOG_PID
 ev=$("$HVCTL" -j drain) || fail "drain failed"
 s=$("$HVCTL" -j stat --vcpus) || fail "stat failed"
 parts_add_up "$ev"

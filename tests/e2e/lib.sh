@@ -72,6 +72,53 @@ hv() {
 	"$HVCTL" "$@" || fail "hvctl $* failed"
 }
 
+# hog_spin HOG_MS SPIN_MS: hvguest spins SPIN_MS in its guest on CPU 0
+# while hvhog, SCHED_FIFO on CPU 0, burns HOG_MS from 300ms after the
+# spin began; this shell runs on CPU 1 meanwhile (on the debug kernel its
+# forks on CPU 0 took it for 100s of ms, and got the credit). The hog
+# waits, ready, until hvguest says its vCPU spins (HVGUEST-SPIN, read as
+# it comes): setting a VM up, or starting the hog, can take 1s or more
+# there, so a hog started with hvguest, or after HVGUEST-SPIN, could miss
+# the spin. Sets GUEST_LINE (hvguest's result) and HOG_PID; the hog's
+# output is in /tmp/hog.out.
+hog_spin() {
+	local cpus hpid gpid line spinning=
+
+	cpus=$(taskset -pc $$ | sed 's/.*: //')
+	[ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
+	rm -f /tmp/spin.fifo /tmp/hog.go
+	mkfifo /tmp/spin.fifo /tmp/hog.go || fail "mkfifo failed"
+	exec 4<>/tmp/hog.go
+	"$HVT_ROOT/tests/guest/hvhog" --cpu 0 --fifo 10 --ms "$1" \
+		--start-on /tmp/hog.go --start-delay 300 >/tmp/hog.out 4>&- &
+	hpid=$!
+	"$HVGUEST" --cpu 0 --spin "$2" >/tmp/spin.fifo 2>&1 4>&- &
+	gpid=$!
+	exec 3</tmp/spin.fifo
+	: >/tmp/spin.out
+	while IFS= read -r -t 60 line <&3; do
+		echo "$line" >>/tmp/spin.out
+		[[ $line == HVGUEST-SPIN* ]] && spinning=1 && break
+	done
+	if [ -z "$spinning" ]; then
+		kill "$hpid"
+		fail "hvguest did not spin in 60 s: $(cat /tmp/spin.out)"
+	fi
+	echo go >&4
+	while IFS= read -r line <&3; do
+		echo "$line" >>/tmp/spin.out
+	done
+	exec 3<&-
+	wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
+	wait "$hpid" || fail "hvhog failed: $(cat /tmp/hog.out)"
+	exec 4>&-
+	rm -f /tmp/spin.fifo /tmp/hog.go
+	# Anywhere again (pyfork serves only its server's CPU set).
+	taskset -pc "$cpus" $$ >/dev/null
+	GUEST_LINE=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
+	HOG_PID=$(field pid "$(grep '^HVHOG pid=' /tmp/hog.out)")
+}
+
 # py EXPR: evaluate EXPR with d = the JSON document on stdin.
 py() {
 	"$PYTHON" -c 'import json, sys

@@ -9,7 +9,8 @@ tests, written apart from hvctl's client.
       read every capture the module hands over until SECONDS passed or
       SIGTERM came, disarm, and write them to OUT as JSON: a list of
       {"header": {name: value}, "records": [{field: value}]}. Creates the
-      file READY once armed (or "refused: MESSAGE" in it). Exits 0.
+      file READY once armed (or "refused: MESSAGE" in it). Exits 0, or 3
+      when the family went away (the module was unloaded).
   watch_nl.py status
       print GET_STATUS' watch nest as JSON
   watch_nl.py arm-only [NAME=VALUE...]
@@ -248,18 +249,22 @@ def main():
     if ready:
         open(ready, "w").close()
     captures, end = [], time.monotonic() + seconds
-    while not stop and time.monotonic() < end:
-        try:
-            r, _, _ = select.select([listen], [], [],
-                                    min(0.5, max(0, end - time.monotonic())))
-        except InterruptedError:
-            r = []
-        if r:
-            listen.recv(65536)
+    try:
+        while not stop and time.monotonic() < end:
+            try:
+                r, _, _ = select.select(
+                    [listen], [], [], min(0.5, max(0, end - time.monotonic())))
+            except InterruptedError:
+                r = []
+            if r:
+                listen.recv(65536)
+            captures += read_captures(g)
+        # What closed after the last look: the scan is a post window away.
+        time.sleep(0.2)
         captures += read_captures(g)
-    # What closed after the last look: a scan is at most a post window away.
-    time.sleep(0.2)
-    captures += read_captures(g)
+    except OSError as e:
+        print("the family went away: %s" % errno.errorcode.get(e.errno))
+        return 3
     with open(out + ".tmp", "w") as f:
         json.dump({"captures": captures, "status": status(g)}, f)
     os.rename(out + ".tmp", out)

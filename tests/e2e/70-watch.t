@@ -1,0 +1,220 @@
+# The watch in the module, read through a plain netlink socket
+# (watch_nl.py, not hvctl): histories hold exactly the records before a
+# trigger, each trigger kind fires where it must and not where it must
+# not, the rate limits and the suppressed counts add up against the
+# kernel's own recording, and the watch goes with its socket and with the
+# module.
+. "$(dirname "$0")/lib.sh"
+
+W=$HVT_ROOT/tests/e2e/watch_nl.py
+OUT=/tmp/watch.json
+
+# watch SETTINGS... -- GUEST ARGS...: arm with SETTINGS, run hvguest,
+# give the post windows time to end, disarm; the captures are in $OUT
+# and the guest's line in $GUEST_LINE.
+watch() {
+	local settings=() pid
+
+	while [ "$1" != -- ]; do
+		settings+=("$1")
+		shift
+	done
+	shift
+	rm -f "$OUT" /tmp/watch.ready
+	"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready "${settings[@]}" &
+	pid=$!
+	while [ ! -e /tmp/watch.ready ]; do
+		kill -0 "$pid" 2>/dev/null || fail "watch_nl.py run ended early"
+		sleep 0.1
+	done
+	[ -s /tmp/watch.ready ] && fail "arming: $(cat /tmp/watch.ready)"
+	GUEST_LINE=$(guest "$@") || exit 1
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid" || fail "watch_nl.py run failed"
+	[ -s "$OUT" ] || fail "no captures file"
+}
+
+# cap EXPR: EXPR over d (the captures file), caps = d['captures'].
+cap() {
+	py "(lambda caps, st: $1)(d['captures'], d['status'])" <"$OUT"
+}
+
+# The port of an IOIO exit record (SVM EXITINFO1 bits 31:16).
+PORT="(r['info1'] >> 16)"
+
+echo "# known sequence: 40 fast exits, one slow one, history 16, two vCPUs"
+# The kernel's own trace of kvm_exit is the ground truth for which exits
+# came last before the slow one (host interrupts add exits of their own).
+mountpoint -q "$TRACEFS" || mount -t tracefs nodev "$TRACEFS" ||
+	fail "cannot mount tracefs"
+echo 0 >"$TRACEFS/tracing_on"
+: >"$TRACEFS/trace"
+echo 1 >"$TRACEFS/events/kvm/kvm_exit/enable"
+echo 1 >"$TRACEFS/tracing_on"
+watch exit_ns=20000000 history=16 post_ns=5000000 -- \
+	--vcpus 2 --pio 40 --slow 1:30000
+echo 0 >"$TRACEFS/tracing_on"
+echo 0 >"$TRACEFS/events/kvm/kvm_exit/enable"
+# "vcpu ID rip INFO1" of each exit, in order.
+sed -n 's/.*kvm_exit: vcpu \([0-9]*\) reason .* rip \(0x[0-9a-f]*\) info1 \(0x[0-9a-f]*\).*/\1 \2 \3/p' \
+	"$TRACEFS/trace" >/tmp/ftrace-exits
+: >"$TRACEFS/trace"
+[ -s /tmp/ftrace-exits ] || fail "no kvm_exit in the kernel's trace"
+rip_pio=$(field rip_pio "$GUEST_LINE")
+rip_slow=$(field rip_slow "$GUEST_LINE")
+gpid=$(field pid "$GUEST_LINE")
+# The slow exit of each vCPU triggers; so may the last exit, whose time
+# runs to the VM's destruction. The slow ones are the captures to check.
+slow="[c for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] == [0x81]]"
+expect_eq "captures of a slow exit, one per vCPU" "[0, 1]" \
+	"$(cap "sorted(c['header']['vcpu_id'] for c in $slow)")"
+expect_eq "each: 16 records before the trigger's" "[16, 16]" \
+	"$(cap "[c['header']['trigger_seq'] - c['header']['first_seq'] for c in $slow]")"
+# Exits in the history (preemption records take places too) are the
+# kernel's last ones of that vCPU up to the slow exit, rip and info1 alike.
+ftrace="[l.split() for l in open('/tmp/ftrace-exits')]"
+expect_eq "those are the kernel's last exits of the vCPU, in order" True \
+	"$(cap "all((lambda mine, k: k[k.index(mine[-1]) + 1 - len(mine):k.index(mine[-1]) + 1] == mine and k.count(mine[-1]) == 1)([(r['rip'], r['info1']) for r in c['records'] if r['type'] == 1 and r['seq'] <= c['header']['trigger_seq']], [(int(l[1], 16), int(l[2], 16)) for l in $ftrace if int(l[0]) == c['header']['vcpu_id']]) for c in $slow)")"
+expect_eq "most are the fast exits: IOIO to 0x80 from rip_pio" True \
+	"$(cap "all(len([r for r in c['records'] if r['type'] == 1 and r['reason'] == 0x7b and $PORT == 0x80 and r['rip'] == $rip_pio and r['seq'] < c['header']['trigger_seq']]) >= 12 for c in $slow)")"
+expect_eq "in order, none missing" True \
+	"$(cap "all([r['seq'] for r in c['records']] == list(range(c['header']['first_seq'], c['header']['end_seq'])) for c in caps)")"
+expect_eq "the trigger: the slow exit, >= 30ms, in the VMM" True \
+	"$(cap "all(r['rip'] == $rip_slow and r['duration_ns'] >= 30000000 and r['vmm_ns'] >= 30000000 and r['duration_ns'] == c['header']['value_ns'] for c in $slow for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
+expect_eq "header: limit, kind, VMM, vCPU thread" True \
+	"$(cap "all(h['limit_ns'] == 20000000 and h['trigger'] == 'exit' and h['vm_pid'] == $gpid and h['tid'] == r['tid'] for c in caps for h in [c['header']] for r in c['records'])")"
+expect_eq "nothing from another vCPU" True \
+	"$(cap "all(r['vcpu_id'] == c['header']['vcpu_id'] for c in caps for r in c['records'])")"
+expect_eq "post window: records after the trigger end within 5ms of it" True \
+	"$(cap "all(r['ts_ns'] + r['duration_ns'] <= c['header']['trigger_ts'] + 5000000 for c in caps for r in c['records'] if r['seq'] > c['header']['trigger_seq'])")"
+expect_eq "all read, none pending or dropped" "0 0" "$(cap "'%d %d' % (st['pending'], st['dropped'])")"
+
+echo "# stall window: 10 x 3ms in the VMM within 200ms crosses 20ms"
+watch stall_ns=20000000 stall_window_ns=200000000 -- --slow 10:3000
+stall="[c for c in caps if c['header']['trigger'] == 'stall' and [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] == [0x81]]"
+expect_eq "one stall capture, on a slow exit" 1 "$(cap "len($stall)")"
+# The whole VM's life fits in the window and the history: the value is
+# exactly the exits' time up to the trigger.
+expect_eq "its value: the exits' time up to the trigger, exactly" True \
+	"$(cap "all(c['header']['first_seq'] == 1 and c['header']['value_ns'] == sum(r['duration_ns'] for r in c['records'] if r['type'] == 1 and r['seq'] <= c['header']['trigger_seq']) and c['header']['value_ns'] >= 20000000 and c['header']['window_ns'] == 200000000 for c in $stall)")"
+expect_eq "it fired at the first slow exit that crossed" True \
+	"$(cap "all(c['header']['value_ns'] - r['duration_ns'] < 20000000 for c in $stall for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
+
+echo "# the same storm below: 3 x 3ms (each took 3.3 to 4.7ms under emulation)"
+watch stall_ns=20000000 stall_window_ns=200000000 -- --slow 3:3000
+expect_eq "no stall capture on a slow exit" 0 "$(cap "len($stall)")"
+
+echo "# a quiet guest: it spins 3s, its vCPU alone on CPU 0"
+# (Under emulation a storm of fast exits is a stall: each costs ~20us,
+# the guest's code between them far less.)
+cpus=$(taskset -pc $$ | sed 's/.*: //')
+[ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
+watch stall_ns=20000000 stall_window_ns=50000000 exit_ns=10000000 -- \
+	--cpu 0 --spin 3000
+taskset -pc "$cpus" $$ >/dev/null
+# Two exits are slow by design: the spin's start (port 0x3f3: the VMM
+# tells the world) and the last one (0x3f0), which runs to destruction.
+expect_eq "captures but of the VMM's own slow exits" "[]" \
+	"$(cap "[(c['header'], [r for r in c['records'] if r['seq'] == c['header']['trigger_seq']]) for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] not in ([0x3f0], [0x3f3])]")"
+expect_eq "nothing suppressed" "0 0" \
+	"$(cap "'%d %d' % (st['suppressed_rate'], st['suppressed_total'])")"
+
+echo "# rate limits: 12 slow exits, 2 captures a minute per vCPU"
+# Every exit at or above 25ms is a trigger: the module's own recording
+# with the same threshold counts them, and each one is a capture or
+# counted as suppressed.
+reset_config
+hv set-threshold 25ms
+hv clear
+hv start
+watch exit_ns=25000000 post_ns=1000000 rate=2 -- --slow 12:30000
+hv stop
+recorded=$("$HVCTL" -j drain | events_check count ev)
+expect_eq "triggers = exits >= 25ms, as recorded" "$recorded" \
+	"$(cap "len(caps) + st['suppressed_busy'] + st['suppressed_rate'] + st['suppressed_total']")"
+expect_eq "captures in each minute of the clock, at most 2" True \
+	"$(cap "all(n <= 2 for n in __import__('collections').Counter(c['header']['trigger_ts'] // 60000000000 for c in caps).values())")"
+expect_eq "2 captures in each minute there were triggers in" True \
+	"$(cap "2 <= len(caps) <= 2 * len(set(c['header']['trigger_ts'] // 60000000000 for c in caps)) and st['suppressed_rate'] > 0")"
+expect_eq "per capture: the triggers suppressed since the vCPU's last" True \
+	"$(cap "sum(c['header']['suppressed'] for c in caps) <= st['suppressed_busy'] + st['suppressed_rate'] + st['suppressed_total']")"
+reset_config
+
+echo "# the total rate: 2 vCPUs, 1 capture a minute in all"
+watch exit_ns=25000000 post_ns=1000000 rate=5 rate_total=1 -- \
+	--vcpus 2 --slow 3:30000
+expect_eq "captures in each minute, at most 1" True \
+	"$(cap "all(n <= 1 for n in __import__('collections').Counter(c['header']['trigger_ts'] // 60000000000 for c in caps).values())")"
+expect_eq "triggers: 3 slow exits a vCPU, and perhaps the last exits" True \
+	"$(cap "len(caps) + st['suppressed_busy'] + st['suppressed_rate'] + st['suppressed_total'] >= 6 and st['suppressed_total'] > 0 and len(caps) >= 1")"
+
+echo "# filters: vCPU 1 only"
+watch exit_ns=20000000 filter_vcpus=1 -- --vcpus 2 --slow 1:30000
+expect_eq "captures of vCPU 1 only" True \
+	"$(cap "len(caps) >= 1 and all(c['header']['vcpu_id'] == 1 for c in caps)")"
+
+echo "# preemption: a FIFO hog takes the spinning vCPU's CPU for 60ms"
+rm -f "$OUT" /tmp/watch.ready
+"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready preempt_ns=30000000 &
+wpid=$!
+while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+hog_spin 60 1000
+kill -TERM "$wpid"
+wait "$wpid" || fail "watch_nl.py run failed"
+pre="[c for c in caps if c['header']['trigger'] == 'preempted']"
+expect_eq "one preemption capture" 1 "$(cap "len($pre)")"
+expect_eq "its trigger record names the hog" "$HOG_PID hvhog" \
+	"$(cap "' '.join('%d %s' % (r['preempt_pid'], r['preempt_comm']) for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['type'] == 2)")"
+expect_eq "off CPU at least the hog's 60ms, the value" True \
+	"$(cap "all(r['duration_ns'] >= 60000000 and r['duration_ns'] == c['header']['value_ns'] for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
+
+echo "# refused settings change nothing"
+expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall or preemption limit" \
+	"$("$PYTHON" "$W" arm-only history=8)"
+expect_eq "stall longer than its window" "refused EINVAL: a stall's time out of the guest is longer than its window" \
+	"$("$PYTHON" "$W" arm-only stall_ns=50000000 stall_window_ns=20000000)"
+r=$("$PYTHON" "$W" arm-only exit_ns=1000 history=65536)
+case "$r" in
+"refused ENOMEM: hvtrace: history 65536 x max_vcpus "*" MiB free") echo "  $r" ;;
+*) fail "a history too large for memory: $r" ;;
+esac
+expect_eq "history out of range" "refused ERANGE: integer out of range" \
+	"$("$PYTHON" "$W" arm-only exit_ns=1000 history=65537)"
+expect_eq "still disarmed" 0 "$("$PYTHON" "$W" status | py "d['armed']")"
+
+echo "# the watch belongs to its socket"
+expect_eq "armed by a socket that then closed" armed \
+	"$("$PYTHON" "$W" arm-only exit_ns=1000000)"
+for _ in $(seq 50); do
+	[ "$("$PYTHON" "$W" status | py "d['armed']")" = 0 ] && break
+	sleep 0.1
+done
+expect_eq "disarmed with it" 0 "$("$PYTHON" "$W" status | py "d['armed']")"
+rm -f /tmp/watch.ready
+"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready exit_ns=1000000 &
+wpid=$!
+while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+expect_eq "another socket is refused" \
+	"refused EBUSY: hvtrace: another socket's watch is armed (an hvctl watch?)" \
+	"$("$PYTHON" "$W" arm-only exit_ns=1000000)"
+
+echo "# histories for live vCPUs only; unloading with the watch armed"
+"$HVGUEST" --vcpus 3 --seconds 30 --pio 1 >/tmp/watch-guest.out 2>&1 &
+gpid=$!
+for _ in $(seq 100); do
+	[ "$("$PYTHON" "$W" status | py "d['vcpus']")" = 3 ] && break
+	sleep 0.1
+done
+st=$("$PYTHON" "$W" status)
+expect_eq "a history per live vCPU" 3 "$(echo "$st" | py "d['vcpus']")"
+expect_eq "memory: whole pages, the same per vCPU, >= 3 x 33 records" True \
+	"$(echo "$st" | py "d['mem_bytes'] % (3 * 4096) == 0 and d['mem_bytes'] // 3 >= 33 * 160")"
+modprobe -r hvtrace || fail "unload with the watch armed failed"
+kill "$gpid" 2>/dev/null
+wait "$gpid"
+wait "$wpid"
+expect_eq "the watch's reader saw the family go" 3 $?
+modprobe hvtrace || fail "reload failed"
+expect_eq "after reload: disarmed, nothing held" "0 0 0" \
+	"$("$PYTHON" "$W" status | py "'%d %d %d' % (d['armed'], d['vcpus'], d['mem_bytes'])")"
