@@ -108,8 +108,10 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 				    "no trigger: give an exit, stall or preemption limit");
 		return -EINVAL;
 	}
-	/* Every vCPU the table can hold, and the captures waiting. */
-	need = (u64)PAGE_ALIGN(hvt_watch_vcpu_size(wc->history)) *
+	/* Every vCPU the table can hold, and the captures waiting (each at
+	 * most a ring).
+	 */
+	need = (u64)hvt_watch_vcpu_bytes(wc->history) *
 	       (hvt_max_vcpus + HVTRACE_WATCH_PENDING_MAX);
 	avail = hvt_mem_available();
 	if (need > avail / 2) {
@@ -239,8 +241,8 @@ out:
 /* ---- handing captures over ------------------------------------------- */
 
 struct captures_dump {
-	struct hvt_watch_vcpu *w;	/* being sent, off the pending list */
-	u64 next;			/* its next record to send */
+	struct hvt_capture *c;	/* being sent, off the pending list */
+	u32 next;		/* its next record to send */
 	bool head_sent;
 };
 
@@ -258,41 +260,37 @@ int hvt_captures_done(struct netlink_callback *cb)
 	struct captures_dump *d = (void *)cb->ctx;
 
 	/* The reader went before it had all of it: gone, counted. */
-	if (d->w)
-		hvt_capture_free(d->w, false);
-	d->w = NULL;
+	if (d->c)
+		hvt_capture_free(d->c, false);
+	d->c = NULL;
 	return 0;
 }
 
-static int put_capture(struct sk_buff *skb, const struct hvt_watch_vcpu *w)
+static int put_u64_c(struct sk_buff *skb, int attr, u64 v)
+{
+	return nla_put_u64_64bit(skb, attr, v, HVTRACE_CAPTURE_PAD);
+}
+
+static int put_capture(struct sk_buff *skb, const struct hvt_capture *c)
 {
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_CAPTURE);
 
 	if (!nest ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_ID, w->id,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u32(skb, HVTRACE_CAPTURE_VM_ID, w->vm_id) ||
-	    nla_put_u32(skb, HVTRACE_CAPTURE_VM_PID, w->vm_pid) ||
-	    nla_put_u32(skb, HVTRACE_CAPTURE_VCPU_ID, w->vcpu_id) ||
-	    nla_put_u32(skb, HVTRACE_CAPTURE_TID, w->tid) ||
-	    nla_put_u8(skb, HVTRACE_CAPTURE_TRIGGER, w->trigger) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_TRIGGER_TS, w->trigger_ts,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_VALUE_NS, w->value_ns,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_LIMIT_NS, w->limit_ns,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_WINDOW_NS, w->window_ns,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u8(skb, HVTRACE_CAPTURE_ON, w->on) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_FIRST_SEQ, w->first,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_TRIGGER_SEQ, w->trigger_seq,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_END_SEQ, w->head + 1,
-			      HVTRACE_CAPTURE_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_CAPTURE_SUPPRESSED, w->suppressed,
-			      HVTRACE_CAPTURE_PAD))
+	    put_u64_c(skb, HVTRACE_CAPTURE_ID, c->id) ||
+	    nla_put_u32(skb, HVTRACE_CAPTURE_VM_ID, c->vm_id) ||
+	    nla_put_u32(skb, HVTRACE_CAPTURE_VM_PID, c->vm_pid) ||
+	    nla_put_u32(skb, HVTRACE_CAPTURE_VCPU_ID, c->vcpu_id) ||
+	    nla_put_u32(skb, HVTRACE_CAPTURE_TID, c->tid) ||
+	    nla_put_u8(skb, HVTRACE_CAPTURE_TRIGGER, c->trigger) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_TRIGGER_TS, c->trigger_ts) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_VALUE_NS, c->value_ns) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_LIMIT_NS, c->limit_ns) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_WINDOW_NS, c->window_ns) ||
+	    nla_put_u8(skb, HVTRACE_CAPTURE_ON, c->on) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_FIRST_SEQ, c->first_seq) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_TRIGGER_SEQ, c->trigger_seq) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_END_SEQ, c->end_seq) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_SUPPRESSED, c->suppressed))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -302,24 +300,19 @@ static int put_capture(struct sk_buff *skb, const struct hvt_watch_vcpu *w)
 static int put_records(struct sk_buff *skb, struct captures_dump *d)
 {
 	const size_t ev = sizeof(struct hvtrace_event);
-	const struct hvt_watch_vcpu *w = d->w;
-	unsigned int room, n, i;
-	struct hvtrace_event *out;
-	struct nlattr *attr;
+	const struct hvt_capture *c = d->c;
+	unsigned int room;
+	u32 n;
 
-	if (nla_put_u64_64bit(skb, HVTRACE_A_CAPTURE_ID, w->id, HVTRACE_A_PAD))
+	if (nla_put_u64_64bit(skb, HVTRACE_A_CAPTURE_ID, c->id, HVTRACE_A_PAD))
 		return 0;
 	room = skb_tailroom(skb);
 	if (room < nla_total_size(ev))
 		return 0;
 	room = (room - nla_total_size(0)) / ev;
-	n = min_t(u64, room, w->head + 1 - d->next);
-	attr = nla_reserve(skb, HVTRACE_A_EVENTS, n * ev);
-	if (!attr)
+	n = min_t(u32, room, c->nr - d->next);
+	if (nla_put(skb, HVTRACE_A_EVENTS, n * ev, &c->ev[d->next]))
 		return 0;
-	out = nla_data(attr);
-	for (i = 0; i < n; i++)
-		memcpy(&out[i], hvt_capture_record(w, d->next + i), ev);
 	d->next += n;
 	return n;
 }
@@ -330,11 +323,11 @@ int hvt_captures_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 
 	for (;;) {
-		if (!d->w) {
-			d->w = hvt_capture_take();
-			if (!d->w)
+		if (!d->c) {
+			d->c = hvt_capture_take();
+			if (!d->c)
 				return skb->len;	/* 0 when nothing was put */
-			d->next = d->w->first;
+			d->next = 0;
 			d->head_sent = false;
 		}
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -343,16 +336,16 @@ int hvt_captures_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!hdr)
 			return skb->len;
 		if (!d->head_sent) {
-			if (put_capture(skb, d->w))
+			if (put_capture(skb, d->c))
 				goto full;
 			d->head_sent = true;
 		} else if (!put_records(skb, d)) {
 			goto full;
 		}
 		genlmsg_end(skb, hdr);
-		if (d->head_sent && d->next > d->w->head) {
-			hvt_capture_free(d->w, true);
-			d->w = NULL;
+		if (d->head_sent && d->next == d->c->nr) {
+			hvt_capture_free(d->c, true);
+			d->c = NULL;
 		}
 		continue;
 full:

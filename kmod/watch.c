@@ -2,7 +2,7 @@
 /*
  * The watch on the probes' side: each record of a watched vCPU goes into
  * its history, each exit into its stall window, and the triggers are
- * tested (watch.h draws the states). Out of line: with the watch
+ * tested (watch.h draws the rings and the states). Out of line: with the watch
  * disarmed the probes test one pointer (hvt_watch_exit()).
  *
  * Nothing here allocates, sleeps or locks; what needs process context
@@ -39,38 +39,45 @@ static struct hvt_watch_vcpu *watch_of(struct hvt_vcpu *v)
 	return NULL;
 }
 
-/* Room for a record: the history, or the post window's share of it. */
-static bool may_append(const struct hvt_watch_cfg *wc,
-		       struct hvt_watch_vcpu *w, u64 ts)
+static struct hvtrace_event *append(struct hvt_watch_vcpu *w,
+				     const struct hvt_vcpu *v, u8 type, u64 d,
+				     int cpu)
 {
-	switch (atomic_read(&w->state)) {
-	case HVT_W_ARMED:
-		return true;
-	case HVT_W_POST:
-		if (ts > w->post_end)
-			return false;
-		if (w->head - w->trigger_seq >= wc->history) {
-			if (!w->post_full) {
-				w->post_full = true;
-				hvt_watch_kick();
-			}
-			return false;
-		}
-		return true;
-	default:
-		return false;
-	}
-}
-
-static void append(struct hvt_watch_vcpu *w, const struct hvt_vcpu *v,
-		   u8 type, u64 d, int cpu)
-{
-	struct hvtrace_event *ev = &w->ring[w->pos];
+	struct hvt_watch_ring *r = w->active;
+	struct hvtrace_event *ev = &r->ev[w->pos];
 
 	hvt_event_fill(ev, v, type, d, cpu);
 	ev->seq = ++w->head;
-	if (++w->pos == w->cap)
+	if (++w->pos == r->cap)
 		w->pos = 0;
+	return ev;
+}
+
+/*
+ * A record ending at END joins the history, and the post window while
+ * it is open; the first one past it (in time, or HISTORY records) closes
+ * the window.
+ */
+static void record(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
+		   const struct hvt_vcpu *v, u8 type, u64 d, int cpu, u64 end)
+{
+	struct hvtrace_event *ev = append(w, v, type, d, cpu);
+	struct hvt_watch_ring *f;
+
+	if (likely(atomic_read(&w->state) != HVT_W_POST))
+		return;
+	if (end > w->post_end || w->post_last - w->trigger_seq >= wc->history) {
+		if (atomic_cmpxchg(&w->state, HVT_W_POST,
+				   HVT_W_CLOSED) == HVT_W_POST)
+			hvt_watch_kick();
+		return;
+	}
+	/* The capture's copy: past the trigger's, where it has room. */
+	f = w->frozen;
+	f->ev[w->frozen_pos] = *ev;
+	if (++w->frozen_pos == f->cap)
+		w->frozen_pos = 0;
+	w->post_last = w->head;
 }
 
 /*
@@ -160,7 +167,8 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 {
 	u64 minute;
 
-	if (atomic_read(&w->state) != HVT_W_ARMED) {
+	/* ARMED: the scan has given the spare back (acquire: it is there). */
+	if (atomic_read_acquire(&w->state) != HVT_W_ARMED || !w->spare) {
 		suppress(v, HVT_SUPPRESSED_BUSY);
 		return;
 	}
@@ -178,6 +186,13 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 		return;
 	}
 	v->watch_count++;
+	/* The history so far stays in its ring; it goes on in the spare. */
+	w->frozen = w->active;
+	w->frozen_pos = w->pos;
+	w->active = w->spare;
+	w->spare = NULL;
+	w->active->base = w->head + 1;
+	w->pos = 0;
 	w->trigger = kind;
 	w->on = wc->exit_on;
 	w->trigger_seq = w->head;
@@ -186,6 +201,7 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 	w->limit_ns = limit;
 	w->window_ns = kind == HVTRACE_TRIGGER_STALL ? wc->stall_window_ns : 0;
 	w->post_end = ts + wc->post_ns;
+	w->post_last = w->head;
 	w->suppressed = v->watch_suppressed;
 	v->watch_suppressed = 0;
 	w->vm_id = v->vm_id;
@@ -209,8 +225,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		return;
 	start = v->split.exit_ts;
 	end = start + d;
-	if (may_append(wc, w, end))
-		append(w, v, HVTRACE_EV_EXIT, d, smp_processor_id());
+	record(wc, w, v, HVTRACE_EV_EXIT, d, smp_processor_id(), end);
 	if (wc->stall_ns)
 		sum = stall_add(wc, w, start, end);
 	if (wc->exit_ns) {
@@ -235,8 +250,7 @@ void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	if (!w)
 		return;
 	end = v->split.off_ts + off;
-	if (may_append(wc, w, end))
-		append(w, v, HVTRACE_EV_PREEMPT, off, cpu);
+	record(wc, w, v, HVTRACE_EV_PREEMPT, off, cpu, end);
 	if (wc->preempt_ns && off >= wc->preempt_ns)
 		trigger(wc, w, v, HVTRACE_TRIGGER_PREEMPT, end, off,
 			wc->preempt_ns);

@@ -1,24 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The watch: while armed, each watched vCPU keeps a history of its last
- * records (exits and preemptions, struct hvtrace_event) and a window of
- * its time out of the guest; a trigger freezes the history, recording
- * goes on for the post-trigger window, then the history becomes a
- * capture that READ_CAPTURES hands to userspace (watch.c).
+ * The watch: while armed, each watched vCPU keeps a history of its
+ * records (exits and preemptions, struct hvtrace_event) in a ring, and a
+ * window of its time out of the guest. A trigger freezes the ring: the
+ * history goes on in the spare, and the post window's records go to both
+ * (at most HISTORY of them: the frozen ring has room for them past the
+ * HISTORY records before the trigger's). Then the scan copies the capture
+ * out (watch_scan.c) and the frozen ring is the next spare. READ_CAPTURES
+ * hands captures to userspace.
  *
- * A vCPU's watch (struct hvt_watch_vcpu) lives in one allocation with its
- * history ring. Its probes write it, like the rest of the vCPU's slot
- * (vcpu.h); the state says who may:
+ *   ring A: ... r40 r41 r42 [trigger r43] r44 r45    frozen, the capture
+ *   ring B:                               r44 r45 r46 r47 ...  the history
  *
- *             trigger (probe)            window over (scan)
- *    ARMED ------------------> POST ---------------------> CLOSING
- *      ^                                                      |
- *      +------- the scan gives the vCPU a new watch; ---------+
- *               this one, after a grace period, is the capture
+ * A vCPU's watch (struct hvt_watch_vcpu) is written by its probes, like
+ * the rest of its slot (vcpu.h); the state says who does what:
  *
- * The scan (a work item, process context) allocates watches for live
- * vCPUs, closes captures and frees the watches of vCPUs that are gone:
- * the probes never allocate, sleep or lock.
+ *            trigger (probe)        window over (probe, or the scan)
+ *    ARMED ------------------> POST ------------------------> CLOSED
+ *      ^                                                        |
+ *      +--- the scan copied the capture; the frozen ring spare -+
+ *
+ * The scan (a work item, process context) also gives live vCPUs their
+ * watch and frees those of vCPUs that are gone: the probes never allocate,
+ * sleep or lock.
  */
 #ifndef _HVT_WATCH_H
 #define _HVT_WATCH_H
@@ -71,20 +75,28 @@ struct hvt_stall_span {
 enum hvt_watch_state {
 	HVT_W_ARMED,
 	HVT_W_POST,		/* triggered: recording the post window */
-	HVT_W_CLOSING,		/* the scan took it: nothing writes */
+	HVT_W_CLOSED,		/* the capture waits for the scan's copy */
+};
+
+/* A ring of records: seq s is at ev[(s - base) % cap]. */
+struct hvt_watch_ring {
+	struct hvt_vmem mem;	/* this allocation */
+	u64 base;		/* seq of its first record */
+	u32 cap;
+	struct hvtrace_event ev[];
 };
 
 struct hvt_watch_vcpu {
+	struct hvt_vmem mem;	/* this allocation: first, as in each object */
 	atomic_t state;		/* enum hvt_watch_state */
 	u32 life;		/* the vCPU's (hvt_vcpu.life) it was made for */
-	struct hvt_vmem mem;	/* this allocation */
-	struct list_head node;	/* a capture: on the pending list */
-	/* The history: records seq first..head, seq s at (s - 1) % cap. */
-	u64 head;
-	u64 first;
-	u32 pos;		/* head % cap */
-	u32 cap;
-	bool post_full;
+	struct list_head node;	/* the scan's lists */
+	struct hvt_watch_ring *active;	/* the history goes here */
+	struct hvt_watch_ring *spare;	/* for the next trigger; NULL: none */
+	struct hvt_watch_ring *frozen;	/* at the trigger, until copied */
+	u64 head;		/* seq of the last record (0: none yet) */
+	u32 pos;		/* next slot of active */
+	u32 frozen_pos;		/* next slot of frozen: the post window */
 	/* The trigger: what the capture's header says. */
 	u8 trigger;		/* enum hvtrace_trigger */
 	u8 on;
@@ -93,20 +105,41 @@ struct hvt_watch_vcpu {
 	u64 value_ns;
 	u64 limit_ns;
 	u64 window_ns;
-	u64 post_end;
+	u64 post_end;		/* the post window's records end by then */
+	u64 post_last;		/* seq of its last record */
 	u64 suppressed;
-	/* Identity, copied at the trigger. */
 	u32 vm_id;
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
-	u64 id;			/* a capture's number, from 1 */
 	/* The stall window. */
 	u32 span_head;		/* spans span_tail..span_head-1 */
 	u32 span_tail;
 	u64 span_sum;		/* their ns */
 	struct hvt_stall_span span[HVT_STALL_SLOTS];
-	struct hvtrace_event ring[];
+};
+
+/* A closed capture, copied out: what READ_CAPTURES sends. */
+struct hvt_capture {
+	struct hvt_vmem mem;	/* this allocation */
+	struct list_head node;	/* pending */
+	u64 id;			/* from 1 since load */
+	u32 vm_id;
+	u32 vm_pid;
+	u32 vcpu_id;
+	u32 tid;
+	u8 trigger;
+	u8 on;
+	u64 trigger_ts;
+	u64 value_ns;
+	u64 limit_ns;
+	u64 window_ns;
+	u64 suppressed;
+	u64 first_seq;
+	u64 trigger_seq;
+	u64 end_seq;
+	u32 nr;			/* records */
+	struct hvtrace_event ev[];
 };
 
 void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
@@ -151,9 +184,10 @@ void hvt_watch_exit_module(void);
  */
 int hvt_watch_arm(struct hvt_watch_cfg *wc, u32 portid);
 void hvt_watch_disarm(void);
-/* Bytes one vCPU's watch takes with HISTORY records. */
-size_t hvt_watch_vcpu_size(u32 history);
+/* Slots of each of a vCPU's two rings with HISTORY records kept. */
 u32 hvt_watch_cap(u32 history);
+/* Bytes a vCPU's watch takes with HISTORY records: its worst capture too. */
+size_t hvt_watch_vcpu_bytes(u32 history);
 
 struct hvt_watch_counts {
 	bool armed;
@@ -170,14 +204,8 @@ struct hvt_watch_counts {
 bool hvt_watch_status(struct hvt_watch_cfg *cfg, struct hvt_watch_counts *n);
 
 /* The oldest closed capture, taken off the pending list; NULL: none. */
-struct hvt_watch_vcpu *hvt_capture_take(void);
-/* Done with capture W; READ false: its reader went, it counts as dropped. */
-void hvt_capture_free(struct hvt_watch_vcpu *w, bool read);
-/* Capture W's record SEQ. */
-static inline const struct hvtrace_event *hvt_capture_record(
-		const struct hvt_watch_vcpu *w, u64 seq)
-{
-	return &w->ring[(seq - 1) % w->cap];
-}
+struct hvt_capture *hvt_capture_take(void);
+/* Done with capture C; READ false: its reader went, it counts as dropped. */
+void hvt_capture_free(struct hvt_capture *c, bool read);
 
 #endif /* _HVT_WATCH_H */

@@ -6,11 +6,10 @@
  *
  *  - a live, watched vCPU without a watch gets one (the probe that met
  *    it asked once, or the arm itself scans);
- *  - a capture whose post-trigger window is over, or whose post share of
- *    the history is full, or whose vCPU is gone, closes: CLOSING, a new
- *    watch for the vCPU, a grace period (no probe holds the old one),
- *    then the old one joins the pending captures and the "events" group
- *    hears of it;
+ *  - a capture whose post window a probe closed, or is over by the clock,
+ *    or whose vCPU is gone, is copied out of the vCPU's rings to the
+ *    pending captures (the "events" group hears of it), and the frozen
+ *    ring is the vCPU's spare again;
  *  - the watch of a vCPU that is gone is freed after a grace period.
  *
  * The scan runs again when the next post window ends. The watch belongs
@@ -69,15 +68,28 @@ void hvt_watch_vcpu_gone(struct hvt_vcpu *v)
 
 u32 hvt_watch_cap(u32 history)
 {
-	/* The records before the trigger, the trigger's, the post window's. */
+	/* The history, the trigger's, then up to HISTORY post records. */
 	return 2 * history + 1;
 }
 
-size_t hvt_watch_vcpu_size(u32 history)
+static size_t ring_size(u32 cap)
 {
-	struct hvt_watch_vcpu *w;
+	struct hvt_watch_ring *r;
 
-	return struct_size(w, ring, hvt_watch_cap(history));
+	return struct_size(r, ev, cap);
+}
+
+static size_t capture_size(u32 nr)
+{
+	struct hvt_capture *c;
+
+	return struct_size(c, ev, nr);
+}
+
+size_t hvt_watch_vcpu_bytes(u32 history)
+{
+	return PAGE_ALIGN(sizeof(struct hvt_watch_vcpu)) +
+	       2 * PAGE_ALIGN(ring_size(hvt_watch_cap(history)));
 }
 
 static bool watched(const struct hvt_watch_cfg *wc, const struct hvt_vcpu *v)
@@ -90,60 +102,139 @@ static bool watched(const struct hvt_watch_cfg *wc, const struct hvt_vcpu *v)
 	return true;
 }
 
+/* SIZE bytes from hvt_vmem, counted; NULL when memory is short. */
+static void *mem_get(size_t size)
+{
+	struct hvt_vmem mem;
+
+	if (hvt_vmem_alloc(&mem, size, NUMA_NO_NODE))
+		return NULL;
+	atomic64_add(mem.nr_pages << PAGE_SHIFT, &bytes);
+	/* Each object starts with its struct hvt_vmem. */
+	memcpy(mem.addr, &mem, sizeof(mem));
+	return mem.addr;
+}
+
+static void mem_put(void *obj)
+{
+	struct hvt_vmem mem;
+
+	if (!obj)
+		return;
+	memcpy(&mem, obj, sizeof(mem));
+	atomic64_sub(mem.nr_pages << PAGE_SHIFT, &bytes);
+	hvt_vmem_free(&mem);
+}
+
+static void watch_free(struct hvt_watch_vcpu *w)
+{
+	mem_put(w->active);
+	mem_put(w->spare);
+	mem_put(w->frozen);
+	mem_put(w);
+	nr_watches--;
+}
+
+static struct hvt_watch_ring *ring_new(u32 cap)
+{
+	struct hvt_watch_ring *r = mem_get(ring_size(cap));
+
+	if (r)
+		r->cap = cap;
+	return r;
+}
+
 /* A new watch for V, or NULL (counted): no memory. */
 static struct hvt_watch_vcpu *watch_new(const struct hvt_watch_cfg *wc,
 					const struct hvt_vcpu *v)
 {
 	struct hvt_watch_vcpu *w;
-	struct hvt_vmem mem;
 
-	if (hvt_vmem_alloc(&mem, hvt_watch_vcpu_size(wc->history),
-			   NUMA_NO_NODE)) {
+	BUILD_BUG_ON(offsetof(struct hvt_watch_vcpu, mem) ||
+		     offsetof(struct hvt_watch_ring, mem) ||
+		     offsetof(struct hvt_capture, mem));
+	w = mem_get(sizeof(*w));
+	if (!w) {
 		no_history++;
 		return NULL;
 	}
-	w = mem.addr;
-	w->mem = mem;
+	nr_watches++;
+	w->active = ring_new(wc->cap);
+	w->spare = ring_new(wc->cap);
+	if (!w->active || !w->spare) {
+		watch_free(w);
+		no_history++;
+		return NULL;
+	}
 	atomic_set(&w->state, HVT_W_ARMED);
 	w->life = READ_ONCE(v->life);
-	w->cap = wc->cap;
-	w->first = 1;
+	w->active->base = 1;
 	INIT_LIST_HEAD(&w->node);
-	atomic64_add(mem.nr_pages << PAGE_SHIFT, &bytes);
-	nr_watches++;
 	return w;
 }
 
-static void watch_free(struct hvt_watch_vcpu *w)
+/* Ring R's record SEQ (the frozen ring's post records wrap with it). */
+static const struct hvtrace_event *ring_at(const struct hvt_watch_ring *r,
+					   u64 seq)
 {
-	struct hvt_vmem mem = w->mem;
-
-	atomic64_sub(mem.nr_pages << PAGE_SHIFT, &bytes);
-	hvt_vmem_free(&mem);
+	return &r->ev[(seq - r->base) % r->cap];
 }
 
-/* W, closed, joins the pending captures; the oldest goes if too many. */
-static void capture_add(const struct hvt_watch_cfg *wc,
-			struct hvt_watch_vcpu *w)
+/*
+ * W's capture, copied out of its frozen ring (nothing writes it now): the
+ * records up to the trigger's and the post window's. NULL when memory is
+ * short (dropped).
+ */
+static struct hvt_capture *capture_copy(const struct hvt_watch_cfg *wc,
+					struct hvt_watch_vcpu *w)
 {
-	u64 kept = w->head > w->cap ? w->head - w->cap + 1 : 1;
-	u64 from = w->trigger_seq > wc->history ?
-		   w->trigger_seq - wc->history : 1;
+	const struct hvt_watch_ring *f = w->frozen;
+	u64 t = w->trigger_seq, s, from;
+	struct hvt_capture *c;
+	u32 i = 0;
 
-	/* Records first..head: at most history before the trigger's. */
-	w->first = max3(w->first, kept, from);
-	w->id = ++last_id;
+	from = max3(f->base, t >= f->cap ? t - f->cap + 1 : 1,
+		    t > wc->history ? t - wc->history : 1);
+	c = mem_get(capture_size(w->post_last + 1 - from));
+	if (!c) {
+		dropped++;
+		return NULL;
+	}
+	for (s = from; s <= w->post_last; s++)
+		c->ev[i++] = *ring_at(f, s);
+	c->nr = i;
+	c->first_seq = from;
+	c->trigger_seq = t;
+	c->end_seq = w->post_last + 1;
+	c->trigger = w->trigger;
+	c->on = w->on;
+	c->trigger_ts = w->trigger_ts;
+	c->value_ns = w->value_ns;
+	c->limit_ns = w->limit_ns;
+	c->window_ns = w->window_ns;
+	c->suppressed = w->suppressed;
+	c->vm_id = w->vm_id;
+	c->vm_pid = w->vm_pid;
+	c->vcpu_id = w->vcpu_id;
+	c->tid = w->tid;
+	return c;
+}
+
+/* C joins the pending captures; the oldest goes if too many wait. */
+static void capture_add(struct hvt_capture *c)
+{
+	c->id = ++last_id;
 	captures++;
 	if (nr_pending == HVTRACE_WATCH_PENDING_MAX) {
-		struct hvt_watch_vcpu *old;
+		struct hvt_capture *old;
 
-		old = list_first_entry(&pending, struct hvt_watch_vcpu, node);
+		old = list_first_entry(&pending, struct hvt_capture, node);
 		list_del(&old->node);
-		watch_free(old);
+		mem_put(old);
 		nr_pending--;
 		dropped++;
 	}
-	list_add_tail(&w->node, &pending);
+	list_add_tail(&c->node, &pending);
 	nr_pending++;
 }
 
@@ -151,9 +242,11 @@ static void scan(void)
 {
 	const struct hvt_watch_cfg *wc;
 	struct hvt_watch_vcpu *w, *t;
+	struct hvt_capture *c;
 	unsigned int i, n = hvt_vcpu_slots();
-	LIST_HEAD(closing);
+	LIST_HEAD(closed);
 	LIST_HEAD(gone);
+	bool sync = false, news = false;
 	u64 now, next = U64_MAX;
 
 	mutex_lock(&scan_mutex);
@@ -165,6 +258,7 @@ static void scan(void)
 	for (i = 0; i < n; i++) {
 		struct hvt_vcpu *v = hvt_vcpu_slot(i);
 		bool live = hvt_vcpu_live(v) && watched(wc, v);
+		int state;
 
 		w = v->watch;
 		if (!w) {
@@ -173,44 +267,55 @@ static void scan(void)
 			continue;
 		}
 		live = live && w->life == READ_ONCE(v->life);
-		switch (atomic_read_acquire(&w->state)) {
-		case HVT_W_POST:
-			if (live && !READ_ONCE(w->post_full) &&
-			    now < w->post_end) {
+		state = atomic_read_acquire(&w->state);
+		if (state == HVT_W_POST) {
+			if (live && now < w->post_end) {
 				next = min(next, w->post_end);
 				continue;
 			}
-			/* In POST the probes only read the state. */
-			atomic_set(&w->state, HVT_W_CLOSING);
-			list_add_tail(&w->node, &closing);
-			break;
-		case HVT_W_ARMED:
-			if (live)
-				continue;
-			list_add_tail(&w->node, &gone);
-			break;
-		default:
+			/* The window is over and no record came to say so. */
+			if (atomic_cmpxchg(&w->state, HVT_W_POST,
+					   HVT_W_CLOSED) == HVT_W_POST)
+				sync = true;
+			state = HVT_W_CLOSED;
+		}
+		if (live) {
+			if (state == HVT_W_CLOSED)
+				list_add_tail(&w->node, &closed);
 			continue;
 		}
-		nr_watches--;
-		smp_store_release(&v->watch, live ? watch_new(wc, v) : NULL);
+		/* Gone: no probe may find it once a grace period passed. */
+		WRITE_ONCE(v->watch, NULL);
+		list_add_tail(&w->node, &gone);
+		sync = true;
 	}
-	if (list_empty(&closing) && list_empty(&gone))
-		goto again;
-	/* No probe writes the watches taken off their vCPUs any more. */
-	synchronize_rcu();
+	/* The probes that closed a window, or held a watch, are done. */
+	if (sync)
+		synchronize_rcu();
+	list_for_each_entry_safe(w, t, &closed, node) {
+		list_del_init(&w->node);
+		c = capture_copy(wc, w);
+		if (c) {
+			capture_add(c);
+			news = true;
+		}
+		w->spare = w->frozen;
+		w->frozen = NULL;
+		atomic_set_release(&w->state, HVT_W_ARMED);
+	}
 	list_for_each_entry_safe(w, t, &gone, node) {
 		list_del(&w->node);
+		if (atomic_read(&w->state) == HVT_W_CLOSED) {
+			c = capture_copy(wc, w);
+			if (c) {
+				capture_add(c);
+				news = true;
+			}
+		}
 		watch_free(w);
 	}
-	if (!list_empty(&closing)) {
-		list_for_each_entry_safe(w, t, &closing, node) {
-			list_del(&w->node);
-			capture_add(wc, w);
-		}
+	if (news)
 		hvt_genl_notify_capture();
-	}
-again:
 	if (next != U64_MAX)
 		mod_delayed_work(system_wq, &scan_work,
 				 nsecs_to_jiffies(next - now) + 1);
@@ -226,21 +331,22 @@ static void scan_fn(struct work_struct *work)
 /* No probe runs with a watch: free every one, and the pending captures. */
 static void free_all(void)
 {
-	struct hvt_watch_vcpu *w, *t;
+	struct hvt_capture *c, *t;
 	unsigned int i, n = hvt_vcpu_slots();
 
 	mutex_lock(&scan_mutex);
 	for (i = 0; i < n; i++) {
 		struct hvt_vcpu *v = hvt_vcpu_slot(i);
+		struct hvt_watch_vcpu *w = v->watch;
 
-		if (v->watch) {
-			watch_free(v->watch);
+		if (w) {
 			WRITE_ONCE(v->watch, NULL);
+			watch_free(w);
 		}
 	}
-	list_for_each_entry_safe(w, t, &pending, node) {
-		list_del(&w->node);
-		watch_free(w);
+	list_for_each_entry_safe(c, t, &pending, node) {
+		list_del(&c->node);
+		mem_put(c);
 	}
 	nr_pending = 0;
 	nr_watches = 0;
@@ -340,28 +446,28 @@ bool hvt_watch_status(struct hvt_watch_cfg *cfg, struct hvt_watch_counts *n)
 	return n->armed;
 }
 
-struct hvt_watch_vcpu *hvt_capture_take(void)
+struct hvt_capture *hvt_capture_take(void)
 {
-	struct hvt_watch_vcpu *w;
+	struct hvt_capture *c;
 
 	mutex_lock(&scan_mutex);
-	w = list_first_entry_or_null(&pending, struct hvt_watch_vcpu, node);
-	if (w) {
-		list_del_init(&w->node);
+	c = list_first_entry_or_null(&pending, struct hvt_capture, node);
+	if (c) {
+		list_del_init(&c->node);
 		nr_pending--;
 	}
 	mutex_unlock(&scan_mutex);
-	return w;
+	return c;
 }
 
-void hvt_capture_free(struct hvt_watch_vcpu *w, bool read)
+void hvt_capture_free(struct hvt_capture *c, bool read)
 {
 	if (!read) {
 		mutex_lock(&scan_mutex);
 		dropped++;
 		mutex_unlock(&scan_mutex);
 	}
-	watch_free(w);
+	mem_put(c);
 }
 
 /* The owner's socket closed: its watch goes (in process context). */

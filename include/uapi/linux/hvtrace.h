@@ -281,8 +281,8 @@
  *        HVTRACE_WATCH_DROPPED: NLA_U64, of them, freed unread: more than
  *            HVTRACE_WATCH_PENDING_MAX were waiting
  *        triggers that made no capture, since armed:
- *        HVTRACE_WATCH_SUPPRESSED_BUSY: NLA_U64, the vCPU's capture was
- *            still recording its post-trigger window
+ *        HVTRACE_WATCH_SUPPRESSED_BUSY: NLA_U64, the vCPU's previous
+ *            capture was still recording its post window, or closing
  *        HVTRACE_WATCH_SUPPRESSED_RATE: NLA_U64, its vCPU had RATE
  *            captures this minute
  *        HVTRACE_WATCH_SUPPRESSED_TOTAL: NLA_U64, RATE_TOTAL captures were
@@ -325,9 +325,11 @@
  *    HVTRACE_A_EVENTS: NLA_BINARY, array of struct hvtrace_event (seq:
  *        the vCPU's record number)
  *
- * A history holds the vCPU's exits and preemptions since the watch armed
- * (or its previous capture closed), the last HISTORY of them before the
- * trigger record.
+ * A capture holds the vCPU's exits and preemptions before its trigger
+ * record (the last HISTORY of them since the vCPU got its history, soon
+ * after its first exit while armed), the trigger's, and those of the post
+ * window (at most HISTORY). A vCPU whose capture is still being closed
+ * makes no other (SUPPRESSED_BUSY).
  *
  * HVTRACE_CMD_CAPTURE (multicast "events")
  * -------------------
