@@ -97,9 +97,8 @@ int hvc_parse_reason(const char *s, struct exit_reason_ref *out, int max)
 	return hvc_err(EINVAL, "%s", msg);
 }
 
-/* "0,2-5,7" into WORDS (LIMIT bits); *NR: words up to the last set. */
-static int parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
-			 unsigned int limit, const char *what)
+int hvc_parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
+		      unsigned int limit, const char *what)
 {
 	char *copy, *tok, *save = NULL;
 	int ret = 0;
@@ -164,7 +163,7 @@ int hvc_change_pid(struct hvc_change *ch, const char *opt, const char *s)
 
 int hvc_change_vcpus(struct hvc_change *ch, const char *opt, const char *s)
 {
-	int ret = parse_id_list(s, ch->vcpus, &ch->nr_vcpu_words,
+	int ret = hvc_parse_id_list(s, ch->vcpus, &ch->nr_vcpu_words,
 				HVTRACE_MAX_VCPU_ID + 1, "vcpu");
 
 	if (ret)
@@ -176,7 +175,7 @@ int hvc_change_vcpus(struct hvc_change *ch, const char *opt, const char *s)
 
 int hvc_change_cpus(struct hvc_change *ch, const char *opt, const char *s)
 {
-	int ret = parse_id_list(s, ch->cpus, &ch->nr_cpu_words, HVC_MAX_CPUS,
+	int ret = hvc_parse_id_list(s, ch->cpus, &ch->nr_cpu_words, HVC_MAX_CPUS,
 				"cpu");
 
 	if (ret)

@@ -25,5 +25,19 @@ extern const struct hvnl_policy hvc_policy_cfg[HVTRACE_CFG_MAX + 1];
 extern const struct hvnl_policy hvc_policy_rsn[HVTRACE_RSN_MAX + 1];
 extern const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1];
 extern const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1];
+extern const struct hvnl_policy hvc_policy_watch[HVTRACE_WATCH_MAX + 1];
+extern const struct hvnl_policy hvc_policy_capture[HVTRACE_CAPTURE_MAX + 1];
+
+/*
+ * "0,2-5,7" (or "any") into WORDS (LIMIT bits, named WHAT in errors);
+ * *NR: words up to the last set. 0, or a negative errno reported.
+ */
+int hvc_parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
+		      unsigned int limit, const char *what);
+
+/* GET_STATUS' WATCH nest into W (client_watch.c). */
+struct hvc_watch_status;
+int hvc_watch_status_parse(const struct nlattr *nest,
+			   struct hvc_watch_status *w);
 
 #endif /* HVCTL_CLIENT_PRIV_H */
