@@ -217,6 +217,11 @@ int hvc_change_reasons(struct hvc_change *ch, const char *opt,
 /* Per-reason threshold NS for the exit reasons NAME matches. */
 int hvc_change_reason_threshold(struct hvc_change *ch, const char *opt,
 				const char *name, uint64_t ns);
+/*
+ * A SIZE as every option takes it, in KiB: "2048" (KiB), "512K", "4M",
+ * "1G", "1T"; too large to count is UINT64_MAX. 0, or -EINVAL reported.
+ */
+int hvc_parse_size(const char *s, uint64_t *kib);
 /* "2048" (KiB), "512K", "4M", "1G". */
 int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
 			   const char *s);

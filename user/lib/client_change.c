@@ -269,8 +269,7 @@ int hvc_change_reason_threshold(struct hvc_change *ch, const char *opt,
 	return 0;
 }
 
-int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
-			   const char *s)
+int hvc_parse_size(const char *s, uint64_t *kib)
 {
 	unsigned int shift = 0;
 	uint64_t kb;
@@ -284,13 +283,27 @@ int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
 		shift = 10;
 	else if (!strcasecmp(end, "g") || !strcasecmp(end, "gib"))
 		shift = 20;
+	else if (!strcasecmp(end, "t") || !strcasecmp(end, "tib"))
+		shift = 30;
 	else if (*end && strcasecmp(end, "k") && strcasecmp(end, "kib"))
 		return hvc_err(EINVAL, "bad size '%s' (e.g. 2048, 512K, 4M)", s);
-	/* Too large to count (ERANGE) or to scale: out of range too. */
-	if (errno == ERANGE || kb > (uint64_t)HVTRACE_BUFFER_KB_MAX >> shift)
+	/* Too large to count (ERANGE) or to scale: UINT64_MAX. */
+	if (errno == ERANGE || kb > UINT64_MAX >> shift)
 		kb = UINT64_MAX;
 	else
 		kb <<= shift;
+	*kib = kb;
+	return 0;
+}
+
+int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
+			   const char *s)
+{
+	uint64_t kb;
+	int ret = hvc_parse_size(s, &kb);
+
+	if (ret)
+		return ret;
 	if (kb < HVTRACE_BUFFER_KB_MIN || kb > HVTRACE_BUFFER_KB_MAX)
 		return hvc_err(ERANGE, "buffer size %s out of range %uK..%uM",
 			       s, HVTRACE_BUFFER_KB_MIN,
