@@ -23,6 +23,7 @@
 
 #include "client.h"
 #include "client_priv.h"
+#include "util.h"
 
 int hvc_watch_vcpus(struct hvc_watch *w, const char *s)
 {
@@ -97,7 +98,7 @@ int hvc_watch_start(struct hvc *c, const struct hvc_watch *w)
 	ret = hvnl_talk(c->nl, nlh, NULL, NULL, &ack);
 	if (ack.err) {
 		bad = ack.has_off ? watch_attr_at(nlh, ack.off) : 0;
-		if (bad && bad < sizeof(w->typed) / sizeof(w->typed[0]))
+		if (bad && bad < ARRAY_SIZE(w->typed))
 			what = w->typed[bad];
 		if (ack.err == EBUSY && !*ack.msg)
 			snprintf(ack.msg, sizeof(ack.msg), "another hvctl watch "
