@@ -223,7 +223,7 @@ static void print_watch(struct out *o, const struct hvc_watch_status *w)
 		printf("  watch:         not armed\n");
 	}
 	format_bytes(mem, sizeof(mem), w->mem_bytes);
-	out_u64(o, "vcpus", "                 %" PRIu64
+	out_u64(o, "vcpus_with_history", "                 %" PRIu64
 		" vCPUs with a history", w->vcpus);
 	out_u64(o, "mem_bytes", NULL, w->mem_bytes);
 	if (!o->json)

@@ -378,7 +378,7 @@ static struct kept *list_captures(const char *dir, unsigned int *n)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		tree_bytes = 0;
 		nftw(path, add_bytes, 16, FTW_PHYS);
-		snprintf(k[*n].name, WATCH_NAME_LEN, "%s", e->d_name);
+		memcpy(k[*n].name, e->d_name, strlen(e->d_name) + 1);
 		k[(*n)++].bytes = tree_bytes;
 	}
 	if (d)
