@@ -193,7 +193,7 @@ void hvctl_host_env(struct hvctl_host *h, struct trace_env *env,
  * The VM's name as operators know it: QEMU's "-name guest=NAME,..." or
  * "-name NAME"; else the VMM's command name in brackets.
  */
-static void vm_name(pid_t pid, char *out, size_t len)
+void hvctl_vm_name(pid_t pid, char *out, size_t len)
 {
 	char path[64], args[8192], *p, *end;
 	FILE *f;
@@ -240,7 +240,7 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 	for (unsigned int i = 0; i < st->nr_vms; i++) {
 		char name[64];
 
-		vm_name(st->vm_pids[i], name, sizeof(name));
+		hvctl_vm_name(st->vm_pids[i], name, sizeof(name));
 		fprintf(f, "%d\t%u\t%s\n", st->vm_pids[i], st->vm_ids[i], name);
 	}
 	return fclose(f) ? -1 : ret;

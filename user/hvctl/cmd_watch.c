@@ -367,12 +367,12 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 	if (hvctl_json) {
 		out_init(&o, stdout, true);
 		out_open_object(&o, NULL);
-		watch_capture_json(&o, &story, st->wd.env->clock_offset_ns,
+		capture_story_json(&o, &story, st->wd.env->clock_offset_ns,
 				   path, 0, 0);
 		out_close_object(&o);
 		out_end(&o);
 	} else {
-		watch_time_text(when, sizeof(when), cap->trigger_ts,
+		capture_time_text(when, sizeof(when), cap->trigger_ts,
 				st->wd.env->clock_offset_ns, "%H:%M:%S", "");
 		capture_story_line(line, sizeof(line), &story);
 		printf("%s %s -> %s\n", when, line, path);

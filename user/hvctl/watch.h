@@ -65,20 +65,4 @@ int watch_capture_write(const struct watch_dir *wd,
  */
 unsigned int watch_prune(const struct watch_dir *wd);
 
-/*
- * The capture as JSON members (capture.json, and watch --json's line):
- * header and story; PATH (NULL: left out) where it was written, and the
- * trigger record in the trace's numbering, CPU's TRIG_SEQ-th (0: none).
- */
-void watch_capture_json(struct out *o, const struct capture_story *st,
-			int64_t clock_offset_ns, const char *path,
-			unsigned int trig_cpu, uint64_t trig_seq);
-
-/*
- * Time TS (local_clock) + OFFSET in UTC: FMT (strftime) to the second,
- * then ".mmm" and SUFFIX: "12:01:33.123" with "%H:%M:%S" and "".
- */
-void watch_time_text(char *buf, size_t len, uint64_t ts, int64_t offset,
-		     const char *fmt, const char *suffix);
-
 #endif /* HVCTL_WATCH_H */

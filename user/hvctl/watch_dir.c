@@ -23,20 +23,6 @@
 
 #define TMP_PREFIX	".tmp-"
 
-void watch_time_text(char *buf, size_t len, uint64_t ts, int64_t offset,
-		     const char *fmt, const char *suffix)
-{
-	int64_t ns = (int64_t)ts + offset;
-	time_t secs = ns / 1000000000;
-	struct tm tm;
-	size_t n;
-
-	gmtime_r(&secs, &tm);
-	n = strftime(buf, len, fmt, &tm);
-	snprintf(buf + n, len - n, ".%03u%s",
-		 (unsigned int)(ns % 1000000000 / 1000000), suffix);
-}
-
 /* Remove PATH and all under it, links never followed. */
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
@@ -126,82 +112,6 @@ int watch_dir_open(const struct watch_dir *wd, bool *made)
 	return 0;
 }
 
-static void json_hex(struct out *o, const char *key, uint64_t v)
-{
-	char hex[24];
-
-	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
-	out_str(o, key, NULL, hex);
-}
-
-void watch_capture_json(struct out *o, const struct capture_story *st,
-			int64_t clock_offset_ns, const char *path,
-			unsigned int trig_cpu, uint64_t trig_seq)
-{
-	const struct hvc_capture *c = st->cap;
-	char when[40], line[1024], q[64];
-	static const char *const qual_keys[] = {
-		[STORY_Q_PAGE] = "page", [STORY_Q_PORT] = "port",
-		[STORY_Q_MSR] = "msr",
-	};
-
-	watch_time_text(when, sizeof(when), c->trigger_ts, clock_offset_ns,
-			"%Y-%m-%dT%H:%M:%S", "Z");
-	capture_story_line(line, sizeof(line), st);
-	out_str(o, "time", NULL, when);
-	out_str(o, "trigger", NULL, capture_trigger_word(c->trigger));
-	out_u64(o, "capture_id", NULL, c->id);
-	out_u64(o, "vm_id", NULL, c->vm_id);
-	out_u64(o, "vm_pid", NULL, c->vm_pid);
-	out_u64(o, "vcpu", NULL, c->vcpu_id);
-	out_u64(o, "tid", NULL, c->tid);
-	out_u64(o, "trigger_ts_ns", NULL, c->trigger_ts);
-	out_u64(o, "value_ns", NULL, c->value_ns);
-	out_u64(o, "limit_ns", NULL, c->limit_ns);
-	if (c->trigger == HVTRACE_TRIGGER_STALL)
-		out_u64(o, "window_ns", NULL, c->window_ns);
-	if (c->trigger == HVTRACE_TRIGGER_EXIT)
-		out_str(o, "part", NULL, threshold_on_name(c->on));
-	out_u64(o, "first_seq", NULL, c->first_seq);
-	out_u64(o, "trigger_seq", NULL, c->trigger_seq);
-	out_u64(o, "end_seq", NULL, c->end_seq);
-	out_u64(o, "suppressed", NULL, c->suppressed);
-	out_u64(o, "records", NULL, c->nr_events);
-	if (trig_seq) {
-		out_u64(o, "trigger_cpu", NULL, trig_cpu);
-		out_u64(o, "trigger_stream_seq", NULL, trig_seq);
-	}
-	out_str(o, "story", NULL, line);
-	out_u64(o, "runnable_ns", NULL, st->runnable_ns);
-	if (st->pre_pid) {
-		out_open_object(o, "preemptor");
-		out_u64(o, "pid", NULL, st->pre_pid);
-		out_str(o, "comm", NULL, st->pre_comm);
-		out_bool(o, "vcpu", NULL, st->pre_vcpu);
-		out_u64(o, "cpu", NULL, st->pre_cpu);
-		out_u64(o, "ns", NULL, st->pre_ns);
-		out_close_object(o);
-	}
-	out_open_object(o, "before");
-	out_u64(o, "exits", NULL, st->exits_before);
-	if (*st->reason) {
-		out_str(o, "reason", NULL, st->reason);
-		out_u64(o, "count", NULL, st->reason_count);
-	}
-	if (st->qual) {
-		capture_qual_text(q, sizeof(q), st);
-		json_hex(o, qual_keys[st->qual], st->qual_key);
-		out_u64(o, "qualifier_count", NULL, st->qual_count);
-	}
-	if (st->has_rip) {
-		json_hex(o, "rip", st->rip);
-		out_u64(o, "rip_count", NULL, st->rip_count);
-	}
-	out_close_object(o);
-	if (path)
-		out_str(o, "path", NULL, path);
-}
-
 /* A side file of W written by FN; 0 or a negative errno (reported). */
 static int side_file(struct trace_writer *w, const char *tmp, const char *name,
 		     void (*fn)(FILE *f, const void *arg), const void *arg)
@@ -235,10 +145,21 @@ static void write_capture_json(FILE *f, const void *arg)
 
 	out_init(&o, f, true);
 	out_open_object(&o, NULL);
-	watch_capture_json(&o, a->st, a->offset, NULL, a->trig_cpu,
+	capture_story_json(&o, a->st, a->offset, NULL, a->trig_cpu,
 			   a->trig_seq);
 	out_close_object(&o);
 	out_end(&o);
+}
+
+/* The capture's one VM, named as record names VMs (vms.tsv). */
+static void write_vms(FILE *f, const void *arg)
+{
+	const struct json_arg *a = arg;
+	const struct hvc_capture *c = a->st->cap;
+	char name[64];
+
+	hvctl_vm_name(c->vm_pid, name, sizeof(name));
+	fprintf(f, "%u\t%u\t%s\n", c->vm_pid, c->vm_id, name);
 }
 
 static void write_summary(FILE *f, const void *arg)
@@ -246,7 +167,7 @@ static void write_summary(FILE *f, const void *arg)
 	const struct json_arg *a = arg;
 	char when[40], line[1024];
 
-	watch_time_text(when, sizeof(when), a->st->cap->trigger_ts, a->offset,
+	capture_time_text(when, sizeof(when), a->st->cap->trigger_ts, a->offset,
 			"%Y-%m-%d %H:%M:%S", " UTC");
 	capture_story_line(line, sizeof(line), a->st);
 	fprintf(f, "%s %s\n\n", when, line);
@@ -292,7 +213,7 @@ int watch_capture_write(const struct watch_dir *wd,
 	struct stat sb;
 	int ret;
 
-	watch_time_text(when, sizeof(when), cap->trigger_ts,
+	capture_time_text(when, sizeof(when), cap->trigger_ts,
 			wd->env->clock_offset_ns, "%Y%m%dT%H%M%S", "Z");
 	snprintf(name, sizeof(name), "%s-vm%u-vcpu%u", when, cap->vm_id,
 		 cap->vcpu_id);
@@ -313,6 +234,8 @@ int watch_capture_write(const struct watch_dir *wd,
 	if (!ret)
 		ret = side_file(w, tmp, TRACE_SIDE_DIR "/capture.json",
 				write_capture_json, &a);
+	if (!ret)
+		ret = side_file(w, tmp, TRACE_SIDE_DIR "/vms.tsv", write_vms, &a);
 	if (!ret)
 		ret = side_file(w, tmp, TRACE_SIDE_DIR "/summary.txt",
 				write_summary, &a);

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capture_story.h"
 #include "duration.h"
+#include "output.h"
 #include "put.h"
 #include "time_parts.h"
 #include "util.h"
@@ -409,4 +411,94 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 	if (c->suppressed)
 		fprintf(f, "suppressed: %" PRIu64 " triggers of this vCPU since "
 			"its previous capture\n", c->suppressed);
+}
+
+void capture_time_text(char *buf, size_t len, uint64_t ts, int64_t offset,
+		     const char *fmt, const char *suffix)
+{
+	int64_t ns = (int64_t)ts + offset;
+	time_t secs = ns / 1000000000;
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&secs, &tm);
+	n = strftime(buf, len, fmt, &tm);
+	snprintf(buf + n, len - n, ".%03u%s",
+		 (unsigned int)(ns % 1000000000 / 1000000), suffix);
+}
+
+static void json_hex(struct out *o, const char *key, uint64_t v)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	out_str(o, key, NULL, hex);
+}
+
+void capture_story_json(struct out *o, const struct capture_story *st,
+			int64_t clock_offset_ns, const char *path,
+			unsigned int trig_cpu, uint64_t trig_seq)
+{
+	const struct hvc_capture *c = st->cap;
+	char when[40], line[1024], q[64];
+	static const char *const qual_keys[] = {
+		[STORY_Q_PAGE] = "page", [STORY_Q_PORT] = "port",
+		[STORY_Q_MSR] = "msr",
+	};
+
+	capture_time_text(when, sizeof(when), c->trigger_ts, clock_offset_ns,
+			"%Y-%m-%dT%H:%M:%S", "Z");
+	capture_story_line(line, sizeof(line), st);
+	out_str(o, "time", NULL, when);
+	out_str(o, "trigger", NULL, capture_trigger_word(c->trigger));
+	out_u64(o, "capture_id", NULL, c->id);
+	out_u64(o, "vm_id", NULL, c->vm_id);
+	out_u64(o, "vm_pid", NULL, c->vm_pid);
+	out_u64(o, "vcpu", NULL, c->vcpu_id);
+	out_u64(o, "tid", NULL, c->tid);
+	out_u64(o, "trigger_ts_ns", NULL, c->trigger_ts);
+	out_u64(o, "value_ns", NULL, c->value_ns);
+	out_u64(o, "limit_ns", NULL, c->limit_ns);
+	if (c->trigger == HVTRACE_TRIGGER_STALL)
+		out_u64(o, "window_ns", NULL, c->window_ns);
+	if (c->trigger == HVTRACE_TRIGGER_EXIT)
+		out_str(o, "part", NULL, threshold_on_name(c->on));
+	out_u64(o, "first_seq", NULL, c->first_seq);
+	out_u64(o, "trigger_seq", NULL, c->trigger_seq);
+	out_u64(o, "end_seq", NULL, c->end_seq);
+	out_u64(o, "suppressed", NULL, c->suppressed);
+	out_u64(o, "records", NULL, c->nr_events);
+	if (trig_seq) {
+		out_u64(o, "trigger_cpu", NULL, trig_cpu);
+		out_u64(o, "trigger_stream_seq", NULL, trig_seq);
+	}
+	out_str(o, "story", NULL, line);
+	out_u64(o, "runnable_ns", NULL, st->runnable_ns);
+	if (st->pre_pid) {
+		out_open_object(o, "preemptor");
+		out_u64(o, "pid", NULL, st->pre_pid);
+		out_str(o, "comm", NULL, st->pre_comm);
+		out_bool(o, "vcpu", NULL, st->pre_vcpu);
+		out_u64(o, "cpu", NULL, st->pre_cpu);
+		out_u64(o, "ns", NULL, st->pre_ns);
+		out_close_object(o);
+	}
+	out_open_object(o, "before");
+	out_u64(o, "exits", NULL, st->exits_before);
+	if (*st->reason) {
+		out_str(o, "reason", NULL, st->reason);
+		out_u64(o, "count", NULL, st->reason_count);
+	}
+	if (st->qual) {
+		capture_qual_text(q, sizeof(q), st);
+		json_hex(o, qual_keys[st->qual], st->qual_key);
+		out_u64(o, "qualifier_count", NULL, st->qual_count);
+	}
+	if (st->has_rip) {
+		json_hex(o, "rip", st->rip);
+		out_u64(o, "rip_count", NULL, st->rip_count);
+	}
+	out_close_object(o);
+	if (path)
+		out_str(o, "path", NULL, path);
 }

@@ -88,4 +88,23 @@ void capture_story_evidence(FILE *f, const struct capture_story *st);
 /* "page 0xfeb00000", "port 0x71", "msr 0xc0000080" (empty: none). */
 int capture_qual_text(char *buf, size_t len, const struct capture_story *st);
 
+/*
+ * The capture as JSON members (capture.json, watch --json's lines, the
+ * report's "capture"): header and story, the trigger time in UTC from
+ * local_clock + CLOCK_OFFSET_NS; PATH (NULL: left out) where it was
+ * written, and the trigger record in the trace's numbering, CPU's
+ * TRIG_SEQ-th (0: none).
+ */
+struct out;
+void capture_story_json(struct out *o, const struct capture_story *st,
+			int64_t clock_offset_ns, const char *path,
+			unsigned int trig_cpu, uint64_t trig_seq);
+
+/*
+ * Time TS (local_clock) + OFFSET in UTC: FMT (strftime) to the second,
+ * then ".mmm" and SUFFIX: "12:01:33.123" with "%H:%M:%S" and "".
+ */
+void capture_time_text(char *buf, size_t len, uint64_t ts, int64_t offset,
+		       const char *fmt, const char *suffix);
+
 #endif /* HVCTL_CAPTURE_STORY_H */
