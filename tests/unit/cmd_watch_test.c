@@ -442,6 +442,15 @@ static void put_capture(const struct hvc_capture *c)
 		     c->events + half);
 }
 
+/* FN's capture into C, its records kept in KEEP (FN reuses evs). */
+static void made(void (*fn)(struct hvc_capture *), struct hvc_capture *c,
+		 struct hvtrace_event *keep)
+{
+	fn(c);
+	memcpy(keep, evs, sizeof(evs));
+	c->events = keep;
+}
+
 /* SIGTERM to ourselves in MS milliseconds: the watch's loop ends. */
 static timer_t stop_timer(unsigned int ms)
 {
@@ -511,15 +520,9 @@ static void test_run(void)
 
 	fake_reset();
 	put_status(0, 0);
-	stall_capture(&stall);
-	memcpy(keep[0], evs, sizeof(evs));
-	stall.events = keep[0];
-	exit_capture(&ex);
-	memcpy(keep[1], evs, sizeof(evs));
-	ex.events = keep[1];
-	preempt_capture(&pre);
-	memcpy(keep[2], evs, sizeof(evs));
-	pre.events = keep[2];
+	made(stall_capture, &stall, keep[0]);
+	made(exit_capture, &ex, keep[1]);
+	made(preempt_capture, &pre, keep[2]);
 	put_capture(&stall);
 	put_capture(&ex);
 	put_capture(&pre);
@@ -635,12 +638,8 @@ static void test_disk_full(void)
 
 	fake_reset();
 	put_status(1, 2);
-	stall_capture(&stall);
-	memcpy(keep[0], evs, sizeof(evs));
-	stall.events = keep[0];
-	exit_capture(&ex);
-	memcpy(keep[1], evs, sizeof(evs));
-	ex.events = keep[1];
+	made(stall_capture, &stall, keep[0]);
+	made(exit_capture, &ex, keep[1]);
 	put_capture(&stall);
 	put_capture(&ex);
 	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
