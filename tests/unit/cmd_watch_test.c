@@ -595,6 +595,17 @@ static void test_run(void)
 	CHECK_INT(fake_count(out, "\"type\":\"preempt\""), 2);
 	free(out);
 
+	/* export --perfetto too: every record a slice. */
+	snprintf(file, sizeof(file), "%s/capture.perfetto.json", top);
+	fake_capture_begin();
+	CHECK_INT(FAKE_RUN(hvctl_cmd_export, "export", path, "--perfetto",
+			   file, NULL), 0);
+	free(fake_capture_end());
+	s = slurp(file);
+	CHECK_INT(fake_count(s, "\"name\":\"NPF\""), 12);
+	CHECK_INT(fake_count(s, "\"name\":\"IOIO\""), 3);
+	free(s);
+
 	/* report opens with the capture and its evidence chain. */
 	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
 	CHECK_HAS(out, "Capture\n");

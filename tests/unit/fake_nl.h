@@ -6,11 +6,15 @@
  * test to read (fake_req), and the reply to command CMD is the messages
  * the test built with fake_reply(CMD), or for a dump (NLM_F_DUMP) with
  * fake_dump(CMD). A request the test gave no reply gets none; one it
- * made fake_refuse() is refused with an extended ACK. Every error, the
- * client library's and the command's, lands in fake_err: the library's
- * error sink (err.h) is set to keep it, and the CLI's hvctl_err() and
- * hvctl_usage_err() (cli.c, linked) report through the same sink. fake_capture_*() collect what a command prints,
- * text or JSON, on standard output and error.
+ * made fake_refuse() is refused with an extended ACK (naming a member of
+ * the request's CONFIG or WATCH nest). A dump in fake_dump_once[] is
+ * given once, then none (a READ_CAPTURES hands each capture over once);
+ * hvnl_pending() returns fake_pending, the notifications queued. Every
+ * error, the client library's and the command's, lands in fake_err: the
+ * library's error sink (err.h) is set to keep it, and the CLI's
+ * hvctl_err() and hvctl_usage_err() (cli.c, linked) report through the
+ * same sink. fake_capture_*() collect what a command prints, text or
+ * JSON, on standard output and error.
  *
  * Header-only, like unit.h: each test is a single translation unit.
  */

@@ -503,6 +503,8 @@ static int watch_run(int argc, char **argv)
 	if (hvc_watch_start(c, &o->w))
 		goto out;
 	armed = true;
+	/* Captures of earlier runs count toward --keep and --max-size. */
+	watch_prune(&st.wd);
 	hvctl_watch_describe(set, sizeof(set), &o->w);
 	fprintf(stderr, "watching: %s; captures into %s (^C stops)\n", set,
 		o->dir);

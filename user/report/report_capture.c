@@ -79,7 +79,10 @@ static bool str(const char *doc, const char *key, char *buf, size_t len)
 {
 	const char *v = value_of(doc, key), *end;
 
-	if (!v || *v != '"' || !(end = strchr(v + 1, '"')))
+	if (!v || *v != '"')
+		return false;
+	end = strchr(v + 1, '"');
+	if (!end)
 		return false;
 	snprintf(buf, len, "%.*s", (int)(end - v - 1), v + 1);
 	return true;
