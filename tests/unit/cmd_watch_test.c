@@ -623,6 +623,18 @@ static void test_run(void)
 	CHECK_HAS(out, "\"rip_count\":8}},\"trace\":{");
 	free(out);
 
+	/* A capture.json that is a FIFO: a warning, the rest reported. */
+	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
+	unlink(file);
+	mkfifo(file, 0600);
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "hvctl: warning: ");
+	CHECK_HAS(out, "/hvtrace/capture.json: not a regular file, not read: "
+		  "no Capture section\n");
+	CHECK_HASNT(out, "Capture\n");
+	CHECK_HAS(out, "Exit reasons, by time");
+	free(out);
+
 	/* A capture of a module refused: the message, the option, no DIR. */
 	fake_reset();
 	fake_refuse(HVTRACE_CMD_WATCH_START, ENOMEM, "max_vcpus histories "

@@ -810,7 +810,9 @@ static int report_run(int argc, char **argv)
 		trace_close(r);
 		return 1;
 	}
-	ret = report_capture_read(o.dir, &cap);
+	ret = report_capture_read(o.dir, &cap, err, sizeof(err));
+	if (*err)
+		fprintf(stderr, "hvctl: warning: %s\n", err);
 	if (ret < 0) {
 		if (o.html)
 			out_file_discard(&html);

@@ -17,31 +17,6 @@
 #include "trace_format.h"
 #include "trace_read.h"
 
-#define SIDE_MAX	(64 * 1024)
-
-/* DIR's side file NAME whole, NUL-terminated; NULL: none (errno). */
-static char *slurp(const char *dir, const char *name)
-{
-	char path[4096], *s;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/" TRACE_SIDE_DIR "/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	s = malloc(SIDE_MAX + 1);
-	if (!s) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	n = fread(s, 1, SIDE_MAX, f);
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
 /* Where KEY's value starts in the flat JSON object DOC; NULL: absent. */
 static const char *value_of(const char *doc, const char *key)
 {
@@ -88,7 +63,9 @@ static bool str(const char *doc, const char *key, char *buf, size_t len)
 	return true;
 }
 
-static int header(const char *dir, const char *doc, struct rep_capture *rc)
+/* The header from DOC: 0, or -EINVAL with WHY (a warning). */
+static int header(const char *doc, struct rep_capture *rc, char *why,
+		  size_t len)
 {
 	struct hvc_capture *c = &rc->cap;
 	char word[32] = "";
@@ -97,9 +74,10 @@ static int header(const char *dir, const char *doc, struct rep_capture *rc)
 
 	str(doc, "trigger", word, sizeof(word));
 	trig = capture_trigger_parse(word);
-	if (trig < 0)
-		return hvc_err(EINVAL, "%s/" TRACE_SIDE_DIR "/capture.json: "
-			       "unknown trigger '%s'", dir, word);
+	if (trig < 0) {
+		snprintf(why, len, "unknown trigger '%s'", word);
+		return -EINVAL;
+	}
 	c->trigger = trig;
 	c->id = num(doc, "capture_id", &ok);
 	c->vm_id = num(doc, "vm_id", &ok);
@@ -120,9 +98,10 @@ static int header(const char *dir, const char *doc, struct rep_capture *rc)
 	    threshold_on_parse(word) >= 0)
 		c->on = threshold_on_parse(word);
 	str(doc, "time", rc->time, sizeof(rc->time));
-	if (!ok)
-		return hvc_err(EINVAL, "%s/" TRACE_SIDE_DIR "/capture.json is "
-			       "damaged", dir);
+	if (!ok) {
+		snprintf(why, len, "a number is not one");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -191,24 +170,35 @@ static int records(const char *dir, struct rep_capture *rc, unsigned int *trig)
 	return ret < 0 ? hvc_err(ENOMEM, "reading %s: out of memory", dir) : 0;
 }
 
-int report_capture_read(const char *dir, struct rep_capture *rc)
+int report_capture_read(const char *dir, struct rep_capture *rc,
+			char *warn, size_t len)
 {
-	char *doc, *host;
+	char *doc, *host, why[128];
 	unsigned int trig = UINT32_MAX;
+	const char *err;
+	size_t n;
 	int ret;
 
 	memset(rc, 0, sizeof(*rc));
-	doc = slurp(dir, "capture.json");
-	if (!doc)
-		return errno == ENOENT ? 0 :
-		       hvc_err(errno, "reading %s/" TRACE_SIDE_DIR
-			       "/capture.json: %s", dir, strerror(errno));
-	ret = header(dir, doc, rc);
+	*warn = '\0';
+	doc = trace_read_side(dir, "capture.json", &n, &err);
+	if (!doc && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (!doc) {
+		snprintf(warn, len, "%s/" TRACE_SIDE_DIR "/capture.json: %s, not "
+			 "read: no Capture section", dir, err);
+		return 0;
+	}
+	ret = header(doc, rc, why, sizeof(why));
 	free(doc);
-	if (!ret)
-		ret = records(dir, rc, &trig);
+	if (ret) {
+		snprintf(warn, len, "%s/" TRACE_SIDE_DIR "/capture.json: %s: no "
+			 "Capture section", dir, why);
+		return 0;
+	}
+	ret = records(dir, rc, &trig);
 	if (!ret) {
-		host = slurp(dir, "host.json");
+		host = trace_read_side(dir, "host.json", &n, &err);
 		rc->clock_offset_ns = host ? snum(host, "clock_offset_ns") : 0;
 		free(host);
 		if (trig == UINT32_MAX)

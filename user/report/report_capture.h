@@ -22,10 +22,13 @@ struct rep_capture {
 };
 
 /*
- * Read the capture in trace DIR into RC: 1, 0 when DIR holds no
- * capture.json (an ordinary trace), or a negative errno reported.
+ * Read the capture in trace DIR into RC: 1; 0 when DIR holds no
+ * capture.json (an ordinary trace) or one that cannot be read (then WARN,
+ * LEN bytes, says why: a warning, the rest of the report stands); or a
+ * negative errno reported (out of memory, the trace unreadable).
  */
-int report_capture_read(const char *dir, struct rep_capture *rc);
+int report_capture_read(const char *dir, struct rep_capture *rc,
+			char *warn, size_t len);
 void report_capture_free(struct rep_capture *rc);
 /* The "Capture" section (text), or the "capture" object (JSON). */
 void report_capture_print(struct out *o, const struct rep_capture *rc);
