@@ -132,8 +132,8 @@ static void test_bad_options(void)
 	CHECK(!exists(d));
 }
 
-/* GET_STATUS with the watch's counters SUPPRESSED (busy, rate, total). */
-static void put_status(uint64_t busy, uint64_t dropped)
+/* GET_STATUS, the watch armed or not (then its counters only). */
+static void put_status_armed(bool armed, uint64_t busy, uint64_t dropped)
 {
 	struct nlmsghdr *nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
 	struct nlattr *n;
@@ -145,7 +145,9 @@ static void put_status(uint64_t busy, uint64_t dropped)
 	mnl_attr_put_u64(nlh, HVTRACE_ACCT_SEEN, 1);
 	mnl_attr_nest_end(nlh, n);
 	n = mnl_attr_nest_start(nlh, HVTRACE_A_WATCH);
-	mnl_attr_put_u8(nlh, HVTRACE_WATCH_ARMED, 1);
+	mnl_attr_put_u8(nlh, HVTRACE_WATCH_ARMED, armed);
+	if (!armed)
+		goto counters;
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_NS, 20000000);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_WINDOW_NS, 50000000);
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_HISTORY, 512);
@@ -154,6 +156,7 @@ static void put_status(uint64_t busy, uint64_t dropped)
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_RATE_TOTAL, 60);
 	mnl_attr_put(nlh, HVTRACE_WATCH_FILTER_VCPUS, 8,
 		     &(uint64_t){ 0x3d });
+counters:
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_VCPUS, 4);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_MEM_BYTES, 3 << 20);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_CAPTURES, 9);
@@ -162,8 +165,14 @@ static void put_status(uint64_t busy, uint64_t dropped)
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_BUSY, busy);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_RATE, 3);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_TOTAL, 0);
-	mnl_attr_put_u64(nlh, HVTRACE_WATCH_NO_HISTORY, 0);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_NO_HISTORY, armed ? 0 : 2);
 	mnl_attr_nest_end(nlh, n);
+}
+
+/* GET_STATUS with the watch armed and its counters. */
+static void put_status(uint64_t busy, uint64_t dropped)
+{
+	put_status_armed(true, busy, dropped);
 }
 
 #define T0	5000000000000ULL	/* the trigger, local_clock */
@@ -810,6 +819,19 @@ static void test_status(void)
 		  "\"captures\":9,\"pending\":1,\"dropped\":1,"
 		  "\"suppressed_busy\":4,\"suppressed_rate\":3,"
 		  "\"suppressed_total\":0,\"no_history\":0}");
+	free(out);
+
+	/* Not armed: said so, the counters still shown; no history loud. */
+	fake_reset();
+	put_status_armed(false, 0, 0);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  watch:         not armed\n"
+		  "                 4 vCPUs with a history, 3.0 MiB held\n");
+	CHECK_HAS(out, "                 no history: 2 vCPUs (no memory): "
+		  "their stalls are NOT caught\n");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"watch\":{\"armed\":false,\"vcpus_with_history\":4,");
 	free(out);
 }
 

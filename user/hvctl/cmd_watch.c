@@ -70,7 +70,8 @@ static void on_signal(int sig)
 static void typed(struct watch_opts *o, unsigned int attr, const char *opt,
 		  const char *v)
 {
-	snprintf(o->typed[attr], sizeof(o->typed[attr]), "%s %s", opt, v);
+	snprintf(o->typed[attr], sizeof(o->typed[attr]), "%s%s%s", opt,
+		 *v ? " " : "", v);
 	o->w.typed[attr] = o->typed[attr];
 }
 
