@@ -413,36 +413,6 @@ static void put_change(struct nlmsghdr *nlh, const struct hvc_change *ch)
 		mnl_attr_put_u8(nlh, HVTRACE_CFG_MODE, ch->mode);
 }
 
-/*
- * The CONFIG member of request REQ that holds byte OFF: its type (0:
- * none) and in *NTH how many of that type come before it.
- */
-static uint16_t attr_at(const struct nlmsghdr *req, uint32_t off,
-			unsigned int *nth)
-{
-	unsigned int seen[HVTRACE_CFG_MAX + 1] = { 0 };
-	const char *base = (const char *)req;
-	const struct nlattr *a, *cfg = NULL;
-
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == HVTRACE_A_CONFIG)
-			cfg = a;
-	if (!cfg)
-		return 0;
-	mnl_attr_for_each_nested(a, cfg) {
-		uint32_t start = (const char *)a - base;
-		uint16_t type = mnl_attr_get_type(a);
-
-		if (off >= start && off < start + a->nla_len) {
-			*nth = type <= HVTRACE_CFG_MAX ? seen[type] : 0;
-			return type;
-		}
-		if (type <= HVTRACE_CFG_MAX)
-			seen[type]++;
-	}
-	return 0;
-}
-
 /* Room for the largest change: two lists of reasons at 32 bytes each. */
 #define CHANGE_BUF	(64 * 1024)
 
@@ -466,7 +436,8 @@ int hvc_config_set(struct hvc *c, const struct hvc_change *ch)
 	ret = hvnl_talk(c->nl, nlh, NULL, NULL, &ack);
 	/* Refused by the module: ACK says why, and where. */
 	if (ack.err) {
-		bad = ack.has_off ? attr_at(nlh, ack.off, &nth) : 0;
+		bad = ack.has_off ? hvc_attr_at(nlh, HVTRACE_A_CONFIG, ack.off,
+						 &nth) : 0;
 		if (bad)
 			what = hvc_change_typed_at(ch, bad, nth);
 		ret = hvnl_report_ack(&ack, HVTRACE_CMD_SET_CONFIG, what);

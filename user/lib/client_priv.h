@@ -18,6 +18,14 @@ struct hvc {
 int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
 		void *data);
 
+/*
+ * The member of request REQ's NEST_TYPE nest that holds byte OFF (an
+ * extended ACK's offset): its type (0: none) and in *NTH how many of
+ * that type come before it.
+ */
+uint16_t hvc_attr_at(const struct nlmsghdr *req, uint16_t nest_type,
+		     uint32_t off, unsigned int *nth);
+
 /* The attributes of the module's replies, table by table (client_policy.c). */
 extern const struct hvnl_policy hvc_policy_attr[HVTRACE_A_MAX + 1];
 extern const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1];

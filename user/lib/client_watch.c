@@ -64,32 +64,13 @@ static void put_watch(struct nlmsghdr *nlh, const struct hvc_watch *w)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* The WATCH member of request REQ that holds byte OFF; 0: none. */
-static uint16_t watch_attr_at(const struct nlmsghdr *req, uint32_t off)
-{
-	const char *base = (const char *)req;
-	const struct nlattr *a, *nest = NULL;
-
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == HVTRACE_A_WATCH)
-			nest = a;
-	if (!nest)
-		return 0;
-	mnl_attr_for_each_nested(a, nest) {
-		uint32_t start = (const char *)a - base;
-
-		if (off >= start && off < start + a->nla_len)
-			return mnl_attr_get_type(a);
-	}
-	return 0;
-}
-
 int hvc_watch_start(struct hvc *c, const struct hvc_watch *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct hvnl_ack ack = { 0 };
 	const char *what = NULL;
 	struct nlmsghdr *nlh;
+	unsigned int nth;
 	uint16_t bad;
 	int ret;
 
@@ -97,7 +78,8 @@ int hvc_watch_start(struct hvc *c, const struct hvc_watch *w)
 	put_watch(nlh, w);
 	ret = hvnl_talk(c->nl, nlh, NULL, NULL, &ack);
 	if (ack.err) {
-		bad = ack.has_off ? watch_attr_at(nlh, ack.off) : 0;
+		bad = ack.has_off ? hvc_attr_at(nlh, HVTRACE_A_WATCH, ack.off,
+						 &nth) : 0;
 		if (bad && bad < ARRAY_SIZE(w->typed))
 			what = w->typed[bad];
 		if (ack.err == EBUSY && !*ack.msg)
