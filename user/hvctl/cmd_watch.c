@@ -456,9 +456,13 @@ static int watch_loop(struct hvc *c, struct hvc *events,
 
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESTART: a signal in the middle of a READ_CAPTURES dump must not
+	 * cut it (what it hands over is gone); poll() returns EINTR anyway
+	 * (it is never restarted), so the loop ends at once.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
-	/* No SA_RESTART: poll() returns at once. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
