@@ -632,6 +632,23 @@ static void test_run(void)
 	CHECK_HAS(out, "\"rip_count\":8}},\"trace\":{");
 	free(out);
 
+	/* --html: the page has the capture after its title. */
+	snprintf(file, sizeof(file), "%s/capture.html", top);
+	fake_capture_begin();
+	CHECK_INT(FAKE_RUN(hvctl_cmd_report, "report", path, "--html", file,
+			   NULL), 0);
+	free(fake_capture_end());
+	s = slurp(file);
+	CHECK_HAS(s, "<section id=\"capture\"><h2>Capture</h2><p>stall vm 3 "
+		  "vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable "
+		  "(batch-job (207) on CPU 5); before it 10 NPF exits at page "
+		  "0xfeb00000 from rip 0x4016d0</p><pre>trigger:    stall, ");
+	CHECK_HAS(s, "chain:      NPF (10 of 13 exits before it) -&gt; page "
+		  "0xfeb00000 (10) -&gt; rip 0x4016d0 (8) -&gt; batch-job (207) "
+		  "on CPU 5 for 30.00ms\n");
+	CHECK(strstr(s, "id=\"summary\"") < strstr(s, "id=\"capture\""));
+	free(s);
+
 	/* A capture.json that is a FIFO: a warning, the rest reported. */
 	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
 	unlink(file);

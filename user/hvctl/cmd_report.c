@@ -824,7 +824,8 @@ static int report_run(int argc, char **argv)
 	ret = rep ? read_trace(&r, rep, o.dir, flags, &o.filter) :
 		    hvctl_err("out of memory");
 	if (!ret && o.html) {
-		if (report_html(rep, o.dir, html.f, o.top)) {
+		if (report_html(rep, o.dir, html.f, o.top,
+				is_capture ? &cap : NULL)) {
 			out_file_discard(&html);
 			ret = hvctl_err("out of memory");
 		} else {
