@@ -698,11 +698,13 @@ static void test_disk_full(void)
 	CHECK_INT(WATCH_RUN(&out, "--exit", "10ms", "-o", d), 0);
 	timer_delete(t);
 	fake_write_err = 0;
-	CHECK_HAS(out, "hvctl: the disk under ");
-	CHECK_HAS(out, " is full: capture 1 (vm 3 vcpu 2) dropped, 1 so far; "
-		  "going on\n");
-	CHECK_HAS(out, " is full: capture 2 (vm 1 vcpu 0) dropped, 2 so far; "
-		  "going on\n");
+	CHECK_HAS(out, "hvctl: writing ");
+	CHECK_HAS(out, "-vm3-vcpu2/stream_4: No space left on device: capture "
+		  "1 (vm 3 vcpu 2) dropped, 1 so far for a full disk; going on\n");
+	CHECK_HAS(out, ": No space left on device: capture 2 (vm 1 vcpu 0) "
+		  "dropped, 2 so far for a full disk; going on\n");
+	/* Said once, in its context: not as an error too. */
+	CHECK_HASNT(out, "Error:");
 	CHECK_HAS(out, "suppressed: 1 busy, 3 rate, 0 total; dropped: 2 "
 		  "unread, 2 disk full; no history: 0 vCPUs\n");
 	CHECK_HAS(out, "0 captures written, 2 dropped for a full disk\n");

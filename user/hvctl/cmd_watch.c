@@ -338,6 +338,41 @@ void hvctl_watch_json(struct out *o, const struct hvc_watch *w)
 	out_str(o, "vcpus", NULL, vcpus);
 }
 
+/* What went wrong writing a capture, kept to be said in context. */
+static void keep_err(const char *msg, void *data)
+{
+	snprintf(data, WATCH_PATH_LEN, "%s", msg);
+}
+
+/*
+ * Write CAP: 0; 1 when a full disk dropped it (said here, counted: no
+ * failure); or a negative errno, the error to the sink that was set.
+ */
+static int write_capture(struct watch_state *st, const struct hvc_capture *cap,
+			 const struct capture_story *story, char *path)
+{
+	char msg[WATCH_PATH_LEN] = "";
+	hvc_err_sink sink;
+	void *data;
+	int ret;
+
+	hvc_get_err_sink(&sink, &data);
+	hvc_set_err_sink(keep_err, msg);
+	ret = watch_capture_write(&st->wd, cap, story, path);
+	hvc_set_err_sink(sink, data);
+	if (ret == -ENOSPC || ret == -EDQUOT) {
+		st->disk_dropped++;
+		fprintf(stderr, "hvctl: %s: capture %" PRIu64 " (vm %u vcpu %u) "
+			"dropped, %" PRIu64 " so far for a full disk; going on\n",
+			msg, cap->id, cap->vm_id, cap->vcpu_id,
+			st->disk_dropped);
+		return 1;
+	}
+	if (ret)
+		hvc_err(-ret, "%s", msg);
+	return ret;
+}
+
 /* One capture: its story, written, said in one line, the oldest pruned. */
 static int on_capture(const struct hvc_capture *cap, void *data)
 {
@@ -351,19 +386,13 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 	trig = capture_find_seq(cap->events, cap->nr_events, cap->trigger_seq);
 	if (capture_story(&story, cap, cap->events, cap->nr_events, trig))
 		return -ENOMEM;
-	ret = watch_capture_write(&st->wd, cap, &story, path);
-	if (ret == -ENOSPC || ret == -EDQUOT) {
-		st->disk_dropped++;
-		fprintf(stderr, "hvctl: the disk under %s is full: capture %"
-			PRIu64 " (vm %u vcpu %u) dropped, %" PRIu64 " so far; "
-			"going on\n", st->wd.dir, cap->id, cap->vm_id,
-			cap->vcpu_id, st->disk_dropped);
-		return 0;
-	}
-	if (ret) {
+	ret = write_capture(st, cap, &story, path);
+	if (ret < 0) {
 		st->failed = true;
 		return ret;
 	}
+	if (ret)
+		return 0;	/* dropped: the disk is full */
 	st->captures++;
 	if (hvctl_json) {
 		out_init(&o, stdout, true);
