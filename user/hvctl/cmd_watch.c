@@ -383,7 +383,18 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 	struct out o;
 	int ret;
 
+	/* FIRST_SEQ up to END_SEQ: a capture short of some is said. */
+	if (cap->end_seq - cap->first_seq != cap->nr_events)
+		fprintf(stderr, "hvctl: warning: capture %" PRIu64 " holds %u "
+			"records, the module numbered %" PRIu64 " (%" PRIu64
+			" to %" PRIu64 ")\n", cap->id, cap->nr_events,
+			cap->end_seq - cap->first_seq, cap->first_seq,
+			cap->end_seq - 1);
 	trig = capture_find_seq(cap->events, cap->nr_events, cap->trigger_seq);
+	if (trig == cap->nr_events)
+		fprintf(stderr, "hvctl: warning: capture %" PRIu64 " lacks its "
+			"trigger record (%" PRIu64 ")\n", cap->id,
+			cap->trigger_seq);
 	if (capture_story(&story, cap, cap->events, cap->nr_events, trig))
 		return -ENOMEM;
 	ret = write_capture(st, cap, &story, path);
