@@ -871,12 +871,15 @@ int main(void)
 	test_prune();
 	test_bad_dir();
 	test_status();
-	{
+	/* HVT_KEEP=1 keeps the captures, to look at them. */
+	if (!getenv("HVT_KEEP")) {
 		char cmd[300];
 
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 		if (system(cmd))
 			CHECK(0);
+	} else {
+		fprintf(stderr, "# kept %s\n", top);
 	}
 	return unit_report();
 }
