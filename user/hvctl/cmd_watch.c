@@ -580,6 +580,7 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 		 "                 [--vm PID] [--vcpu LIST] -o DIR [--keep N] "
 		 "[--max-size SIZE]",
 	.opts = watch_opts,
-	.summary = "catch vCPU stalls unattended: each trigger's capture (the\n"
-		   "exits that led up to it) into DIR, one line each, until ^C",
+	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
+		   "(the exits that led up to it, who preempted the vCPU) with\n"
+		   "a line that tells its story, until ^C",
 };
