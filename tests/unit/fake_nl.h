@@ -6,11 +6,15 @@
  * test to read (fake_req), and the reply to command CMD is the messages
  * the test built with fake_reply(CMD), or for a dump (NLM_F_DUMP) with
  * fake_dump(CMD). A request the test gave no reply gets none; one it
- * made fake_refuse() is refused with an extended ACK. Every error, the
- * client library's and the command's, lands in fake_err: the library's
- * error sink (err.h) is set to keep it, and the CLI's hvctl_err() and
- * hvctl_usage_err() (cli.c, linked) report through the same sink. fake_capture_*() collect what a command prints,
- * text or JSON, on standard output and error.
+ * made fake_refuse() is refused with an extended ACK (naming a member of
+ * the request's CONFIG or WATCH nest). A dump in fake_dump_once[] is
+ * given once, then none (a READ_CAPTURES hands each capture over once);
+ * hvnl_pending() returns fake_pending, the notifications queued. Every
+ * error, the client library's and the command's, lands in fake_err: the
+ * library's error sink (err.h) is set to keep it, and the CLI's
+ * hvctl_err() and hvctl_usage_err() (cli.c, linked) report through the
+ * same sink. fake_capture_*() collect what a command prints, text or
+ * JSON, on standard output and error.
  *
  * Header-only, like unit.h: each test is a single translation unit.
  */
@@ -59,6 +63,10 @@ static uint16_t fake_refuse_attr[HVTRACE_CMD_MAX + 1];
 static unsigned int fake_refuse_nth[HVTRACE_CMD_MAX + 1];
 /* Set to refuse the next opens with this negative errno. */
 static int fake_open_err;
+/* Dumps of these commands are given once, then none. */
+static bool fake_dump_once[HVTRACE_CMD_MAX + 1];
+/* What hvnl_pending() returns: a bit per notification command. */
+static uint32_t fake_pending;
 
 /* The error sink: the last message. */
 static void fake_sink(const char *msg, void *data)
@@ -85,6 +93,8 @@ static void fake_reset(void)
 	memset(fake_refuse_err, 0, sizeof(fake_refuse_err));
 	fake_opens = fake_requests = 0;
 	fake_open_err = 0;
+	memset(fake_dump_once, 0, sizeof(fake_dump_once));
+	fake_pending = 0;
 	fake_err[0] = '\0';
 }
 
@@ -146,6 +156,16 @@ int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
 int __wrap_hvnl_subscribe_events(struct hvnl *nl);
 int __wrap_hvnl_fd(const struct hvnl *nl);
 void __wrap_hvnl_discard_pending(struct hvnl *nl);
+uint32_t __wrap_hvnl_pending(struct hvnl *nl);
+
+uint32_t __wrap_hvnl_pending(struct hvnl *nl)
+{
+	uint32_t seen = fake_pending;
+
+	(void)nl;
+	fake_pending = 0;
+	return seen;
+}
 
 int __wrap_hvnl_subscribe_events(struct hvnl *nl)
 {
@@ -177,8 +197,10 @@ static int fake_ack(struct nlmsghdr *req, uint8_t cmd, struct hvnl_ack *ack)
 	memset(ack, 0, sizeof(*ack));
 	ack->err = fake_refuse_err[cmd];
 	snprintf(ack->msg, sizeof(ack->msg), "%s", fake_refuse_msg[cmd]);
+	/* The attribute named sits in the CONFIG or the WATCH nest. */
 	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == HVTRACE_A_CONFIG)
+		if (mnl_attr_get_type(a) == HVTRACE_A_CONFIG ||
+		    mnl_attr_get_type(a) == HVTRACE_A_WATCH)
 			cfg = a;
 	if (cfg) {
 		mnl_attr_for_each_nested(a, cfg) {
@@ -249,6 +271,10 @@ int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
 	for (nlh = (void *)fake_replies[cmd][dump];
 	     !ret && mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
 		ret = cb(nlh, data);
+	if (dump && fake_dump_once[cmd]) {
+		fake_last[cmd][1] = NULL;
+		fake_used[cmd][1] = 0;
+	}
 	return ret;
 }
 

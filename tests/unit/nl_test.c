@@ -121,6 +121,74 @@ static void put_family(const struct nlmsghdr *req)
 	put_ack(0, req, 0, NULL);
 }
 
+/* A capture's header, ID, with TRIGGER, in datagram DG. */
+static void put_capture_head(unsigned int dg, const struct nlmsghdr *req,
+			     uint64_t id, uint8_t trigger)
+{
+	struct nlmsghdr *nlh = put_msg(dg, FAMILY, req->nlmsg_seq, NLM_F_MULTI);
+	struct nlattr *n = mnl_attr_nest_start(nlh, HVTRACE_A_CAPTURE);
+
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_ID, id);
+	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_VCPU_ID, (uint32_t)id + 10);
+	mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_TRIGGER, trigger);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_TRIGGER_SEQ, 100 * id + 2);
+	mnl_attr_nest_end(nlh, n);
+	end_msg(dg, nlh);
+}
+
+/* N records of capture ID, seq 100 * ID + FROM.., in datagram DG. */
+static void put_capture_records(unsigned int dg, const struct nlmsghdr *req,
+				uint64_t id, unsigned int from, unsigned int n)
+{
+	struct nlmsghdr *nlh = put_msg(dg, FAMILY, req->nlmsg_seq, NLM_F_MULTI);
+	struct hvtrace_event ev[4] = { 0 };
+
+	for (unsigned int i = 0; i < n; i++)
+		ev[i].seq = 100 * id + from + i;
+	mnl_attr_put_u64(nlh, HVTRACE_A_CAPTURE_ID, id);
+	mnl_attr_put(nlh, HVTRACE_A_EVENTS, n * sizeof(ev[0]), ev);
+	end_msg(dg, nlh);
+}
+
+/*
+ * READ_CAPTURES: capture 1 (three records over two messages), capture 2
+ * (one); with bad_capture, records of a capture 9 never announced.
+ */
+static bool bad_capture;
+
+static void put_captures(const struct nlmsghdr *req)
+{
+	put_capture_head(0, req, 1, HVTRACE_TRIGGER_STALL);
+	put_capture_records(0, req, 1, 0, 2);
+	put_capture_records(1, req, 1, 2, 1);
+	put_capture_head(1, req, 2, HVTRACE_TRIGGER_PREEMPT);
+	put_capture_records(2, req, bad_capture ? 9 : 2, 0, 1);
+	put_done(2, req, 0);
+}
+
+/* WATCH_START refused, the extended ACK pointing at HISTORY. */
+static void put_watch_refusal(const struct nlmsghdr *req)
+{
+	const struct nlattr *a, *w = NULL;
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *e;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == HVTRACE_A_WATCH)
+			w = a;
+	nlh = put_msg(0, NLMSG_ERROR, req->nlmsg_seq,
+		      NLM_F_CAPPED | NLM_F_ACK_TLVS);
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = -ENOMEM;
+	e->msg = *req;
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "histories too large");
+	mnl_attr_for_each_nested(a, w)
+		if (mnl_attr_get_type(a) == HVTRACE_WATCH_HISTORY)
+			mnl_attr_put_u32(nlh, NLMSGERR_ATTR_OFFS,
+					 (const char *)a - (const char *)req);
+	end_msg(0, nlh);
+}
+
 /* GET_STATUS: its reply and ACK; GET_CONFIG: a dump whose first part
  * has a u32 where a u64 belongs, then a good part, then DONE. */
 static void module(const struct nlmsghdr *req)
@@ -159,6 +227,12 @@ static void module(const struct nlmsghdr *req)
 	case HVTRACE_CMD_START:
 		put_ack(0, req, -EPERM, NULL);
 		break;
+	case HVTRACE_CMD_READ_CAPTURES:
+		put_captures(req);
+		break;
+	case HVTRACE_CMD_WATCH_START:
+		put_watch_refusal(req);
+		break;
 	case HVTRACE_CMD_STOP:
 		put_ack(0, req, -EBUSY, "a reader is draining");
 		break;
@@ -190,6 +264,7 @@ ssize_t __wrap_mnl_socket_sendto(const struct mnl_socket *nl,
 ssize_t __wrap_mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf,
 				   size_t siz);
 int __wrap_mnl_socket_close(struct mnl_socket *nl);
+ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags);
 
 struct mnl_socket *__wrap_mnl_socket_open(int bus)
 {
@@ -248,6 +323,20 @@ int __wrap_mnl_socket_close(struct mnl_socket *nl)
 {
 	(void)nl;
 	return 0;
+}
+
+/* The notifications queued (hvnl_pending()); an overrun first if set. */
+static bool overrun;
+
+ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags)
+{
+	(void)fd, (void)flags;
+	if (overrun) {
+		overrun = false;
+		errno = ENOBUFS;
+		return -1;
+	}
+	return __wrap_mnl_socket_recvfrom(NULL, buf, len);
 }
 
 /* A malformed dump: one error naming the attribute, read to its DONE. */
@@ -329,9 +418,108 @@ static void test_open_causes(void)
 	open_errno = 0;
 }
 
+struct got {
+	unsigned int n;
+	uint64_t ids[4], first[4];
+	unsigned int records[4];
+	uint8_t trigger[4];
+};
+
+static int got_capture(const struct hvc_capture *cap, void *data)
+{
+	struct got *g = data;
+
+	if (g->n < 4) {
+		g->ids[g->n] = cap->id;
+		g->records[g->n] = cap->nr_events;
+		g->first[g->n] = cap->nr_events ? cap->events[0].seq : 0;
+		g->trigger[g->n++] = cap->trigger;
+	}
+	return 0;
+}
+
+/* READ_CAPTURES: each capture whole, in order; strays are an error. */
+static void test_captures(void)
+{
+	struct hvc_watch w = { .stall_ns = 1, .stall_window_ns = 2,
+			       .history = 70000 };
+	struct got g = { 0 };
+	struct hvc *c;
+
+	reset(module);
+	if (!CHECK(hvc_open(&c) == 0 && c))
+		return;
+	reset(module);
+	CHECK_INT(hvc_captures_read(c, got_capture, &g), 0);
+	CHECK_INT(nr_errs, 0);
+	CHECK_INT(g.n, 2);
+	CHECK_U64(g.ids[0], 1);
+	CHECK_INT(g.records[0], 3);
+	CHECK_U64(g.first[0], 100);
+	CHECK_INT(g.trigger[0], HVTRACE_TRIGGER_STALL);
+	CHECK_U64(g.ids[1], 2);
+	CHECK_INT(g.records[1], 1);
+	CHECK_INT(g.trigger[1], HVTRACE_TRIGGER_PREEMPT);
+	CHECK_INT(next_dgram, nr_dgrams);
+
+	/* Records of a capture never announced: an error, the dump read. */
+	memset(&g, 0, sizeof(g));
+	bad_capture = true;
+	reset(module);
+	CHECK_INT(hvc_captures_read(c, got_capture, &g), -EPROTO);
+	bad_capture = false;
+	CHECK_INT(nr_errs, 1);
+	CHECK_STR(last_err, "the module sent records of capture 9 without its "
+		  "header");
+	CHECK_INT(g.n, 1);
+	CHECK_INT(next_dgram, nr_dgrams);
+
+	/* The module's refusal names the option typed for its attribute. */
+	w.typed[HVTRACE_WATCH_HISTORY] = "--history 70000";
+	reset(module);
+	CHECK_INT(hvc_watch_start(c, &w), -ENOMEM);
+	CHECK_INT(nr_errs, 1);
+	CHECK_STR(last_err, "histories too large (--history 70000)");
+	hvc_close(c);
+}
+
+/* Notifications: CAPTURE told apart from WATERMARK; an overrun is both. */
+static void test_notifications(void)
+{
+	struct nlmsghdr *nlh;
+	struct hvc *c;
+
+	reset(module);
+	if (!CHECK(hvc_open(&c) == 0 && c))
+		return;
+	reset(module);
+	CHECK_INT(hvc_notifications(c), 0);
+	nlh = put_msg(0, FAMILY, 0, 0);
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd =
+		HVTRACE_CMD_CAPTURE;
+	end_msg(0, nlh);
+	CHECK_INT(hvc_notifications(c), HVC_NOTE_CAPTURE);
+	reset(module);
+	nlh = put_msg(0, FAMILY, 0, 0);
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd =
+		HVTRACE_CMD_WATERMARK;
+	end_msg(0, nlh);
+	nlh = put_msg(1, FAMILY + 1, 0, 0);	/* another family's */
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd =
+		HVTRACE_CMD_CAPTURE;
+	end_msg(1, nlh);
+	CHECK_INT(hvc_notifications(c), HVC_NOTE_WATERMARK);
+	reset(module);
+	overrun = true;
+	CHECK_INT(hvc_notifications(c), HVC_NOTE_WATERMARK | HVC_NOTE_CAPTURE);
+	hvc_close(c);
+}
+
 int main(void)
 {
 	hvc_set_err_sink(sink, NULL);
+	test_captures();
+	test_notifications();
 	test_failed_dump_then_next();
 	test_one_message_each();
 	test_open_causes();

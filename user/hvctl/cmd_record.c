@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -175,11 +174,26 @@ static void cpu_vendor(char *buf, size_t len)
 		fclose(f);
 }
 
+void hvctl_host_env(struct hvctl_host *h, struct trace_env *env,
+		    const char *version)
+{
+	uname(&h->uts);
+	gethostname(h->host, sizeof(h->host));
+	h->host[sizeof(h->host) - 1] = '\0';
+	cpu_vendor(h->vendor, sizeof(h->vendor));
+	*env = (struct trace_env){
+		.hostname = h->host, .kernel = h->uts.release,
+		.cpu_vendor = h->vendor, .hvtrace_version = version,
+		.clock_offset_ns = (int64_t)(now_ns(CLOCK_REALTIME) -
+					     now_ns(CLOCK_MONOTONIC)),
+	};
+}
+
 /*
  * The VM's name as operators know it: QEMU's "-name guest=NAME,..." or
  * "-name NAME"; else the VMM's command name in brackets.
  */
-static void vm_name(pid_t pid, char *out, size_t len)
+void hvctl_vm_name(pid_t pid, char *out, size_t len)
 {
 	char path[64], args[8192], *p, *end;
 	FILE *f;
@@ -226,7 +240,7 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 	for (unsigned int i = 0; i < st->nr_vms; i++) {
 		char name[64];
 
-		vm_name(st->vm_pids[i], name, sizeof(name));
+		hvctl_vm_name(st->vm_pids[i], name, sizeof(name));
 		fprintf(f, "%d\t%u\t%s\n", st->vm_pids[i], st->vm_ids[i], name);
 	}
 	return fclose(f) ? -1 : ret;
@@ -398,9 +412,8 @@ static int record_run(int argc, char **argv)
 	struct hvc_config before = { 0 };
 	struct rec_state st = { 0 };
 	struct hvc *c = NULL, *events = NULL;
-	char host[256], vendor[64];
+	struct hvctl_host host;
 	struct trace_env env;
-	struct utsname uts;
 	bool applied = false;
 	int ret;
 
@@ -421,16 +434,7 @@ static int record_run(int argc, char **argv)
 	if (o.ch.set && hvc_config_get(c, &before))
 		goto out;
 
-	uname(&uts);
-	gethostname(host, sizeof(host));
-	host[sizeof(host) - 1] = '\0';
-	cpu_vendor(vendor, sizeof(vendor));
-	env = (struct trace_env){
-		.hostname = host, .kernel = uts.release, .cpu_vendor = vendor,
-		.hvtrace_version = st.version,
-		.clock_offset_ns = (int64_t)(now_ns(CLOCK_REALTIME) -
-					     now_ns(CLOCK_MONOTONIC)),
-	};
+	hvctl_host_env(&host, &env, st.version);
 	/* The directory before the change: a bad -o changes nothing. */
 	st.w = trace_create(o.dir, st.nr_cpus, &env);
 	if (!st.w)

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "reason_row.h"
 #include "report_agg.h"
+#include "report_capture.h"
 #include "report_html.h"
 #include "report_split.h"
 #include "time_parts.h"
@@ -689,11 +690,14 @@ static void print_memory(struct out *o, const struct report *rep)
 
 /* 0, or -1 out of memory (with part of the report printed). */
 static int print_report(struct out *o, const struct report *rep, const char *dir,
-			unsigned int top)
+			unsigned int top, const struct rep_capture *cap)
 {
 	int ret;
 
 	out_open_object(o, NULL);
+	/* A capture's report opens with the capture: what it caught. */
+	if (cap)
+		report_capture_print(o, cap);
 	print_header(o, rep, dir);
 	print_reasons(o, rep);
 	ret = print_vms(o, rep, top) ||
@@ -778,6 +782,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 static int report_run(int argc, char **argv)
 {
 	struct report_opts o = { .top = 10 };
+	struct rep_capture cap;
+	bool is_capture;
 	struct out out;
 	struct out_file html = { 0 };
 	unsigned int flags;
@@ -804,11 +810,22 @@ static int report_run(int argc, char **argv)
 		trace_close(r);
 		return 1;
 	}
+	ret = report_capture_read(o.dir, &cap, err, sizeof(err));
+	if (*err)
+		fprintf(stderr, "hvctl: warning: %s\n", err);
+	if (ret < 0) {
+		if (o.html)
+			out_file_discard(&html);
+		trace_close(r);
+		return 1;
+	}
+	is_capture = ret;
 	rep = report_new();
 	ret = rep ? read_trace(&r, rep, o.dir, flags, &o.filter) :
 		    hvctl_err("out of memory");
 	if (!ret && o.html) {
-		if (report_html(rep, o.dir, html.f, o.top)) {
+		if (report_html(rep, o.dir, html.f, o.top,
+				is_capture ? &cap : NULL)) {
 			out_file_discard(&html);
 			ret = hvctl_err("out of memory");
 		} else {
@@ -820,8 +837,9 @@ static int report_run(int argc, char **argv)
 	/* --html -: the page is standard output, and nothing else. */
 	out_init(&out, stdout, hvctl_json);
 	if (!ret && !(o.html && !strcmp(o.html, "-")) &&
-	    print_report(&out, rep, o.dir, o.top))
+	    print_report(&out, rep, o.dir, o.top, is_capture ? &cap : NULL))
 		ret = hvctl_err("out of memory");
+	report_capture_free(&cap);
 	if (!ret)
 		trace_print_warnings(r, stderr);
 	if (rep)

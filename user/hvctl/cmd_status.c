@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hvctl status: what the module is, whether it records, how many vCPUs
- * and VMs it follows and the memory it holds, and the trust accounting:
+ * and VMs it follows and the memory it holds, the watch (hvctl watch),
+ * and the trust accounting:
  * per CPU, seen = filtered + below threshold + recorded + lost, exactly,
  * for exits and for preemption records apart.
  */
@@ -204,6 +205,45 @@ static void print_memory(struct out *o, const struct hvc_status *st)
 	       all, cpu, vcpu);
 }
 
+/* The watch (hvctl watch): its settings, histories and captures. */
+static void print_watch(struct out *o, const struct hvc_watch_status *w)
+{
+	char set[256], mem[16];
+
+	if (!w->known)
+		return;
+	out_open_object(o, "watch");
+	out_bool(o, "armed", NULL, w->armed);
+	if (w->armed) {
+		hvctl_watch_describe(set, sizeof(set), &w->set);
+		if (!o->json)
+			printf("  watch:         armed: %s\n", set);
+		hvctl_watch_json(o, &w->set);
+	} else if (!o->json) {
+		printf("  watch:         not armed\n");
+	}
+	format_bytes(mem, sizeof(mem), w->mem_bytes);
+	out_u64(o, "vcpus_with_history", "                 %" PRIu64
+		" vCPUs with a history", w->vcpus);
+	out_u64(o, "mem_bytes", NULL, w->mem_bytes);
+	if (!o->json)
+		printf(", %s held\n", mem);
+	out_u64(o, "captures", "                 captures: %" PRIu64
+		" since armed", w->captures);
+	out_u64(o, "pending", ", %" PRIu64 " pending", w->pending);
+	out_u64(o, "dropped", ", %" PRIu64 " dropped unread\n", w->dropped);
+	out_u64(o, "suppressed_busy", "                 suppressed: %" PRIu64
+		" busy", w->suppressed_busy);
+	out_u64(o, "suppressed_rate", ", %" PRIu64 " rate",
+		w->suppressed_rate);
+	out_u64(o, "suppressed_total", ", %" PRIu64 " total\n",
+		w->suppressed_total);
+	out_u64(o, "no_history", w->no_history ?
+		"                 no history: %" PRIu64 " vCPUs (no memory): "
+		"their stalls are NOT caught\n" : NULL, w->no_history);
+	out_close_object(o);
+}
+
 static void print_status(struct out *o, const struct hvc_status *st)
 {
 	out_open_object(o, NULL);
@@ -226,6 +266,7 @@ static void print_status(struct out *o, const struct hvc_status *st)
 		st->exits_untraced);
 	print_vcpus(o, st);
 	print_memory(o, st);
+	print_watch(o, &st->watch);
 	out_open_object(o, "accounting");
 	print_accounting(o, st);
 	out_close_object(o);

@@ -26,6 +26,7 @@ static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_stat,
 	&hvctl_cmd_drain,
 	&hvctl_cmd_record,
+	&hvctl_cmd_watch,
 	&hvctl_cmd_report,
 	&hvctl_cmd_dump,
 	&hvctl_cmd_export,

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
 
 #include "opts.h"
 
@@ -62,6 +64,33 @@ struct hvc;
 int hvctl_run_call(const struct hvctl_cmd *cmd, int (*call)(struct hvc *),
 		   int argc, char **argv);
 
+/*
+ * A watch's settings in words (cmd_watch.c), "stall 20.00ms/50.00ms,
+ * history 256, post 10.00ms, ...", and as JSON members.
+ */
+struct hvc_watch;
+struct out;
+void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w);
+void hvctl_watch_json(struct out *o, const struct hvc_watch *w);
+
+/*
+ * What a trace says of this host (host.json, cmd_record.c): ENV's
+ * strings kept in H, VERSION the module's; the clock offset taken now.
+ */
+struct trace_env;
+struct hvctl_host {
+	struct utsname uts;
+	char host[256], vendor[64];
+};
+void hvctl_host_env(struct hvctl_host *h, struct trace_env *env,
+		    const char *version);
+
+/*
+ * The VM's name as operators know it (QEMU's -name), for vms.tsv; ""
+ * when its VMM says none (cmd_record.c).
+ */
+void hvctl_vm_name(pid_t pid, char *out, size_t len);
+
 /* Snapshots as JSON documents, for traces (cmd_stat.c, cmd_config.c). */
 int hvctl_write_stats_json(FILE *f);
 int hvctl_write_config_json(FILE *f);
@@ -95,5 +124,6 @@ extern const struct hvctl_cmd hvctl_cmd_dump;
 extern const struct hvctl_cmd hvctl_cmd_export;
 extern const struct hvctl_cmd hvctl_cmd_record;
 extern const struct hvctl_cmd hvctl_cmd_report;
+extern const struct hvctl_cmd hvctl_cmd_watch;
 
 #endif /* HVCTL_H */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <linux/genetlink.h>
+
 #include "client.h"
 #include "client_priv.h"
 
@@ -43,6 +45,38 @@ int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
 
 	return hvnl_talk(c->nl, hvnl_request(c->nl, buf, cmd, flags), cb, data,
 			 NULL);
+}
+
+/* Room to count each type of the nests whose refusals are mapped. */
+#define ATTR_TYPES	64
+_Static_assert(HVTRACE_CFG_MAX < ATTR_TYPES && HVTRACE_WATCH_MAX < ATTR_TYPES,
+	       "a nest's types are counted in seen[]");
+
+uint16_t hvc_attr_at(const struct nlmsghdr *req, uint16_t nest_type,
+		     uint32_t off, unsigned int *nth)
+{
+	unsigned int seen[ATTR_TYPES] = { 0 };
+	const char *base = (const char *)req;
+	const struct nlattr *a, *nest = NULL;
+
+	*nth = 0;
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == nest_type)
+			nest = a;
+	if (!nest)
+		return 0;
+	mnl_attr_for_each_nested(a, nest) {
+		uint32_t start = (const char *)a - base;
+		uint16_t type = mnl_attr_get_type(a);
+
+		if (off >= start && off < start + a->nla_len) {
+			*nth = type < ATTR_TYPES ? seen[type] : 0;
+			return type;
+		}
+		if (type < ATTR_TYPES)
+			seen[type]++;
+	}
+	return 0;
 }
 
 int hvc_start(struct hvc *c)

@@ -45,6 +45,46 @@ int hvc_clear(struct hvc *c);
 
 /* Status: GET_STATUS, and with per_cpu its dump. */
 
+/*
+ * The watch's settings (WATCH_START; GET_STATUS while armed). A zero
+ * trigger is no such trigger; a zero history, rate or rate_total, and
+ * post_ns without has_post, take the module's default.
+ */
+struct hvc_watch {
+	uint64_t exit_ns;		/* an exit's part reaching it */
+	uint8_t exit_on;		/* enum hvtrace_threshold_on */
+	uint8_t halt_triggers;		/* with exit_on total, halt counts */
+	uint64_t stall_ns, stall_window_ns;	/* out of the guest in window */
+	uint64_t preempt_ns;		/* preempted inside KVM */
+	uint32_t history;		/* records before a trigger */
+	uint64_t post_ns;		/* recording after it */
+	bool has_post;
+	uint32_t rate, rate_total;	/* captures a minute, per vCPU, all */
+	uint32_t pid;			/* 0: any VMM */
+	/* Words up to the last non-zero one; none: any vCPU. */
+	uint64_t vcpus[(HVTRACE_MAX_VCPU_ID + 64) / 64];
+	unsigned int nr_vcpu_words;
+	/*
+	 * What the user typed for each HVTRACE_WATCH_* setting (NULL: not
+	 * typed): a refusal by the module names it.
+	 */
+	const char *typed[HVTRACE_WATCH_FILTER_VCPUS + 1];
+};
+
+/* The watch's state in GET_STATUS. */
+struct hvc_watch_status {
+	bool known;		/* the module sent it (ABI with the watch) */
+	bool armed;
+	struct hvc_watch set;	/* while armed, its settings */
+	uint32_t vcpus;		/* with a history now */
+	uint64_t mem_bytes;	/* histories and captures */
+	uint64_t captures;	/* closed since armed */
+	uint32_t pending;	/* of them, not read yet */
+	uint64_t dropped;	/* of them, freed unread */
+	uint64_t suppressed_busy, suppressed_rate, suppressed_total;
+	uint64_t no_history;	/* vCPUs refused a history */
+};
+
 /* Accounting counters indexed by their HVTRACE_ACCT_* attribute. */
 struct hvc_acct_row {
 	uint32_t cpu;		/* rows of the dump only */
@@ -64,6 +104,7 @@ struct hvc_status {
 	struct hvc_acct_row total;
 	struct hvc_acct_row *cpus;	/* with per_cpu: the dump, in order */
 	unsigned int nr_cpu_rows;
+	struct hvc_watch_status watch;
 };
 
 /* Fill S (as every *_get(): see the top of this file). */
@@ -176,6 +217,11 @@ int hvc_change_reasons(struct hvc_change *ch, const char *opt,
 /* Per-reason threshold NS for the exit reasons NAME matches. */
 int hvc_change_reason_threshold(struct hvc_change *ch, const char *opt,
 				const char *name, uint64_t ns);
+/*
+ * A SIZE as every option takes it, in KiB: "2048" (KiB), "512K", "4M",
+ * "1G", "1T"; too large to count is UINT64_MAX. 0, or -EINVAL reported.
+ */
+int hvc_parse_size(const char *s, uint64_t *kib);
 /* "2048" (KiB), "512K", "4M", "1G". */
 int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
 			   const char *s);
@@ -275,11 +321,54 @@ struct hvc_drain_ops {
 /* What the rings hold now; the first error of ops->event, or 0. */
 int hvc_drain(struct hvc *c, const struct hvc_drain_ops *ops);
 
-/* The "events" multicast group: watermark notifications. */
+/*
+ * The watch (client_watch.c). Arm it with W, or change the armed one: it
+ * belongs to session C, and disarms when C closes. A refusal says the
+ * module's message and the option the user typed for it (W->typed).
+ */
+int hvc_watch_start(struct hvc *c, const struct hvc_watch *w);
+int hvc_watch_stop(struct hvc *c);
+/* "0,2-5" (or "any") as W's vCPUs: 0, or -EINVAL/-ERANGE reported. */
+int hvc_watch_vcpus(struct hvc_watch *w, const char *s);
+
+/* A capture as READ_CAPTURES hands it over: its header and records. */
+struct hvc_capture {
+	uint64_t id;
+	uint32_t vm_id, vm_pid, vcpu_id, tid;
+	uint8_t trigger;		/* enum hvtrace_trigger */
+	uint8_t on;			/* EXIT: enum hvtrace_threshold_on */
+	uint64_t trigger_ts;		/* local_clock(), the trigger's end */
+	uint64_t value_ns, limit_ns;	/* what crossed which limit */
+	uint64_t window_ns;		/* STALL: the window */
+	uint64_t first_seq, trigger_seq, end_seq;
+	uint64_t suppressed;		/* this vCPU's, since its last one */
+	struct hvtrace_event *events;	/* in the vCPU's order */
+	unsigned int nr_events;
+};
+
+/*
+ * Every closed capture, oldest first, to CB one at a time (its events
+ * are freed when CB returns). The first error of CB is returned; the
+ * dump is read to its end all the same (what it hands over is gone).
+ */
+typedef int (*hvc_capture_cb)(const struct hvc_capture *cap, void *data);
+int hvc_captures_read(struct hvc *c, hvc_capture_cb cb, void *data);
+
+/* The "events" multicast group: watermark and capture notifications. */
 int hvc_subscribe(struct hvc *c);
 /* To poll() on for them. */
 int hvc_fd(const struct hvc *c);
 /* Read and drop whatever notifications are queued. */
 void hvc_discard_pending(struct hvc *c);
+
+#define HVC_NOTE_WATERMARK	(1U << 0)	/* a ring passed half full */
+#define HVC_NOTE_CAPTURE	(1U << 1)	/* a capture closed */
+
+/*
+ * Read whatever notifications are queued, without waiting: which kinds
+ * came (HVC_NOTE_*). An overrun of the socket's queue counts as every
+ * kind (some may have been lost).
+ */
+unsigned int hvc_notifications(struct hvc *c);
 
 #endif /* HVCTL_CLIENT_H */

@@ -97,9 +97,8 @@ int hvc_parse_reason(const char *s, struct exit_reason_ref *out, int max)
 	return hvc_err(EINVAL, "%s", msg);
 }
 
-/* "0,2-5,7" into WORDS (LIMIT bits); *NR: words up to the last set. */
-static int parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
-			 unsigned int limit, const char *what)
+int hvc_parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
+		      unsigned int limit, const char *what)
 {
 	char *copy, *tok, *save = NULL;
 	int ret = 0;
@@ -164,7 +163,7 @@ int hvc_change_pid(struct hvc_change *ch, const char *opt, const char *s)
 
 int hvc_change_vcpus(struct hvc_change *ch, const char *opt, const char *s)
 {
-	int ret = parse_id_list(s, ch->vcpus, &ch->nr_vcpu_words,
+	int ret = hvc_parse_id_list(s, ch->vcpus, &ch->nr_vcpu_words,
 				HVTRACE_MAX_VCPU_ID + 1, "vcpu");
 
 	if (ret)
@@ -176,7 +175,7 @@ int hvc_change_vcpus(struct hvc_change *ch, const char *opt, const char *s)
 
 int hvc_change_cpus(struct hvc_change *ch, const char *opt, const char *s)
 {
-	int ret = parse_id_list(s, ch->cpus, &ch->nr_cpu_words, HVC_MAX_CPUS,
+	int ret = hvc_parse_id_list(s, ch->cpus, &ch->nr_cpu_words, HVC_MAX_CPUS,
 				"cpu");
 
 	if (ret)
@@ -270,8 +269,7 @@ int hvc_change_reason_threshold(struct hvc_change *ch, const char *opt,
 	return 0;
 }
 
-int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
-			   const char *s)
+int hvc_parse_size(const char *s, uint64_t *kib)
 {
 	unsigned int shift = 0;
 	uint64_t kb;
@@ -285,13 +283,27 @@ int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
 		shift = 10;
 	else if (!strcasecmp(end, "g") || !strcasecmp(end, "gib"))
 		shift = 20;
+	else if (!strcasecmp(end, "t") || !strcasecmp(end, "tib"))
+		shift = 30;
 	else if (*end && strcasecmp(end, "k") && strcasecmp(end, "kib"))
 		return hvc_err(EINVAL, "bad size '%s' (e.g. 2048, 512K, 4M)", s);
-	/* Too large to count (ERANGE) or to scale: out of range too. */
-	if (errno == ERANGE || kb > (uint64_t)HVTRACE_BUFFER_KB_MAX >> shift)
+	/* Too large to count (ERANGE) or to scale: UINT64_MAX. */
+	if (errno == ERANGE || kb > UINT64_MAX >> shift)
 		kb = UINT64_MAX;
 	else
 		kb <<= shift;
+	*kib = kb;
+	return 0;
+}
+
+int hvc_change_buffer_size(struct hvc_change *ch, const char *opt,
+			   const char *s)
+{
+	uint64_t kb;
+	int ret = hvc_parse_size(s, &kb);
+
+	if (ret)
+		return ret;
 	if (kb < HVTRACE_BUFFER_KB_MIN || kb > HVTRACE_BUFFER_KB_MAX)
 		return hvc_err(ERANGE, "buffer size %s out of range %uK..%uM",
 			       s, HVTRACE_BUFFER_KB_MIN,
@@ -401,36 +413,6 @@ static void put_change(struct nlmsghdr *nlh, const struct hvc_change *ch)
 		mnl_attr_put_u8(nlh, HVTRACE_CFG_MODE, ch->mode);
 }
 
-/*
- * The CONFIG member of request REQ that holds byte OFF: its type (0:
- * none) and in *NTH how many of that type come before it.
- */
-static uint16_t attr_at(const struct nlmsghdr *req, uint32_t off,
-			unsigned int *nth)
-{
-	unsigned int seen[HVTRACE_CFG_MAX + 1] = { 0 };
-	const char *base = (const char *)req;
-	const struct nlattr *a, *cfg = NULL;
-
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == HVTRACE_A_CONFIG)
-			cfg = a;
-	if (!cfg)
-		return 0;
-	mnl_attr_for_each_nested(a, cfg) {
-		uint32_t start = (const char *)a - base;
-		uint16_t type = mnl_attr_get_type(a);
-
-		if (off >= start && off < start + a->nla_len) {
-			*nth = type <= HVTRACE_CFG_MAX ? seen[type] : 0;
-			return type;
-		}
-		if (type <= HVTRACE_CFG_MAX)
-			seen[type]++;
-	}
-	return 0;
-}
-
 /* Room for the largest change: two lists of reasons at 32 bytes each. */
 #define CHANGE_BUF	(64 * 1024)
 
@@ -454,7 +436,8 @@ int hvc_config_set(struct hvc *c, const struct hvc_change *ch)
 	ret = hvnl_talk(c->nl, nlh, NULL, NULL, &ack);
 	/* Refused by the module: ACK says why, and where. */
 	if (ack.err) {
-		bad = ack.has_off ? attr_at(nlh, ack.off, &nth) : 0;
+		bad = ack.has_off ? hvc_attr_at(nlh, HVTRACE_A_CONFIG, ack.off,
+						 &nth) : 0;
 		if (bad)
 			what = hvc_change_typed_at(ch, bad, nth);
 		ret = hvnl_report_ack(&ack, HVTRACE_CMD_SET_CONFIG, what);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * GET_STATUS: the reply holds the module's state and the accounting
- * totals; its dump, one accounting row per traced CPU (ABI 3: a row per
- * message, so no reply grows with the host).
+ * totals and the watch's state (client_watch.c parses it); its dump, one
+ * accounting row per traced CPU (ABI 3: a row per message, so no reply
+ * grows with the host).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +65,11 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 	s->mem_vcpu_bytes = hvnl_u64(tb[HVTRACE_A_MEM_VCPU_BYTES]);
 	if (!tb[HVTRACE_A_ACCT])
 		return hvc_err(EPROTO, "the module's status has no accounting");
+	if (tb[HVTRACE_A_WATCH]) {
+		ret = hvc_watch_status_parse(tb[HVTRACE_A_WATCH], &s->watch);
+		if (ret)
+			return ret;
+	}
 	return parse_acct(tb[HVTRACE_A_ACCT], &s->total);
 }
 

@@ -14,6 +14,12 @@ void hvc_set_err_sink(hvc_err_sink sink, void *data)
 	err_data = data;
 }
 
+void hvc_get_err_sink(hvc_err_sink *sink, void **data)
+{
+	*sink = err_sink;
+	*data = err_data;
+}
+
 int hvc_verr(int err, const char *fmt, va_list ap)
 {
 	char msg[1024];

@@ -12,6 +12,8 @@
 /* Receives every message, without "Error: " or a full stop. */
 typedef void (*hvc_err_sink)(const char *msg, void *data);
 void hvc_set_err_sink(hvc_err_sink sink, void *data);
+/* The sink set now, to put back after a call whose errors are kept. */
+void hvc_get_err_sink(hvc_err_sink *sink, void **data);
 
 /* Hand a message to the sink; returns -ERR (ERR a positive errno). */
 int hvc_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

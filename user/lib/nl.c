@@ -434,3 +434,35 @@ void hvnl_discard_pending(struct hvnl *nl)
 		    MSG_DONTWAIT) > 0)
 		;
 }
+
+uint32_t hvnl_pending(struct hvnl *nl)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	uint32_t seen = 0;
+	ssize_t n;
+
+	for (;;) {
+		const struct nlmsghdr *nlh = (void *)buf;
+		int len;
+
+		n = recv(mnl_socket_get_fd(nl->sock), buf, sizeof(buf),
+			 MSG_DONTWAIT);
+		if (n < 0 && errno == ENOBUFS) {
+			seen = UINT32_MAX;
+			continue;
+		}
+		if (n <= 0)
+			return seen;
+		len = n;
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			const struct genlmsghdr *g;
+
+			if (nlh->nlmsg_type != nl->family ||
+			    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
+				continue;
+			g = mnl_nlmsg_get_payload(nlh);
+			if (g->cmd < 32)
+				seen |= 1U << g->cmd;
+		}
+	}
+}

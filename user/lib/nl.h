@@ -87,5 +87,10 @@ int hvnl_subscribe_events(struct hvnl *nl);
 int hvnl_fd(const struct hvnl *nl);
 /* Read and drop whatever notifications are queued. */
 void hvnl_discard_pending(struct hvnl *nl);
+/*
+ * Read the queued notifications without waiting: a bit (1U << cmd) for
+ * each genl command that came; every bit on an overrun (ENOBUFS).
+ */
+uint32_t hvnl_pending(struct hvnl *nl);
 
 #endif /* HVCTL_NL_H */

@@ -10,9 +10,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "duration.h"
+#include "report_capture.h"
 #include "report_html.h"
 #include "report_split.h"
 #include "time_parts.h"
@@ -56,6 +58,7 @@ struct page {
 	unsigned int nr;
 	unsigned int rank[REP_MAX_REASONS + 1];		/* inverse */
 	unsigned int top;
+	const struct rep_capture *cap;	/* a capture's trace; NULL: none */
 };
 
 static const char *entity(char c)
@@ -872,9 +875,35 @@ static int preempted_spots(struct page *p)
 	return 0;
 }
 
+/* A capture's page opens with it: the story, then the evidence. */
+static void capture(struct page *p)
+{
+	char line[1024], *ev = NULL;
+	size_t n = 0;
+	FILE *m;
+
+	if (!p->cap)
+		return;
+	capture_story_line(line, sizeof(line), &p->cap->st);
+	fputs("<section id=\"capture\"><h2>Capture</h2><p>", p->f);
+	text(p->f, line);
+	fputs("</p>", p->f);
+	m = open_memstream(&ev, &n);
+	if (m) {
+		capture_story_evidence(m, &p->cap->st);
+		fclose(m);
+		fputs("<pre>", p->f);
+		text(p->f, ev);
+		fputs("</pre>", p->f);
+		free(ev);
+	}
+	fputs("</section>\n", p->f);
+}
+
 static int body(struct page *p, const char *dir)
 {
 	summary(p, dir);
+	capture(p);
 	reasons(p);
 	split_reasons(p);
 	histograms(p);
@@ -899,10 +928,11 @@ static int body(struct page *p, const char *dir)
 }
 
 int report_html(const struct report *rep, const char *dir, FILE *f,
-		unsigned int top)
+		unsigned int top, const struct rep_capture *cap)
 {
 	struct page p = {
 		.rep = rep, .sum = report_summary(rep), .top = top, .f = f,
+		.cap = cap,
 	};
 
 	p.nr = report_reasons_by_time(rep, p.order);

@@ -439,6 +439,15 @@ static int index_vms(struct trace_reader *r)
 	return 0;
 }
 
+char *trace_read_side(const char *dir, const char *name, size_t *lenp,
+		      const char **why)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/" TRACE_SIDE_DIR "/%s", dir, name);
+	return read_side(path, lenp, why);
+}
+
 /*
  * VM names only decorate the output: a missing or unreadable file, or a
  * line that does not parse (a name with a newline in it), must not make

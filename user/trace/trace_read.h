@@ -63,6 +63,15 @@ struct trace_vm {
 	char name[64];			/* "" when unknown */
 };
 
+/*
+ * DIR's side file TRACE_SIDE_DIR/NAME whole, NUL-terminated after *LENP
+ * bytes, if it is a regular file of at most 1 MiB (never opened if not:
+ * a FIFO, a device); else NULL, errno (ENOENT, ENOTDIR: there is none)
+ * and WHY in words.
+ */
+char *trace_read_side(const char *dir, const char *name, size_t *lenp,
+		      const char **why);
+
 /* trace_open() flags */
 #define TRACE_STRICT	0x1	/* damage is an error, not a warning */
 

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl watch: every bad input refused before the module hears of it (and
+ * the directory left as it was), the module's refusal shown, the story
+ * line of synthetic captures word for word, captures written whole into
+ * DIR and read back by dump and report, a full disk (write(2) failing
+ * under the trace writer) leaving nothing behind, stale .tmp-* removed,
+ * pruning by count and by size, and status' watch.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "capture_story.h"
+#include "fake_nl.h"
+#include "watch.h"
+
+/* write(2) of the code under test: fails with this errno when set. */
+static int fake_write_err;
+ssize_t __real_write(int fd, const void *buf, size_t n);
+ssize_t __wrap_write(int fd, const void *buf, size_t n);
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n)
+{
+	if (fake_write_err) {
+		errno = fake_write_err;
+		return -1;
+	}
+	return __real_write(fd, buf, n);
+}
+
+static char top[256];
+
+/* A path under the test's directory (eight in use at once). */
+static char *tmpdir(const char *name)
+{
+	static char path[8][512];
+	static unsigned int next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", top, name);
+	return p;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/* Entries of DIR whose name starts with PREFIX. */
+static int count_entries(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Run watch with ARGS; its exit status, what it printed in *OUT. */
+#define WATCH_RUN(out, ...) ({						\
+	int _r;								\
+	fake_capture_begin();						\
+	_r = FAKE_RUN(hvctl_cmd_watch, "watch", __VA_ARGS__, NULL);	\
+	*(out) = fake_capture_end();					\
+	_r;								\
+})
+
+/* A bad command line: exit 2, MSG, nothing asked of the module. */
+#define CHECK_BAD(msg, ...) do {					\
+	char *_o;							\
+	fake_reset();							\
+	hvctl_json = false;						\
+	CHECK_INT(WATCH_RUN(&_o, __VA_ARGS__), 2);			\
+	CHECK_STR(fake_err, msg);					\
+	CHECK_HAS(_o, "Usage: hvctl");					\
+	CHECK_INT(fake_opens, 0);					\
+	free(_o);							\
+} while (0)
+
+static void test_bad_options(void)
+{
+	char *d = tmpdir("never");
+
+	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y or --preempted DUR",
+		  "-o", d);
+	CHECK_BAD("--stall 50ms/20ms: 50.00ms out of the guest cannot fit in "
+		  "a window of 20.00ms (X must be at most Y)",
+		  "--stall", "50ms/20ms", "-o", d);
+	CHECK_BAD("--stall takes X/Y, at least X out of the guest within the "
+		  "last Y (e.g. 20ms/50ms), not '20ms'", "--stall", "20ms",
+		  "-o", d);
+	CHECK_BAD("--stall 0/50ms: both times must be more than 0",
+		  "--stall", "0/50ms", "-o", d);
+	CHECK_BAD("--history takes a number from 1 to 65536, not '0'",
+		  "--stall", "20ms/50ms", "--history", "0", "-o", d);
+	CHECK_BAD("--history takes a number from 1 to 65536, not '65537'",
+		  "--stall", "20ms/50ms", "--history", "65537", "-o", d);
+	CHECK_BAD("--on goes with --exit", "--stall", "20ms/50ms", "--on",
+		  "runnable", "-o", d);
+	CHECK_BAD("--halt goes with --exit", "--preempted", "5ms", "--halt",
+		  "-o", d);
+	CHECK_BAD("--halt counts halt time toward --exit on the total only, "
+		  "not --on vmm", "--exit", "5ms", "--on", "vmm", "--halt",
+		  "-o", d);
+	CHECK_BAD("unknown part 'idle' for --on (total, handling, vmm, halt, "
+		  "runnable, other)", "--exit", "5ms", "--on", "idle", "-o", d);
+	CHECK_BAD("--exit must be more than 0", "--exit", "0", "-o", d);
+	CHECK_BAD("--post is at most 10s, not '11s'", "--exit", "5ms",
+		  "--post", "11s", "-o", d);
+	CHECK_BAD("--vm takes the VMM's pid, not 'qemu'", "--exit", "5ms",
+		  "--vm", "qemu", "-o", d);
+	CHECK_BAD("vcpu range 5-2 is reversed (write it 2-5)", "--exit", "5ms",
+		  "--vcpu", "5-2", "-o", d);
+	CHECK_BAD("bad size '10X' (e.g. 2048, 512K, 4M)", "--exit", "5ms",
+		  "--max-size", "10X", "-o", d);
+	CHECK_BAD("--keep must be a positive number, not '0'", "--exit", "5ms",
+		  "--keep", "0", "-o", d);
+	CHECK_BAD("missing -o DIR", "--exit", "5ms");
+	CHECK_BAD("--rate takes a number from 1 to 4294967295, not '0'",
+		  "--exit", "5ms", "--rate", "0", "-o", d);
+	CHECK(!exists(d));
+}
+
+/* GET_STATUS, the watch armed or not (then its counters only). */
+static void put_status_armed(bool armed, uint64_t busy, uint64_t dropped)
+{
+	struct nlmsghdr *nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
+	struct nlattr *n;
+
+	mnl_attr_put_strz(nlh, HVTRACE_A_VERSION, "0.2.0");
+	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, 3);
+	mnl_attr_put_u32(nlh, HVTRACE_A_NR_CPUS, 8);
+	n = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
+	mnl_attr_put_u64(nlh, HVTRACE_ACCT_SEEN, 1);
+	mnl_attr_nest_end(nlh, n);
+	n = mnl_attr_nest_start(nlh, HVTRACE_A_WATCH);
+	mnl_attr_put_u8(nlh, HVTRACE_WATCH_ARMED, armed);
+	if (!armed)
+		goto counters;
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_NS, 20000000);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_WINDOW_NS, 50000000);
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_HISTORY, 512);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_POST_NS, 5000000);
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_RATE, 6);
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_RATE_TOTAL, 60);
+	mnl_attr_put(nlh, HVTRACE_WATCH_FILTER_VCPUS, 8,
+		     &(uint64_t){ 0x3d });
+counters:
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_VCPUS, 4);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_MEM_BYTES, 3 << 20);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_CAPTURES, 9);
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_PENDING, 1);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_DROPPED, dropped);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_BUSY, busy);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_RATE, 3);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_TOTAL, 0);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_NO_HISTORY, armed ? 0 : 2);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* GET_STATUS with the watch armed and its counters. */
+static void put_status(uint64_t busy, uint64_t dropped)
+{
+	put_status_armed(true, busy, dropped);
+}
+
+#define T0	5000000000000ULL	/* the trigger, local_clock */
+#define MS	1000000ULL
+
+/* Synthetic records, built in the vCPU's order. */
+static struct hvtrace_event evs[64];
+static unsigned int nev;
+static uint64_t next_seq;
+
+static struct hvtrace_event *add(uint8_t type, uint32_t reason,
+				 uint64_t end, uint64_t dur)
+{
+	struct hvtrace_event *e = &evs[nev++];
+
+	memset(e, 0, sizeof(*e));
+	e->seq = next_seq++;
+	e->type = type;
+	e->isa = HVTRACE_ISA_SVM;
+	e->reason = reason;
+	e->ts_ns = end - dur;
+	e->duration_ns = dur;
+	e->vm_id = 3;
+	e->vm_pid = 1200;
+	e->vcpu_id = 2;
+	e->tid = 1207;
+	e->cpu_exit = 5;
+	e->cpu_entry = 5;
+	return e;
+}
+
+static void preemptor(struct hvtrace_event *e, uint32_t pid,
+		      const char *comm, uint64_t ns)
+{
+	e->preempt_pid = pid;
+	snprintf(e->preempt_comm, sizeof(e->preempt_comm), "%s", comm);
+	e->preempt_ns = ns;
+}
+
+#define NPF	0x400
+#define IOIO	0x7b
+#define MSR	0x7c
+
+/*
+ * A stall: 10 NPF exits at page 0xfeb00000 (8 from rip 0x4016d0), 3
+ * port I/O exits, then batch-job (207) takes the CPU for 30 ms and a
+ * kworker for 5 ms; the trigger is the exit they happened in.
+ */
+static void stall_capture(struct hvc_capture *c)
+{
+	struct hvtrace_event *e;
+
+	nev = 0;
+	next_seq = 1000;
+	for (unsigned int i = 0; i < 10; i++) {
+		e = add(HVTRACE_EV_EXIT, NPF, T0 - 45 * MS + i * 1000, 500);
+		e->flags = HVTRACE_EVF_ADDR_GPA | HVTRACE_EVF_RIP_VALID;
+		e->addr = 0xfeb00010 + i * 8;
+		e->info2 = e->addr;
+		e->rip = i < 8 ? 0x4016d0 : 0x4016e0;
+		/* Two of them landed on CPU 4 (the vCPU migrated). */
+		if (i == 3 || i == 4)
+			e->cpu_entry = 4;
+	}
+	for (unsigned int i = 0; i < 3; i++) {
+		e = add(HVTRACE_EV_EXIT, IOIO, T0 - 44 * MS + i * 1000, 500);
+		e->info1 = 0x71 << 16;
+		e->flags = HVTRACE_EVF_RIP_VALID;
+		e->rip = 0x1000;
+	}
+	e = add(HVTRACE_EV_PREEMPT, NPF, T0 - 6 * MS, 30 * MS);
+	preemptor(e, 207, "batch-job", 30 * MS);
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 30 * MS;
+	e = add(HVTRACE_EV_PREEMPT, NPF, T0 - 1 * MS, 5 * MS);
+	preemptor(e, 99, "kworker/5:1", 5 * MS);
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 5 * MS;
+	e = add(HVTRACE_EV_EXIT, NPF, T0, 43 * MS);
+	e->flags = HVTRACE_EVF_ADDR_GPA | HVTRACE_EVF_RIP_VALID;
+	e->addr = 0xfeb00040;
+	e->rip = 0x4016d0;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 41 * MS;
+	preemptor(e, 207, "batch-job", 30 * MS);
+	/* The post-trigger window: one exit after it. */
+	e = add(HVTRACE_EV_EXIT, NPF, T0 + 2 * MS, 1000);
+	e->flags = HVTRACE_EVF_ADDR_GPA;
+	e->addr = 0xfeb00000;
+	*c = (struct hvc_capture){
+		.id = 1, .vm_id = 3, .vm_pid = 1200, .vcpu_id = 2, .tid = 1207,
+		.trigger = HVTRACE_TRIGGER_STALL, .trigger_ts = T0,
+		.value_ns = 43200000, .limit_ns = 20 * MS, .window_ns = 50 * MS,
+		.first_seq = 1000, .trigger_seq = 1015, .end_seq = 1017,
+		.suppressed = 2, .events = evs, .nr_events = nev,
+	};
+}
+
+/* An exit trigger: port I/O, 12 ms of which 8 ms runnable (hog). */
+static void exit_capture(struct hvc_capture *c)
+{
+	struct hvtrace_event *e;
+
+	nev = 0;
+	next_seq = 1;
+	for (unsigned int i = 0; i < 6; i++) {
+		e = add(HVTRACE_EV_EXIT, IOIO, T0 - 20 * MS + i * 1000, 300);
+		e->info1 = (i < 4 ? 0x71 : 0x70) << 16;
+		e->flags = HVTRACE_EVF_RIP_VALID;
+		e->rip = 0xffffffff81000000ULL;
+		e->vm_id = 1;
+		e->vcpu_id = 0;
+	}
+	e = add(HVTRACE_EV_EXIT, IOIO, T0, 12 * MS);
+	e->info1 = 0x71 << 16;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 8 * MS;
+	e->cpu_exit = 1;
+	e->vm_id = 1;
+	e->vcpu_id = 0;
+	preemptor(e, 1234, "hog", 8 * MS);
+	*c = (struct hvc_capture){
+		.id = 2, .vm_id = 1, .vm_pid = 900, .vcpu_id = 0, .tid = 901,
+		.trigger = HVTRACE_TRIGGER_EXIT, .trigger_ts = T0,
+		.value_ns = 12 * MS, .limit_ns = 10 * MS,
+		.on = HVTRACE_ON_TOTAL, .first_seq = 1, .trigger_seq = 7,
+		.end_seq = 8, .events = evs, .nr_events = nev,
+	};
+}
+
+/* A preemption trigger: hog (1234) held CPU 1 for 40.1 ms. */
+static void preempt_capture(struct hvc_capture *c)
+{
+	struct hvtrace_event *e;
+
+	nev = 0;
+	next_seq = 50;
+	for (unsigned int i = 0; i < 3; i++) {
+		e = add(HVTRACE_EV_EXIT, MSR, T0 - 50 * MS + i * 1000, 300);
+		e->flags = HVTRACE_EVF_ADDR_MSR | HVTRACE_EVF_RIP_VALID;
+		e->addr = 0x6e0;
+		e->rip = 0x2000;
+		e->info1 = 1;
+	}
+	e = add(HVTRACE_EV_PREEMPT, MSR, T0, 40100000);
+	e->cpu_exit = 1;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 40100000;
+	preemptor(e, 1234, "hog", 40100000);
+	*c = (struct hvc_capture){
+		.id = 3, .vm_id = 1, .vm_pid = 900, .vcpu_id = 1, .tid = 902,
+		.trigger = HVTRACE_TRIGGER_PREEMPT, .trigger_ts = T0,
+		.value_ns = 40100000, .limit_ns = 40 * MS, .first_seq = 50,
+		.trigger_seq = 53, .end_seq = 54, .events = evs,
+		.nr_events = nev,
+	};
+}
+
+static void story_of(struct capture_story *st, const struct hvc_capture *c,
+		     char *line, size_t len)
+{
+	unsigned int trig = capture_find_seq(c->events, c->nr_events,
+					     c->trigger_seq);
+
+	CHECK(trig < c->nr_events);
+	CHECK_INT(capture_story(st, c, c->events, c->nr_events, trig), 0);
+	capture_story_line(line, len, st);
+}
+
+static void test_story(void)
+{
+	struct capture_story st;
+	struct hvc_capture c;
+	char line[1024], *ev;
+	size_t n;
+	FILE *f;
+
+	stall_capture(&c);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
+		  "NPF exits at page 0xfeb00000 from rip 0x4016d0");
+	CHECK_U64(st.pre_ns, 30 * MS);
+	CHECK_U64(st.exits_before, 13);
+	CHECK_U64(st.qual_count, 10);
+	CHECK_U64(st.rip_count, 8);
+	f = open_memstream(&ev, &n);
+	capture_story_evidence(f, &st);
+	fclose(f);
+	CHECK_STR(ev, "trigger:    stall, 43.20ms out of guest in 50.00ms "
+		  "(limit 20.00ms)\n"
+		  "vcpu:       vm 3 (pid 1200) vcpu 2 (tid 1207)\n"
+		  "chain:      NPF (10 of 13 exits before it) -> page "
+		  "0xfeb00000 (10) -> rip 0x4016d0 (8) -> batch-job (207) on "
+		  "CPU 5 for 30.00ms\n"
+		  "runnable:   41.00ms\n"
+		  "suppressed: 2 triggers of this vCPU since its previous "
+		  "capture\n");
+	free(ev);
+
+	exit_capture(&c);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "exit vm 1 vcpu 0: IOIO 12.00ms (8.00ms runnable: hog "
+		  "(1234) on CPU 1); before it 6 IOIO exits at port 0x71 from "
+		  "rip 0xffffffff81000000");
+
+	/* On a part: the part is named, and is the runnable one. */
+	c.on = HVTRACE_ON_RUNNABLE;
+	c.value_ns = 8 * MS;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "exit vm 1 vcpu 0: IOIO 8.00ms runnable (hog (1234) on "
+		  "CPU 1); before it 6 IOIO exits at port 0x71 from rip "
+		  "0xffffffff81000000");
+
+	preempt_capture(&c);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "preempted vm 1 vcpu 1: 40.10ms by hog (1234) on CPU 1; "
+		  "before it 3 MSR exits at msr 0x6e0 from rip 0x2000");
+
+	/* The trigger record alone: nothing before it to tell. */
+	c.events = &evs[3];
+	c.nr_events = 1;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "preempted vm 1 vcpu 1: 40.10ms by hog (1234) on CPU 1");
+
+	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_PREEMPT), "preempted");
+	CHECK_INT(capture_trigger_parse("stall"), HVTRACE_TRIGGER_STALL);
+	CHECK_INT(capture_trigger_parse("nap"), -1);
+}
+
+static void test_names(void)
+{
+	char buf[64];
+
+	capture_time_text(buf, sizeof(buf), 1000123456789ULL,
+			1796211893000000000LL, "%Y%m%dT%H%M%S", "Z");
+	CHECK_STR(buf, "20261202T120133.123Z");
+	capture_time_text(buf, sizeof(buf), 1000123456789ULL,
+			1796211893000000000LL, "%H:%M:%S", "");
+	CHECK_STR(buf, "12:01:33.123");
+	CHECK(watch_is_capture_name("20261202T120133.123Z-vm3-vcpu2"));
+	CHECK(watch_is_capture_name("20261202T120133.123Z-vm3-vcpu2-17"));
+	CHECK(!watch_is_capture_name("20261202T120133.123Z-vm3-vcpu"));
+	CHECK(!watch_is_capture_name("20261202T120133.123Z-vm3-vcpu2-"));
+	CHECK(!watch_is_capture_name("2026120T120133.123Z-vm3-vcpu2"));
+	CHECK(!watch_is_capture_name("notes"));
+	CHECK(!watch_is_capture_name(".tmp-20261202T120133.123Z-vm3-vcpu2"));
+}
+
+/* The READ_CAPTURES dump of capture C, its records in two messages. */
+static void put_capture(const struct hvc_capture *c)
+{
+	struct nlmsghdr *nlh = fake_dump(HVTRACE_CMD_READ_CAPTURES);
+	struct nlattr *n = mnl_attr_nest_start(nlh, HVTRACE_A_CAPTURE);
+	unsigned int half = c->nr_events / 2;
+
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_ID, c->id);
+	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_VM_ID, c->vm_id);
+	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_VM_PID, c->vm_pid);
+	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_VCPU_ID, c->vcpu_id);
+	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_TID, c->tid);
+	mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_TRIGGER, c->trigger);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_TRIGGER_TS, c->trigger_ts);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_VALUE_NS, c->value_ns);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_LIMIT_NS, c->limit_ns);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_WINDOW_NS, c->window_ns);
+	mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_ON, c->on);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_FIRST_SEQ, c->first_seq);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_TRIGGER_SEQ, c->trigger_seq);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_END_SEQ, c->end_seq);
+	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_SUPPRESSED, c->suppressed);
+	mnl_attr_nest_end(nlh, n);
+	nlh = fake_dump(HVTRACE_CMD_READ_CAPTURES);
+	mnl_attr_put_u64(nlh, HVTRACE_A_CAPTURE_ID, c->id);
+	mnl_attr_put(nlh, HVTRACE_A_EVENTS, half * sizeof(*c->events),
+		     c->events);
+	nlh = fake_dump(HVTRACE_CMD_READ_CAPTURES);
+	mnl_attr_put_u64(nlh, HVTRACE_A_CAPTURE_ID, c->id);
+	mnl_attr_put(nlh, HVTRACE_A_EVENTS,
+		     (c->nr_events - half) * sizeof(*c->events),
+		     c->events + half);
+}
+
+/* FN's capture into C, its records kept in KEEP (FN reuses evs). */
+static void made(void (*fn)(struct hvc_capture *), struct hvc_capture *c,
+		 struct hvtrace_event *keep)
+{
+	fn(c);
+	memcpy(keep, evs, sizeof(evs));
+	c->events = keep;
+}
+
+/* SIGTERM to ourselves in MS milliseconds: the watch's loop ends. */
+static timer_t stop_timer(unsigned int ms)
+{
+	struct sigevent sev = {
+		.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGTERM,
+	};
+	struct itimerspec its = {
+		.it_value = { .tv_sec = ms / 1000,
+			      .tv_nsec = (ms % 1000) * 1000000L },
+	};
+	timer_t t;
+
+	timer_create(CLOCK_MONOTONIC, &sev, &t);
+	timer_settime(t, 0, &its, NULL);
+	return t;
+}
+
+/* The path of the one capture in DIR whose name has PART, in BUF. */
+static bool find_capture(const char *dir, const char *part, char *buf,
+			 size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && (e = readdir(d)))
+		if (watch_is_capture_name(e->d_name) &&
+		    strstr(e->d_name, part)) {
+			snprintf(buf, len, "%s/%s", dir, e->d_name);
+			found = true;
+		}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s = calloc(1, 65536);
+
+	if (f) {
+		if (!fread(s, 1, 65535, f))
+			s[0] = '\0';
+		fclose(f);
+	}
+	return s;
+}
+
+static void test_run(void)
+{
+	struct hvc_capture stall, ex, pre;
+	struct hvtrace_event keep[3][64];
+	char *d = tmpdir("caps");
+	char path[1024], file[1200], *out, *s;
+	timer_t t;
+
+	/* A .tmp-* a killed run left; and what is not ours stays. */
+	mkdir(d, 0700);
+	snprintf(file, sizeof(file), "%s/.tmp-20261202T000000.000Z-vm1-vcpu1",
+		 d);
+	mkdir(file, 0700);
+	strcat(file, "/stream_0");
+	close(open(file, O_CREAT | O_WRONLY, 0600));
+	snprintf(file, sizeof(file), "%s/.tmp-mine", d);
+	mkdir(file, 0700);
+
+	fake_reset();
+	put_status(0, 0);
+	made(stall_capture, &stall, keep[0]);
+	made(exit_capture, &ex, keep[1]);
+	made(preempt_capture, &pre, keep[2]);
+	put_capture(&stall);
+	put_capture(&ex);
+	put_capture(&pre);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	hvctl_json = false;
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--stall", "20ms/50ms", "--history", "512",
+			    "--vcpu", "0,2-5", "-o", d), 0);
+	timer_delete(t);
+	CHECK_HAS(out, " stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
+		  "NPF exits at page 0xfeb00000 from rip 0x4016d0 -> ");
+	CHECK_HAS(out, " exit vm 1 vcpu 0: IOIO 12.00ms (8.00ms runnable: hog "
+		  "(1234) on CPU 1); before it 6 IOIO exits at port 0x71 from "
+		  "rip 0xffffffff81000000 -> ");
+	CHECK_HAS(out, " preempted vm 1 vcpu 1: 40.10ms by hog (1234) on CPU 1;"
+		  " before it 3 MSR exits at msr 0x6e0 from rip 0x2000 -> ");
+	CHECK_HAS(out, "-vm3-vcpu2\n");
+	CHECK_HAS(out, "suppressed: 0 busy, 3 rate, 0 total; dropped: 0 "
+		  "unread, 0 disk full; no history: 0 vCPUs\n");
+	CHECK_HAS(out, "watching: stall 20.00ms/50.00ms, history 512, post "
+		  "10.00ms, rate 6/min per vCPU, 60/min in all, vcpus 0,2-5; "
+		  "captures into ");
+	CHECK_HAS(out, "note: removed ");
+	CHECK_HAS(out, "3 captures written, 0 dropped for a full disk\n");
+	CHECK_HASNT(out, "warning");
+	free(out);
+	/* Armed with what was typed, stopped at the end. */
+	CHECK_INT(fake_asked[HVTRACE_CMD_WATCH_START][0], 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_WATCH_STOP][0], 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_READ_CAPTURES][1], 2);
+	/* The stale capture went, .tmp-mine (not a capture's) stayed. */
+	CHECK_INT(count_entries(d, ".tmp-"), 1);
+	CHECK_INT(count_entries(d, "2026"), 3);
+	CHECK_INT(count_entries(d, ""), 4);
+
+	CHECK(find_capture(d, "-vm3-vcpu2", path, sizeof(path)));
+	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
+	s = slurp(file);
+	CHECK_HAS(s, "\"trigger\":\"stall\",\"capture_id\":1,\"vm_id\":3,"
+		  "\"vm_pid\":1200,\"vcpu\":2,\"tid\":1207,"
+		  "\"trigger_ts_ns\":5000000000000,\"value_ns\":43200000,"
+		  "\"limit_ns\":20000000,\"window_ns\":50000000,"
+		  "\"first_seq\":1000,\"trigger_seq\":1015,\"end_seq\":1017,"
+		  "\"suppressed\":2,\"records\":17,\"trigger_cpu\":5,"
+		  "\"trigger_stream_seq\":14,\"story\":\"stall vm 3 vcpu 2:");
+	CHECK_HAS(s, "\"runnable_ns\":41000000,\"preemptor\":{\"pid\":207,"
+		  "\"comm\":\"batch-job\",\"vcpu\":false,\"cpu\":5,"
+		  "\"ns\":30000000},\"before\":{\"exits\":13,\"reason\":\"NPF\","
+		  "\"count\":10,\"page\":\"0xfeb00000\",\"qualifier_count\":10,"
+		  "\"rip\":\"0x4016d0\",\"rip_count\":8}}\n");
+	free(s);
+	snprintf(file, sizeof(file), "%s/hvtrace/summary.txt", path);
+	s = slurp(file);
+	CHECK_HAS(s, " UTC stall vm 3 vcpu 2: 43.20ms out of guest");
+	CHECK_HAS(s, "\n\ntrigger:    stall, 43.20ms out of guest in 50.00ms");
+	free(s);
+	snprintf(file, sizeof(file), "%s/hvtrace/host.json", path);
+	CHECK(exists(file));
+
+	/* dump reads it as any trace: renumbered per CPU, nothing lost. */
+	fake_reset();
+	out = FAKE_OUTPUT(false, hvctl_cmd_dump, "dump", path, NULL);
+	/* 12 NPF exits, and two preemption records "in NPF". */
+	CHECK_INT(fake_count(out, " NPF "), 14);
+	CHECK_INT(fake_count(out, " IOIO "), 3);
+	CHECK_HASNT(out, "lost");
+	CHECK_HASNT(out, "warning");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_dump, "dump", path, NULL);
+	CHECK_INT(fake_count(out, "\"type\":\"preempt\""), 2);
+	free(out);
+
+	/* export --perfetto too: every record a slice. */
+	snprintf(file, sizeof(file), "%s/capture.perfetto.json", top);
+	fake_capture_begin();
+	CHECK_INT(FAKE_RUN(hvctl_cmd_export, "export", path, "--perfetto",
+			   file, NULL), 0);
+	free(fake_capture_end());
+	s = slurp(file);
+	CHECK_INT(fake_count(s, "\"name\":\"NPF\""), 12);
+	CHECK_INT(fake_count(s, "\"name\":\"IOIO\""), 3);
+	free(s);
+
+	/* report opens with the capture and its evidence chain. */
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "Capture\n");
+	CHECK_HAS(out, "stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
+		  "NPF exits at page 0xfeb00000 from rip 0x4016d0\n");
+	CHECK_HAS(out, "chain:      NPF (10 of 13 exits before it) -> page "
+		  "0xfeb00000 (10) -> rip 0x4016d0 (8) -> batch-job (207) on "
+		  "CPU 5 for 30.00ms\n");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "{\"capture\":{\"time\":\"");
+	CHECK_HAS(out, "Z\",\"trigger\":\"stall\",\"capture_id\":1,");
+	CHECK_HAS(out, "\"trigger_stream_seq\":14,\"story\":\"stall vm 3 ");
+	CHECK_HAS(out, "\"rip_count\":8}},\"trace\":{");
+	free(out);
+
+	/* --html: the page has the capture after its title. */
+	snprintf(file, sizeof(file), "%s/capture.html", top);
+	fake_capture_begin();
+	CHECK_INT(FAKE_RUN(hvctl_cmd_report, "report", path, "--html", file,
+			   NULL), 0);
+	free(fake_capture_end());
+	s = slurp(file);
+	CHECK_HAS(s, "<section id=\"capture\"><h2>Capture</h2><p>stall vm 3 "
+		  "vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable "
+		  "(batch-job (207) on CPU 5); before it 10 NPF exits at page "
+		  "0xfeb00000 from rip 0x4016d0</p><pre>trigger:    stall, ");
+	CHECK_HAS(s, "chain:      NPF (10 of 13 exits before it) -&gt; page "
+		  "0xfeb00000 (10) -&gt; rip 0x4016d0 (8) -&gt; batch-job (207) "
+		  "on CPU 5 for 30.00ms\n");
+	CHECK(strstr(s, "id=\"summary\"") < strstr(s, "id=\"capture\""));
+	free(s);
+
+	/* A capture.json that is a FIFO: a warning, the rest reported. */
+	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
+	unlink(file);
+	mkfifo(file, 0600);
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "hvctl: warning: ");
+	CHECK_HAS(out, "/hvtrace/capture.json: not a regular file, not read: "
+		  "no Capture section\n");
+	CHECK_HASNT(out, "Capture\n");
+	CHECK_HAS(out, "Exit reasons, by time");
+	free(out);
+
+	/* A capture of a module refused: the message, the option, no DIR. */
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_WATCH_START, ENOMEM, "max_vcpus histories "
+		    "of 60000 records exceed half of the memory available",
+		    HVTRACE_WATCH_HISTORY);
+	put_status(0, 0);
+	CHECK_INT(WATCH_RUN(&out, "--stall", "20ms/50ms", "--history",
+			    "60000", "-o", tmpdir("refused")), 1);
+	CHECK_STR(fake_err, "max_vcpus histories of 60000 records exceed half "
+		  "of the memory available (--history 60000)");
+	CHECK(!exists(tmpdir("refused")));
+	CHECK_INT(fake_asked[HVTRACE_CMD_READ_CAPTURES][1], 0);
+	free(out);
+}
+
+/* A full disk: the capture is dropped, counted, nothing left behind. */
+static void test_disk_full(void)
+{
+	struct hvc_capture stall, ex;
+	struct hvtrace_event keep[2][64];
+	char *d = tmpdir("full");
+	char *out;
+	timer_t t;
+
+	fake_reset();
+	put_status(1, 2);
+	made(stall_capture, &stall, keep[0]);
+	made(exit_capture, &ex, keep[1]);
+	put_capture(&stall);
+	put_capture(&ex);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	hvctl_json = false;
+	fake_write_err = ENOSPC;
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "10ms", "-o", d), 0);
+	timer_delete(t);
+	fake_write_err = 0;
+	CHECK_HAS(out, "hvctl: writing ");
+	CHECK_HAS(out, "-vm3-vcpu2/stream_4: No space left on device: capture "
+		  "1 (vm 3 vcpu 2) dropped, 1 so far for a full disk; going on\n");
+	CHECK_HAS(out, ": No space left on device: capture 2 (vm 1 vcpu 0) "
+		  "dropped, 2 so far for a full disk; going on\n");
+	/* Said once, in its context: not as an error too. */
+	CHECK_HASNT(out, "Error:");
+	CHECK_HAS(out, "suppressed: 1 busy, 3 rate, 0 total; dropped: 2 "
+		  "unread, 2 disk full; no history: 0 vCPUs\n");
+	CHECK_HAS(out, "0 captures written, 2 dropped for a full disk\n");
+	free(out);
+	CHECK_INT(count_entries(d, ""), 0);
+
+	/* JSON: one object a line, the capture's members and its path. */
+	fake_reset();
+	put_status(0, 0);
+	ex.end_seq = 10;	/* two records the dump does not hold */
+	put_capture(&ex);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	hvctl_json = true;
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "10ms", "-o", d), 0);
+	timer_delete(t);
+	hvctl_json = false;
+	CHECK_HAS(out, ",\"trigger\":\"exit\",\"capture_id\":2,\"vm_id\":1,");
+	CHECK_HAS(out, "\"part\":\"total\",");
+	CHECK_HAS(out, "\"path\":\"");
+	CHECK_HAS(out, "hvctl: warning: capture 2 holds 7 records, the module "
+		  "numbered 9 (1 to 9)\n");
+	CHECK_HAS(out, "-vm1-vcpu0\"}\n{\"suppressed_busy\":0,"
+		  "\"suppressed_rate\":3,");
+	free(out);
+	CHECK_INT(count_entries(d, "2026"), 1);
+	CHECK_INT(count_entries(d, ""), 1);
+}
+
+/* A capture dir named for time TS with BYTES in one stream file. */
+static void fake_dir(const char *d, const char *name, size_t bytes)
+{
+	char path[1024];
+	char *buf = calloc(1, bytes + 1);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", d, name);
+	mkdir(path, 0700);
+	strcat(path, "/stream_0");
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	if (__real_write(fd, buf, bytes) != (ssize_t)bytes)
+		CHECK(0);
+	close(fd);
+	free(buf);
+}
+
+static void test_prune(void)
+{
+	char *d = tmpdir("prune");
+	struct watch_dir wd = { .dir = d };
+	char path[1024];
+
+	mkdir(d, 0700);
+	fake_dir(d, "20261202T120001.000Z-vm1-vcpu0", 600);
+	fake_dir(d, "20261202T120002.000Z-vm1-vcpu1", 600);
+	fake_dir(d, "20261202T120003.000Z-vm2-vcpu0", 600);
+	fake_dir(d, "20261202T120004.000Z-vm2-vcpu0-9", 600);
+	fake_dir(d, "notes", 100000);
+	/* No limit: nothing goes. */
+	CHECK_INT(watch_prune(&wd), 0);
+	/* By count: the oldest two. */
+	wd.keep = 2;
+	CHECK_INT(watch_prune(&wd), 2);
+	CHECK(!exists(tmpdir("prune/20261202T120001.000Z-vm1-vcpu0")));
+	CHECK(!exists(tmpdir("prune/20261202T120002.000Z-vm1-vcpu1")));
+	CHECK(exists(tmpdir("prune/20261202T120003.000Z-vm2-vcpu0")));
+	CHECK(exists(tmpdir("prune/20261202T120004.000Z-vm2-vcpu0-9")));
+	/* By size: 1200 bytes > 1K, the older goes; "notes" is not ours. */
+	wd.keep = 0;
+	wd.max_kib = 1;
+	CHECK_INT(watch_prune(&wd), 1);
+	CHECK(exists(tmpdir("prune/20261202T120004.000Z-vm2-vcpu0-9")));
+	CHECK(exists(tmpdir("prune/notes")));
+	/* The newest stays, however large. */
+	fake_dir(d, "20261202T120005.000Z-vm2-vcpu0", 5000);
+	CHECK_INT(watch_prune(&wd), 1);
+	CHECK_INT(count_entries(d, "2026"), 1);
+	snprintf(path, sizeof(path), "%s/20261202T120005.000Z-vm2-vcpu0", d);
+	CHECK(exists(path));
+}
+
+/* -o DIR that cannot hold captures: refused before the module is asked. */
+static void test_bad_dir(void)
+{
+	char file[512], *out;
+
+	snprintf(file, sizeof(file), "%s/plain", top);
+	close(open(file, O_CREAT | O_WRONLY, 0600));
+	fake_reset();
+	CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "-o", file), 1);
+	CHECK_HAS(fake_err, "/plain is not a directory (-o takes the directory "
+		  "the captures go into)");
+	CHECK_INT(fake_opens, 0);
+	free(out);
+	strcat(file, "/sub");
+	CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "-o", file), 1);
+	CHECK_HAS(fake_err, "/plain/sub: Not a directory");
+	CHECK_INT(fake_opens, 0);
+	free(out);
+	/* Without root's privilege, a directory we may not write. */
+	if (geteuid()) {
+		char *ro = tmpdir("ro");
+
+		mkdir(ro, 0500);
+		CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "-o", ro), 1);
+		CHECK_HAS(fake_err, "cannot write captures into ");
+		CHECK_INT(fake_opens, 0);
+		free(out);
+	}
+}
+
+/* status shows the watch: settings and counters, text and JSON. */
+static void test_status(void)
+{
+	char *out;
+
+	fake_reset();
+	put_status(4, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  watch:         armed: stall 20.00ms/50.00ms, history "
+		  "512, post 5.00ms, rate 6/min per vCPU, 60/min in all, vcpus "
+		  "0,2-5\n"
+		  "                 4 vCPUs with a history, 3.0 MiB held\n"
+		  "                 captures: 9 since armed, 1 pending, 1 "
+		  "dropped unread\n"
+		  "                 suppressed: 4 busy, 3 rate, 0 total\n");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"watch\":{\"armed\":true,\"exit_ns\":0,\"stall_ns\":"
+		  "20000000,\"stall_window_ns\":50000000,\"preempt_ns\":0,"
+		  "\"history\":512,\"post_ns\":5000000,\"rate\":6,"
+		  "\"rate_total\":60,\"pid\":0,\"vcpus\":\"0,2-5\","
+		  "\"vcpus_with_history\":4,\"mem_bytes\":3145728,"
+		  "\"captures\":9,\"pending\":1,\"dropped\":1,"
+		  "\"suppressed_busy\":4,\"suppressed_rate\":3,"
+		  "\"suppressed_total\":0,\"no_history\":0}");
+	free(out);
+
+	/* Not armed: said so, the counters still shown; no history loud. */
+	fake_reset();
+	put_status_armed(false, 0, 0);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  watch:         not armed\n"
+		  "                 4 vCPUs with a history, 3.0 MiB held\n");
+	CHECK_HAS(out, "                 no history: 2 vCPUs (no memory): "
+		  "their stalls are NOT caught\n");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"watch\":{\"armed\":false,\"vcpus_with_history\":4,");
+	free(out);
+}
+
+int main(void)
+{
+	snprintf(top, sizeof(top), "/tmp/hvctl-watch-test.XXXXXX");
+	if (!mkdtemp(top))
+		return 1;
+	test_bad_options();
+	test_story();
+	test_names();
+	test_run();
+	test_disk_full();
+	test_prune();
+	test_bad_dir();
+	test_status();
+	/* HVT_KEEP=1 keeps the captures, to look at them. */
+	if (!getenv("HVT_KEEP")) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+		if (system(cmd))
+			CHECK(0);
+	} else {
+		fprintf(stderr, "# kept %s\n", top);
+	}
+	return unit_report();
+}

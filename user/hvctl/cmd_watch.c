@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvctl watch: arm the module's watch and write every capture it makes
+ * into a directory, unattended, until SIGINT/SIGTERM. The module keeps
+ * the last exits and preemptions of each vCPU; when a trigger fires
+ * (an exit's part, a stall window, a preemption) it freezes that
+ * history, records on for the post-trigger window and notifies the
+ * "events" group. Then:
+ *
+ *   CAPTURE notification (or a 1 s timeout, should one be missed)
+ *     -> READ_CAPTURES: each capture whole (hvc_captures_read())
+ *     -> its story from its records (capture_story.c)
+ *     -> DIR/<UTC time>-vm<id>-vcpu<n>/ written whole (watch_dir.c)
+ *     -> one line that tells the story; the oldest pruned
+ *
+ * The watch belongs to this process's session: if hvctl dies, the module
+ * disarms it. A full disk drops the capture (counted), never a written
+ * one, and the next capture tries again.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/hvtrace.h>
+
+#include "capture_story.h"
+#include "client.h"
+#include "duration.h"
+#include "hvctl.h"
+#include "output.h"
+#include "time_parts.h"
+#include "watch.h"
+
+#define POLL_MS		1000	/* read captures at least this often */
+
+struct watch_opts {
+	const char *dir;
+	bool halt;
+	bool on_given;
+	uint64_t history, rate, rate_total, keep;
+	uint64_t max_kib;
+	struct hvc_watch w;
+	/* What the user typed, by HVTRACE_WATCH_* setting, for refusals. */
+	char typed[HVTRACE_WATCH_FILTER_VCPUS + 1][80];
+};
+
+/* What has been said about the counters, to say only what changes. */
+struct watch_state {
+	struct watch_dir wd;
+	unsigned int captures;
+	uint64_t disk_dropped;	/* captures the disk had no room for */
+	uint64_t said_dropped, said_disk;
+	uint64_t said_busy, said_rate, said_total, said_no_history;
+	bool failed;		/* an error that is not the disk's */
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void typed(struct watch_opts *o, unsigned int attr, const char *opt,
+		  const char *v)
+{
+	snprintf(o->typed[attr], sizeof(o->typed[attr]), "%s%s%s", opt,
+		 *v ? " " : "", v);
+	o->w.typed[attr] = o->typed[attr];
+}
+
+static int exit_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+
+	if (hvc_parse_threshold(v, &o->w.exit_ns))
+		return hvctl_usage(&hvctl_cmd_watch);
+	if (!o->w.exit_ns)
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
+				       "than 0", opt);
+	typed(o, HVTRACE_WATCH_EXIT_NS, opt, v);
+	return 0;
+}
+
+static int on_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+	int on = threshold_on_parse(v);
+
+	if (on < 0)
+		return hvctl_usage_err(&hvctl_cmd_watch, "unknown part '%s' "
+				       "for %s (%s)", v, opt,
+				       THRESHOLD_ON_NAMES);
+	o->w.exit_on = on;
+	o->on_given = true;
+	typed(o, HVTRACE_WATCH_EXIT_ON, opt, v);
+	return 0;
+}
+
+/* "20ms/50ms": X out of the guest within the last Y. */
+static int stall_opt(void *p, const char *opt, const char *v)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_watch;
+	struct watch_opts *o = p;
+	const char *slash = strchr(v, '/');
+	char x[64], xs[DURATION_LEN], ys[DURATION_LEN];
+
+	if (!slash || (size_t)(slash - v) >= sizeof(x))
+		return hvctl_usage_err(cmd, "%s takes X/Y, at least X out of "
+				       "the guest within the last Y (e.g. "
+				       "20ms/50ms), not '%s'", opt, v);
+	snprintf(x, sizeof(x), "%.*s", (int)(slash - v), v);
+	if (hvc_parse_threshold(x, &o->w.stall_ns) ||
+	    hvc_parse_threshold(slash + 1, &o->w.stall_window_ns))
+		return hvctl_usage(cmd);
+	if (!o->w.stall_ns || !o->w.stall_window_ns)
+		return hvctl_usage_err(cmd, "%s %s: both times must be more "
+				       "than 0", opt, v);
+	if (o->w.stall_ns > o->w.stall_window_ns)
+		return hvctl_usage_err(cmd, "%s %s: %s out of the guest cannot "
+				       "fit in a window of %s (X must be at "
+				       "most Y)", opt, v,
+				       duration_str(xs, o->w.stall_ns),
+				       duration_str(ys, o->w.stall_window_ns));
+	typed(o, HVTRACE_WATCH_STALL_NS, opt, v);
+	typed(o, HVTRACE_WATCH_STALL_WINDOW_NS, opt, v);
+	return 0;
+}
+
+static int preempted_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+
+	if (hvc_parse_threshold(v, &o->w.preempt_ns))
+		return hvctl_usage(&hvctl_cmd_watch);
+	if (!o->w.preempt_ns)
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
+				       "than 0", opt);
+	typed(o, HVTRACE_WATCH_PREEMPT_NS, opt, v);
+	return 0;
+}
+
+static int post_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+	char max[DURATION_LEN];
+	const char *err;
+
+	if (duration_parse(v, &o->w.post_ns, &err))
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s: %s", opt, err);
+	if (o->w.post_ns > HVTRACE_WATCH_POST_NS_MAX) {
+		duration_exact(max, sizeof(max), HVTRACE_WATCH_POST_NS_MAX);
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s is at most %s, not "
+				       "'%s'", opt, max, v);
+	}
+	o->w.has_post = true;
+	typed(o, HVTRACE_WATCH_POST_NS, opt, v);
+	return 0;
+}
+
+static int vm_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+	uint64_t pid;
+
+	if (hvctl_parse_u64(v, &pid) || !pid || pid > INT32_MAX)
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s takes the VMM's "
+				       "pid, not '%s'", opt, v);
+	o->w.pid = pid;
+	typed(o, HVTRACE_WATCH_FILTER_PID, opt, v);
+	return 0;
+}
+
+static int vcpu_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+
+	if (hvc_watch_vcpus(&o->w, v))
+		return hvctl_usage(&hvctl_cmd_watch);
+	typed(o, HVTRACE_WATCH_FILTER_VCPUS, opt, v);
+	return 0;
+}
+
+static int max_size_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+
+	if (hvc_parse_size(v, &o->max_kib))
+		return hvctl_usage(&hvctl_cmd_watch);
+	if (!o->max_kib)
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
+				       "than 0", opt);
+	return 0;
+}
+
+static const struct hvctl_opt watch_opts[] = {
+	OPT_STR("-o", struct watch_opts, dir, "@dir"),
+	OPT_CALL("--exit", exit_opt, NULL),
+	OPT_CALL("--on", on_opt, "total handling vmm halt runnable other"),
+	OPT_FLAG("--halt", struct watch_opts, halt),
+	OPT_CALL("--stall", stall_opt, NULL),
+	OPT_CALL("--preempted", preempted_opt, NULL),
+	OPT_U64("--history", struct watch_opts, history, 1,
+		HVTRACE_WATCH_HISTORY_MAX),
+	OPT_CALL("--post", post_opt, NULL),
+	OPT_U64("--rate", struct watch_opts, rate, 1, UINT32_MAX),
+	OPT_U64("--rate-total", struct watch_opts, rate_total, 1, UINT32_MAX),
+	OPT_CALL("--vm", vm_opt, NULL),
+	OPT_CALL("--vcpu", vcpu_opt, NULL),
+	OPT_U64("--keep", struct watch_opts, keep, 1, 0),
+	OPT_CALL("--max-size", max_size_opt, NULL),
+	OPT_END,
+};
+
+static int parse_opts(int argc, char **argv, struct watch_opts *o)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_watch;
+	int n, ret = hvctl_parse_opts(cmd, argc, argv, o, &n);
+	char num[24];
+
+	if (!ret)
+		ret = hvctl_max_args(cmd, argv, n, 0);
+	if (ret)
+		return ret;
+	if (!o->w.exit_ns && !o->w.stall_ns && !o->w.preempt_ns)
+		return hvctl_usage_err(cmd, "no trigger: give --exit DUR, "
+				       "--stall X/Y or --preempted DUR");
+	if ((o->on_given || o->halt) && !o->w.exit_ns)
+		return hvctl_usage_err(cmd, "%s goes with --exit",
+				       o->on_given ? "--on" : "--halt");
+	if (o->halt && o->w.exit_on != HVTRACE_ON_TOTAL)
+		return hvctl_usage_err(cmd, "--halt counts halt time toward "
+				       "--exit on the total only, not --on %s",
+				       threshold_on_name(o->w.exit_on));
+	if (!o->dir)
+		return hvctl_usage_err(cmd, "missing -o DIR");
+	o->w.halt_triggers = o->halt;
+	o->w.history = o->history;
+	o->w.rate = o->rate;
+	o->w.rate_total = o->rate_total;
+	if (o->halt)
+		typed(o, HVTRACE_WATCH_HALT_TRIGGERS, "--halt", "");
+	if (o->history) {
+		snprintf(num, sizeof(num), "%" PRIu64, o->history);
+		typed(o, HVTRACE_WATCH_HISTORY, "--history", num);
+	}
+	if (o->rate) {
+		snprintf(num, sizeof(num), "%" PRIu64, o->rate);
+		typed(o, HVTRACE_WATCH_RATE, "--rate", num);
+	}
+	if (o->rate_total) {
+		snprintf(num, sizeof(num), "%" PRIu64, o->rate_total);
+		typed(o, HVTRACE_WATCH_RATE_TOTAL, "--rate-total", num);
+	}
+	return 0;
+}
+
+/* The vCPU bitmap as a list, "0,2-5" ("any" when empty). */
+static void vcpu_list(char *buf, size_t len, const struct hvc_watch *w)
+{
+	unsigned int nbits = w->nr_vcpu_words * 64;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < nbits && n < len; i++) {
+		unsigned int j = i;
+
+		if (!(w->vcpus[i / 64] >> (i % 64) & 1))
+			continue;
+		while (j + 1 < nbits && (w->vcpus[(j + 1) / 64] >> ((j + 1) % 64) & 1))
+			j++;
+		n += snprintf(buf + n, len - n, j > i ? "%s%u-%u" : "%s%u",
+			      n ? "," : "", i, j);
+		i = j;
+	}
+	if (!n)
+		snprintf(buf, len, "any");
+}
+
+void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w)
+{
+	char a[DURATION_LEN], b[DURATION_LEN], vcpus[128];
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (w->exit_ns)
+		fprintf(f, "exit %s %s%s, ", duration_str(a, w->exit_ns),
+			threshold_on_name(w->exit_on),
+			w->halt_triggers ? " with halt" : "");
+	if (w->stall_ns)
+		fprintf(f, "stall %s/%s, ", duration_str(a, w->stall_ns),
+			duration_str(b, w->stall_window_ns));
+	if (w->preempt_ns)
+		fprintf(f, "preempted %s, ", duration_str(a, w->preempt_ns));
+	if (w->history)
+		fprintf(f, "history %u", w->history);
+	else
+		fprintf(f, "history %u (default)", HVTRACE_WATCH_HISTORY_DEFAULT);
+	fprintf(f, ", post %s", duration_str(a, w->has_post ? w->post_ns :
+					     HVTRACE_WATCH_POST_NS_DEFAULT));
+	fprintf(f, ", rate %u/min per vCPU, %u/min in all",
+		w->rate ? w->rate : HVTRACE_WATCH_RATE_DEFAULT,
+		w->rate_total ? w->rate_total : HVTRACE_WATCH_RATE_TOTAL_DEFAULT);
+	vcpu_list(vcpus, sizeof(vcpus), w);
+	if (w->pid)
+		fprintf(f, ", vm %u", w->pid);
+	fprintf(f, ", vcpus %s", vcpus);
+	fclose(f);
+}
+
+void hvctl_watch_json(struct out *o, const struct hvc_watch *w)
+{
+	char vcpus[128];
+
+	out_u64(o, "exit_ns", NULL, w->exit_ns);
+	if (w->exit_ns) {
+		out_str(o, "exit_on", NULL, threshold_on_name(w->exit_on));
+		out_bool(o, "halt_triggers", NULL, w->halt_triggers);
+	}
+	out_u64(o, "stall_ns", NULL, w->stall_ns);
+	out_u64(o, "stall_window_ns", NULL, w->stall_window_ns);
+	out_u64(o, "preempt_ns", NULL, w->preempt_ns);
+	out_u64(o, "history", NULL, w->history);
+	out_u64(o, "post_ns", NULL, w->post_ns);
+	out_u64(o, "rate", NULL, w->rate);
+	out_u64(o, "rate_total", NULL, w->rate_total);
+	out_u64(o, "pid", NULL, w->pid);
+	vcpu_list(vcpus, sizeof(vcpus), w);
+	out_str(o, "vcpus", NULL, vcpus);
+}
+
+/* What went wrong writing a capture, kept to be said in context. */
+static void keep_err(const char *msg, void *data)
+{
+	snprintf(data, WATCH_PATH_LEN, "%s", msg);
+}
+
+/*
+ * Write CAP: 0; 1 when a full disk dropped it (said here, counted: no
+ * failure); or a negative errno, the error to the sink that was set.
+ */
+static int write_capture(struct watch_state *st, const struct hvc_capture *cap,
+			 const struct capture_story *story, char *path)
+{
+	char msg[WATCH_PATH_LEN] = "";
+	hvc_err_sink sink;
+	void *data;
+	int ret;
+
+	hvc_get_err_sink(&sink, &data);
+	hvc_set_err_sink(keep_err, msg);
+	ret = watch_capture_write(&st->wd, cap, story, path);
+	hvc_set_err_sink(sink, data);
+	if (ret == -ENOSPC || ret == -EDQUOT) {
+		st->disk_dropped++;
+		fprintf(stderr, "hvctl: %s: capture %" PRIu64 " (vm %u vcpu %u) "
+			"dropped, %" PRIu64 " so far for a full disk; going on\n",
+			msg, cap->id, cap->vm_id, cap->vcpu_id,
+			st->disk_dropped);
+		return 1;
+	}
+	if (ret)
+		hvc_err(-ret, "%s", msg);
+	return ret;
+}
+
+/* One capture: its story, written, said in one line, the oldest pruned. */
+static int on_capture(const struct hvc_capture *cap, void *data)
+{
+	struct watch_state *st = data;
+	char path[WATCH_PATH_LEN], when[32], line[1024];
+	struct capture_story story;
+	unsigned int trig;
+	struct out o;
+	int ret;
+
+	/* FIRST_SEQ up to END_SEQ: a capture short of some is said. */
+	if (cap->end_seq - cap->first_seq != cap->nr_events)
+		fprintf(stderr, "hvctl: warning: capture %" PRIu64 " holds %u "
+			"records, the module numbered %" PRIu64 " (%" PRIu64
+			" to %" PRIu64 ")\n", cap->id, cap->nr_events,
+			cap->end_seq - cap->first_seq, cap->first_seq,
+			cap->end_seq - 1);
+	trig = capture_find_seq(cap->events, cap->nr_events, cap->trigger_seq);
+	if (trig == cap->nr_events)
+		fprintf(stderr, "hvctl: warning: capture %" PRIu64 " lacks its "
+			"trigger record (%" PRIu64 ")\n", cap->id,
+			cap->trigger_seq);
+	if (capture_story(&story, cap, cap->events, cap->nr_events, trig))
+		return -ENOMEM;
+	ret = write_capture(st, cap, &story, path);
+	if (ret < 0) {
+		st->failed = true;
+		return ret;
+	}
+	if (ret)
+		return 0;	/* dropped: the disk is full */
+	st->captures++;
+	if (hvctl_json) {
+		out_init(&o, stdout, true);
+		out_open_object(&o, NULL);
+		capture_story_json(&o, &story, st->wd.env->clock_offset_ns,
+				   path, 0, 0);
+		out_close_object(&o);
+		out_end(&o);
+	} else {
+		capture_time_text(when, sizeof(when), cap->trigger_ts,
+				st->wd.env->clock_offset_ns, "%H:%M:%S", "");
+		capture_story_line(line, sizeof(line), &story);
+		printf("%s %s -> %s\n", when, line, path);
+	}
+	fflush(stdout);
+	watch_prune(&st->wd);
+	return 0;
+}
+
+/* Say what the module and the disk did not capture, when it changes. */
+static void say_counters(struct watch_state *st,
+			 const struct hvc_watch_status *w)
+{
+	if (w->dropped == st->said_dropped && st->disk_dropped == st->said_disk &&
+	    w->suppressed_busy == st->said_busy &&
+	    w->suppressed_rate == st->said_rate &&
+	    w->suppressed_total == st->said_total &&
+	    w->no_history == st->said_no_history)
+		return;
+	st->said_dropped = w->dropped;
+	st->said_disk = st->disk_dropped;
+	st->said_busy = w->suppressed_busy;
+	st->said_rate = w->suppressed_rate;
+	st->said_total = w->suppressed_total;
+	st->said_no_history = w->no_history;
+	if (hvctl_json) {
+		struct out o;
+
+		out_init(&o, stdout, true);
+		out_open_object(&o, NULL);
+		out_u64(&o, "suppressed_busy", NULL, w->suppressed_busy);
+		out_u64(&o, "suppressed_rate", NULL, w->suppressed_rate);
+		out_u64(&o, "suppressed_total", NULL, w->suppressed_total);
+		out_u64(&o, "dropped", NULL, w->dropped);
+		out_u64(&o, "dropped_disk_full", NULL, st->disk_dropped);
+		out_u64(&o, "no_history", NULL, w->no_history);
+		out_close_object(&o);
+		out_end(&o);
+	} else {
+		printf("suppressed: %" PRIu64 " busy, %" PRIu64 " rate, %"
+		       PRIu64 " total; dropped: %" PRIu64 " unread, %" PRIu64
+		       " disk full; no history: %" PRIu64 " vCPUs\n",
+		       w->suppressed_busy, w->suppressed_rate,
+		       w->suppressed_total, w->dropped, st->disk_dropped,
+		       w->no_history);
+	}
+	fflush(stdout);
+}
+
+/* Read the captures there are, then the counters. */
+static int take_captures(struct hvc *c, struct watch_state *st)
+{
+	struct hvc_status s = { 0 };
+	int ret = hvc_captures_read(c, on_capture, st);
+
+	if (!ret && !hvc_status_get(c, &s, false))
+		say_counters(st, &s.watch);
+	hvc_status_free(&s);
+	return ret;
+}
+
+static int watch_loop(struct hvc *c, struct hvc *events,
+		      struct watch_state *st)
+{
+	struct pollfd pfd = { .fd = hvc_fd(events), .events = POLLIN };
+
+	while (!stop) {
+		if (take_captures(c, st))
+			return -1;
+		if (stop)
+			break;
+		if (poll(&pfd, 1, POLL_MS) < 0 && errno != EINTR)
+			return hvctl_err("poll: %s", strerror(errno)), -1;
+		/* CAPTURE or WATERMARK: either way, read what there is. */
+		hvc_notifications(events);
+	}
+	/* What closed before the signal is written before we disarm. */
+	return take_captures(c, st) ? -1 : 0;
+}
+
+static void catch_signals(void)
+{
+	/*
+	 * SA_RESTART: a signal in the middle of a READ_CAPTURES dump must not
+	 * cut it (what it hands over is gone); poll() returns EINTR anyway
+	 * (it is never restarted), so the loop ends at once.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int watch_run(int argc, char **argv)
+{
+	struct watch_opts *o = calloc(1, sizeof(*o));
+	struct watch_state st = { 0 };
+	struct hvc_status s = { 0 };
+	struct hvc *c = NULL, *events = NULL;
+	struct hvctl_host host;
+	struct trace_env env;
+	bool made = false, armed = false;
+	char set[256];
+	int ret = 1;
+
+	if (!o)
+		return hvctl_err("out of memory");
+	if (hvctl_want_help(&hvctl_cmd_watch, argc, argv)) {
+		free(o);
+		return 0;
+	}
+	/* The command line and the directory, before the module hears of it. */
+	ret = parse_opts(argc, argv, o);
+	if (ret)
+		goto out;
+	ret = 1;
+	st.wd = (struct watch_dir){
+		.dir = o->dir, .keep = o->keep, .max_kib = o->max_kib,
+		.env = &env,
+	};
+	if (watch_dir_open(&st.wd, &made))
+		goto out;
+	if (hvc_open(&c) || hvc_status_get(c, &s, false))
+		goto out;
+	if (hvc_open(&events) || hvc_subscribe(events))
+		goto out;
+	st.wd.nr_cpus = s.nr_cpus ? s.nr_cpus : 1;
+	hvctl_host_env(&host, &env, s.version);
+	stop = 0;
+	catch_signals();
+	if (hvc_watch_start(c, &o->w))
+		goto out;
+	armed = true;
+	/* Captures of earlier runs count toward --keep and --max-size. */
+	watch_prune(&st.wd);
+	hvctl_watch_describe(set, sizeof(set), &o->w);
+	fprintf(stderr, "watching: %s; captures into %s (^C stops)\n", set,
+		o->dir);
+	ret = watch_loop(c, events, &st) ? 1 : 0;
+	if (hvc_watch_stop(c))
+		ret = 1;
+	if (!hvctl_json)
+		fprintf(stderr, "%u captures written, %" PRIu64 " dropped for a "
+			"full disk\n", st.captures, st.disk_dropped);
+out:
+	/* Not armed: nothing changed, not even the directory. */
+	if (made && !armed)
+		rmdir(o->dir);
+	hvc_status_free(&s);
+	hvc_close(events);
+	hvc_close(c);
+	free(o);
+	return ret;
+}
+
+const struct hvctl_cmd hvctl_cmd_watch = {
+	.name = "watch",
+	.run = watch_run,
+	.usage = "[--exit DUR [--on PART] [--halt]] [--stall X/Y] "
+		 "[--preempted DUR]\n"
+		 "                 [--history N] [--post DUR] [--rate N] "
+		 "[--rate-total N]\n"
+		 "                 [--vm PID] [--vcpu LIST] -o DIR [--keep N] "
+		 "[--max-size SIZE]",
+	.opts = watch_opts,
+	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
+		   "(the exits that led up to it, who preempted the vCPU) with\n"
+		   "a line that tells its story, until ^C",
+};

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The story of a capture (hvctl watch): what one line tells the operator,
+ * derived from the capture's records, so that `hvctl watch` prints it as
+ * a capture closes and `hvctl report` opens a capture's report with it.
+ *
+ *   trigger        the capture's header: exit, stall or preempted, the
+ *                  value that crossed the limit, the window
+ *   runnable       of it, the time the vCPU thread waited for a CPU, and
+ *                  the task with the largest share of it (a preemption
+ *                  record's preemptor, else an exit's), on which CPU
+ *   before it      the dominant exit reason of the records before the
+ *                  trigger record, its most common qualifier (GPA page
+ *                  for NPF/EPT, port for I/O, MSR index for MSR exits)
+ *                  and, among those, its most common RIP
+ *
+ * Records are in the vCPU's order; TRIG is the trigger record's index.
+ */
+#ifndef HVCTL_CAPTURE_STORY_H
+#define HVCTL_CAPTURE_STORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client.h"
+#include "exit_reasons.h"
+
+enum story_qual {
+	STORY_Q_NONE,
+	STORY_Q_PAGE,		/* a GPA page */
+	STORY_Q_PORT,		/* an I/O port */
+	STORY_Q_MSR,		/* an MSR index */
+};
+
+struct capture_story {
+	const struct hvc_capture *cap;
+	bool has_trigger;		/* the trigger record is among them */
+	unsigned int trig;		/* its index */
+	uint64_t runnable_ns;		/* of the trigger's time, waiting */
+	/* The task with the largest share of that: pid 0, none known. */
+	uint32_t pre_pid;
+	char pre_comm[HVTRACE_COMM_LEN + 1];
+	bool pre_vcpu;
+	unsigned int pre_cpu;
+	uint64_t pre_ns;
+	/* The trigger record's reason (exit triggers). */
+	char trig_reason[EXIT_LABEL_LEN];
+	/* Before the trigger: the dominant reason, count of all exits. */
+	uint64_t exits_before;
+	char reason[EXIT_LABEL_LEN];	/* "": no exit before it */
+	uint64_t reason_count;
+	enum story_qual qual;
+	uint64_t qual_key;		/* page, port or MSR */
+	uint64_t qual_count;
+	bool has_rip;
+	uint64_t rip;
+	uint64_t rip_count;
+};
+
+/*
+ * Work out the story of CAP from its N records EV (CAP->events, or read
+ * back from a capture's trace), TRIG the trigger record's index (N: not
+ * among them). 0, or -ENOMEM reported.
+ */
+int capture_story(struct capture_story *st, const struct hvc_capture *cap,
+		  const struct hvtrace_event *ev, unsigned int n,
+		  unsigned int trig);
+/* The index of the record numbered SEQ among EV[N] (the module's); N: none. */
+unsigned int capture_find_seq(const struct hvtrace_event *ev, unsigned int n,
+			      uint64_t seq);
+
+/* "exit", "stall", "preempted": the trigger as a word. */
+const char *capture_trigger_word(unsigned int trigger);
+/* The inverse; -1: none. */
+int capture_trigger_parse(const char *s);
+
+/*
+ * The story in one line, without the time and the path: "stall vm 3
+ * vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable (batch-job
+ * (207) on CPU 5); before it 2114 NPF exits at page 0xfeb00000 from rip
+ * 0x4016d0". Snprintf semantics.
+ */
+int capture_story_line(char *buf, size_t len, const struct capture_story *st);
+/* The evidence, a line each (summary.txt, report): reason -> ... */
+void capture_story_evidence(FILE *f, const struct capture_story *st);
+/* "page 0xfeb00000", "port 0x71", "msr 0xc0000080" (empty: none). */
+int capture_qual_text(char *buf, size_t len, const struct capture_story *st);
+
+/*
+ * The capture as JSON members (capture.json, watch --json's lines, the
+ * report's "capture"): header and story, the trigger time in UTC from
+ * local_clock + CLOCK_OFFSET_NS; PATH (NULL: left out) where it was
+ * written, and the trigger record in the trace's numbering, CPU's
+ * TRIG_SEQ-th (0: none).
+ */
+struct out;
+void capture_story_json(struct out *o, const struct capture_story *st,
+			int64_t clock_offset_ns, const char *path,
+			unsigned int trig_cpu, uint64_t trig_seq);
+
+/*
+ * Time TS (local_clock) + OFFSET in UTC: FMT (strftime) to the second,
+ * then ".mmm" and SUFFIX: "12:01:33.123" with "%H:%M:%S" and "".
+ */
+void capture_time_text(char *buf, size_t len, uint64_t ts, int64_t offset,
+		       const char *fmt, const char *suffix);
+
+#endif /* HVCTL_CAPTURE_STORY_H */
