@@ -644,7 +644,7 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	if (tb[HVTRACE_CFG_FILTER_CPUS]) {
 		a = tb[HVTRACE_CFG_FILTER_CPUS];
 		err = hvt_nla_bitmap(cpumask_bits(&c->cpus), nr_cpumask_bits, a,
-				 nr_cpu_ids);
+				     nr_cpu_ids);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "no such CPU in the CPU filter");

@@ -40,8 +40,8 @@ static struct hvt_watch_vcpu *watch_of(struct hvt_vcpu *v)
 }
 
 static struct hvtrace_event *append(struct hvt_watch_vcpu *w,
-				     const struct hvt_vcpu *v, u8 type, u64 d,
-				     int cpu)
+				    const struct hvt_vcpu *v, u8 type, u64 d,
+				    int cpu)
 {
 	struct hvt_watch_ring *r = w->active;
 	struct hvtrace_event *ev = &r->ev[w->pos];
@@ -140,10 +140,10 @@ static bool total_take(const struct hvt_watch_cfg *wc, u64 minute)
 	do {
 		if ((u64)old >> 32 != minute)
 			new = minute << 32 | 1;
-		else if ((u32)old >= wc->rate_total)
-			return false;
-		else
+		else if ((u32)old < wc->rate_total)
 			new = old + 1;
+		else
+			return false;
 	} while (!atomic64_try_cmpxchg(&total_minute, &old, new));
 	return true;
 }

@@ -262,7 +262,7 @@ static void scan(void)
 
 		w = v->watch;
 		if (!w) {
-			if (live)
+			if (live)	/* probes see it whole, or not at all */
 				smp_store_release(&v->watch, watch_new(wc, v));
 			continue;
 		}
