@@ -38,8 +38,10 @@ const struct nla_policy hvt_watch_policy[HVTRACE_WATCH_MAX + 1] = {
 	[HVTRACE_WATCH_HISTORY] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							&history_range),
 	[HVTRACE_WATCH_POST_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &post_range),
-	[HVTRACE_WATCH_RATE] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
-	[HVTRACE_WATCH_RATE_TOTAL] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+	[HVTRACE_WATCH_RATE] = NLA_POLICY_RANGE(NLA_U32, 1,
+						HVTRACE_WATCH_RATE_MAX),
+	[HVTRACE_WATCH_RATE_TOTAL] = NLA_POLICY_RANGE(NLA_U32, 1,
+						      HVTRACE_WATCH_RATE_MAX),
 	[HVTRACE_WATCH_FILTER_PID] = { .type = NLA_U32 },
 	[HVTRACE_WATCH_FILTER_VCPUS] = { .type = NLA_BINARY,
 					 .len = HVT_NR_VCPU_IDS / 8 },
@@ -119,6 +121,8 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 				"history %u x max_vcpus %u: %llu MiB > half of %llu MiB free",
 				wc->history, hvt_max_vcpus, need >> 20,
 				avail >> 20);
+		/* The history is what to change (absent: its default). */
+		extack->bad_attr = tb[HVTRACE_WATCH_HISTORY];
 		return -ENOMEM;
 	}
 	return 0;

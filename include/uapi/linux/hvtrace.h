@@ -13,7 +13,9 @@
  *   observing  GET_STATUS, GET_CONFIG, GET_STATS: CAP_PERFMON or
  *              CAP_SYS_ADMIN (as perf allows)
  *   changing   SET_CONFIG, START, STOP, CLEAR, READ_EVENTS (a drain
- *              consumes the events) and the "events" group: CAP_SYS_ADMIN
+ *              consumes the events), WATCH_START, WATCH_STOP,
+ *              READ_CAPTURES (the same) and the "events" group:
+ *              CAP_SYS_ADMIN
  * A refused request gets -EPERM with an extended-ACK message naming the
  * capability. Numbers are never reused: retired commands and attributes
  * keep their slot. All top-level attributes live in one space (enum
@@ -259,7 +261,9 @@
  *        HVTRACE_WATCH_POST_NS: NLA_U64, recording goes on after a
  *            trigger so long (at most HISTORY records more)
  *        HVTRACE_WATCH_RATE: NLA_U32, captures a minute per vCPU at most
- *        HVTRACE_WATCH_RATE_TOTAL: NLA_U32, captures a minute in all
+ *            (1 to HVTRACE_WATCH_RATE_MAX)
+ *        HVTRACE_WATCH_RATE_TOTAL: NLA_U32, captures a minute in all (the
+ *            same range)
  *        HVTRACE_WATCH_FILTER_PID: NLA_U32, watch the VMs of this VMM
  *            only, 0 = any
  *        HVTRACE_WATCH_FILTER_VCPUS: NLA_BINARY, bitmap of vCPU ids as
@@ -678,6 +682,7 @@ enum hvtrace_mode {
 /* Captures a minute: per vCPU and in all, by default. */
 #define HVTRACE_WATCH_RATE_DEFAULT	6
 #define HVTRACE_WATCH_RATE_TOTAL_DEFAULT	60
+#define HVTRACE_WATCH_RATE_MAX		3600
 /* Closed captures waiting to be read, at most (older ones are dropped). */
 #define HVTRACE_WATCH_PENDING_MAX	16
 
