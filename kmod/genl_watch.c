@@ -114,7 +114,7 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 	 * most a ring).
 	 */
 	need = (u64)hvt_watch_vcpu_bytes(wc->history) *
-	       (hvt_max_vcpus + HVTRACE_WATCH_PENDING_MAX);
+	       (hvt_max_vcpus + HVTRACE_WATCH_POOL + HVTRACE_WATCH_PENDING_MAX);
 	avail = hvt_mem_available();
 	if (need > avail / 2) {
 		HVT_ERR_MSG_FMT(extack,
@@ -222,6 +222,7 @@ int hvt_watch_put_status(struct sk_buff *msg)
 	    nla_put_u8(msg, HVTRACE_WATCH_ARMED, n.armed) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_VCPUS, n.vcpus) ||
 	    put_u64(msg, HVTRACE_WATCH_MEM_BYTES, n.mem_bytes) ||
+	    put_u64(msg, HVTRACE_WATCH_VCPU_BYTES, n.vcpu_bytes) ||
 	    put_u64(msg, HVTRACE_WATCH_CAPTURES, n.captures) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_PENDING, n.pending) ||
 	    put_u64(msg, HVTRACE_WATCH_DROPPED, n.dropped) ||

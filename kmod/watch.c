@@ -24,19 +24,36 @@ void hvt_watch_rate_reset(void)
 	atomic64_set(&total_minute, 0);
 }
 
-/* V's watch, if it has one for this vCPU; else the scan is asked once. */
-static struct hvt_watch_vcpu *watch_of(struct hvt_vcpu *v)
+/*
+ * V's watch, if it has one for this vCPU. A vCPU without one takes a
+ * ready one from the pool at its first exit, so its history starts there;
+ * either way the scan is asked, once (to refill the pool, to free a watch
+ * of a vCPU that was in the slot before, or to make one after all).
+ */
+static struct hvt_watch_vcpu *watch_of(const struct hvt_watch_cfg *wc,
+				       struct hvt_vcpu *v)
 {
 	struct hvt_watch_vcpu *w = READ_ONCE(v->watch);
 
 	if (likely(w && w->life == v->life))
 		return w;
-	if (v->watch_kicked != v->life + 1) {
-		/* life + 1: never 0, the value of a new slot. */
-		v->watch_kicked = v->life + 1;
-		hvt_watch_kick();
+	/* life + 1: never 0, the value of a new slot. */
+	if (v->watch_kicked == v->life + 1)
+		return NULL;
+	v->watch_kicked = v->life + 1;
+	hvt_watch_kick();
+	if (w || !hvt_watched(wc, v))
+		return NULL;
+	w = hvt_watch_pool_take();
+	if (!w)
+		return NULL;
+	w->life = v->life;
+	/* Only the scan takes it away, after a grace period: no ABA. */
+	if (cmpxchg(&v->watch, NULL, w)) {
+		hvt_watch_pool_put(w);
+		return NULL;
 	}
-	return NULL;
+	return w;
 }
 
 static struct hvtrace_event *append(struct hvt_watch_vcpu *w,
@@ -218,7 +235,7 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		      u64 d)
 {
-	struct hvt_watch_vcpu *w = watch_of(v);
+	struct hvt_watch_vcpu *w = watch_of(wc, v);
 	u64 start, end, sum = 0;
 
 	if (!w)
@@ -244,7 +261,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 			 u64 off, int cpu)
 {
-	struct hvt_watch_vcpu *w = watch_of(v);
+	struct hvt_watch_vcpu *w = watch_of(wc, v);
 	u64 end;
 
 	if (!w)

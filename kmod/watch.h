@@ -29,6 +29,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/rcupdate.h>
 #include <uapi/linux/hvtrace.h>
 
@@ -91,6 +92,7 @@ struct hvt_watch_vcpu {
 	atomic_t state;		/* enum hvt_watch_state */
 	u32 life;		/* the vCPU's (hvt_vcpu.life) it was made for */
 	struct list_head node;	/* the scan's lists */
+	struct llist_node returned;	/* back to the pool, unused */
 	struct hvt_watch_ring *active;	/* the history goes here */
 	struct hvt_watch_ring *spare;	/* for the next trigger; NULL: none */
 	struct hvt_watch_ring *frozen;	/* at the trigger, until copied */
@@ -194,6 +196,7 @@ struct hvt_watch_counts {
 	u32 vcpus;
 	u32 pending;
 	u64 mem_bytes;
+	u64 vcpu_bytes;
 	u64 captures;
 	u64 dropped;
 	u64 suppressed[3];	/* busy, rate, total */

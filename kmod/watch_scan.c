@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/irq_work.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
@@ -44,6 +45,12 @@ static u32 nr_pending;
 static u32 nr_watches;
 static u64 captures, dropped, no_history, last_id;
 static atomic64_t bytes = ATOMIC64_INIT(0);
+
+/*
+ * Watches ready for new vCPUs: a vCPU's first exit takes one (watch.c),
+ * the scan refills them.
+ */
+static struct hvt_watch_vcpu *pool[HVTRACE_WATCH_POOL];
 
 static void scan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(scan_work, scan_fn);
@@ -92,7 +99,7 @@ size_t hvt_watch_vcpu_bytes(u32 history)
 	       2 * PAGE_ALIGN(ring_size(hvt_watch_cap(history)));
 }
 
-static bool watched(const struct hvt_watch_cfg *wc, const struct hvt_vcpu *v)
+bool hvt_watched(const struct hvt_watch_cfg *wc, const struct hvt_vcpu *v)
 {
 	if (wc->pid && v->vm_pid != wc->pid)
 		return false;
@@ -144,9 +151,9 @@ static struct hvt_watch_ring *ring_new(u32 cap)
 	return r;
 }
 
-/* A new watch for V, or NULL (counted): no memory. */
+/* A new watch, for the vCPU of life LIFE, or NULL (counted): no memory. */
 static struct hvt_watch_vcpu *watch_new(const struct hvt_watch_cfg *wc,
-					const struct hvt_vcpu *v)
+					u32 life)
 {
 	struct hvt_watch_vcpu *w;
 
@@ -167,10 +174,76 @@ static struct hvt_watch_vcpu *watch_new(const struct hvt_watch_cfg *wc,
 		return NULL;
 	}
 	atomic_set(&w->state, HVT_W_ARMED);
-	w->life = READ_ONCE(v->life);
+	w->life = life;
 	w->active->base = 1;
 	INIT_LIST_HEAD(&w->node);
 	return w;
+}
+
+struct hvt_watch_vcpu *hvt_watch_pool_take(void)
+{
+	struct hvt_watch_vcpu *w;
+	unsigned int i;
+
+	for (i = 0; i < HVTRACE_WATCH_POOL; i++) {
+		w = xchg(&pool[i], NULL);
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
+static unsigned int pool_count(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < HVTRACE_WATCH_POOL; i++)
+		n += !!READ_ONCE(pool[i]);
+	return n;
+}
+
+/* Taken from the pool but not used: the scan puts them back. */
+static LLIST_HEAD(returned);
+
+void hvt_watch_pool_put(struct hvt_watch_vcpu *w)
+{
+	llist_add(&w->returned, &returned);
+}
+
+/* Live V has no watch: one for it, unless its probe took one meanwhile. */
+static void give(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
+{
+	struct hvt_watch_vcpu *w = watch_new(wc, READ_ONCE(v->life));
+
+	/* cmpxchg: probes see it whole, or not at all. */
+	if (w && cmpxchg(&v->watch, NULL, w))
+		watch_free(w);
+}
+
+/* The pool full again (process context, scan_mutex held). */
+static void pool_fill(const struct hvt_watch_cfg *wc)
+{
+	struct llist_node *back = llist_del_all(&returned);
+	struct hvt_watch_vcpu *w, *t;
+	unsigned int i;
+
+	/* _safe: once in the pool, a probe may take it and return it again. */
+	llist_for_each_entry_safe(w, t, back, returned) {
+		for (i = 0; i < HVTRACE_WATCH_POOL; i++)
+			if (!cmpxchg(&pool[i], NULL, w))
+				break;
+		if (i == HVTRACE_WATCH_POOL)
+			watch_free(w);
+	}
+	for (i = 0; i < HVTRACE_WATCH_POOL; i++) {
+		if (READ_ONCE(pool[i]))
+			continue;
+		w = watch_new(wc, 0);
+		if (!w)
+			return;
+		if (cmpxchg(&pool[i], NULL, w))
+			watch_free(w);
+	}
 }
 
 /* Ring R's record SEQ (the frozen ring's post records wrap with it). */
@@ -257,16 +330,17 @@ static void scan(void)
 	now = local_clock();
 	for (i = 0; i < n; i++) {
 		struct hvt_vcpu *v = hvt_vcpu_slot(i);
-		bool live = hvt_vcpu_live(v) && watched(wc, v);
+		bool watched = hvt_vcpu_live(v) && hvt_watched(wc, v), live;
 		int state;
 
-		w = v->watch;
+		w = READ_ONCE(v->watch);
 		if (!w) {
-			if (live)	/* probes see it whole, or not at all */
-				smp_store_release(&v->watch, watch_new(wc, v));
+			if (watched)
+				give(wc, v);
 			continue;
 		}
-		live = live && w->life == READ_ONCE(v->life);
+		/* A watch of a vCPU that held the slot before is not its. */
+		live = watched && w->life == READ_ONCE(v->life);
 		state = atomic_read_acquire(&w->state);
 		if (state == HVT_W_POST) {
 			if (live && now < w->post_end) {
@@ -288,6 +362,8 @@ static void scan(void)
 		WRITE_ONCE(v->watch, NULL);
 		list_add_tail(&w->node, &gone);
 		sync = true;
+		if (watched)
+			give(wc, v);
 	}
 	/* The probes that closed a window, or held a watch, are done. */
 	if (sync)
@@ -314,6 +390,7 @@ static void scan(void)
 		}
 		watch_free(w);
 	}
+	pool_fill(wc);
 	if (news)
 		hvt_genl_notify_capture();
 	if (next != U64_MAX)
@@ -326,6 +403,22 @@ out:
 static void scan_fn(struct work_struct *work)
 {
 	scan();
+}
+
+/* The pool and what came back to it, freed (no probe runs). */
+static void pool_fill_none(void)
+{
+	struct llist_node *back = llist_del_all(&returned);
+	struct hvt_watch_vcpu *w, *t;
+	unsigned int i;
+
+	llist_for_each_entry_safe(w, t, back, returned)
+		watch_free(w);
+	for (i = 0; i < HVTRACE_WATCH_POOL; i++) {
+		if (pool[i])
+			watch_free(pool[i]);
+		pool[i] = NULL;
+	}
 }
 
 /* No probe runs with a watch: free every one, and the pending captures. */
@@ -344,6 +437,7 @@ static void free_all(void)
 			watch_free(w);
 		}
 	}
+	pool_fill_none();
 	list_for_each_entry_safe(c, t, &pending, node) {
 		list_del(&c->node);
 		mem_put(c);
@@ -431,13 +525,15 @@ bool hvt_watch_status(struct hvt_watch_cfg *cfg, struct hvt_watch_counts *n)
 		n->armed = true;
 	}
 	mutex_lock(&scan_mutex);
-	n->vcpus = nr_watches;
+	n->vcpus = nr_watches - pool_count();
 	n->pending = nr_pending;
 	n->captures = captures;
 	n->dropped = dropped;
 	n->no_history = no_history;
 	mutex_unlock(&scan_mutex);
 	n->mem_bytes = atomic64_read(&bytes);
+	if (wc)
+		n->vcpu_bytes = hvt_watch_vcpu_bytes(wc->history);
 	for_each_cpu(cpu, &hvt_cpus_traced)
 		for (i = 0; i < HVT_NR_SUPPRESSED; i++)
 			n->suppressed[i] +=

@@ -216,8 +216,10 @@ for _ in $(seq 100); do
 done
 st=$("$PYTHON" "$W" status)
 expect_eq "a history per live vCPU" 3 "$(echo "$st" | py "d['vcpus']")"
-expect_eq "memory: whole pages, the same per vCPU, >= 3 x 33 records" True \
-	"$(echo "$st" | py "d['mem_bytes'] % (3 * 4096) == 0 and d['mem_bytes'] // 3 >= 33 * 160")"
+expect_eq "memory: a vCPU's history, whole pages, two rings of 513 records" True \
+	"$(echo "$st" | py "d['vcpu_bytes'] % 4096 == 0 and d['vcpu_bytes'] >= 2 * 513 * 160")"
+expect_eq "memory: 3 histories and the 8 ready for new vCPUs" True \
+	"$(echo "$st" | py "d['mem_bytes'] == (3 + 8) * d['vcpu_bytes']")"
 modprobe -r hvtrace || fail "unload with the watch armed failed"
 kill "$gpid" 2>/dev/null
 wait "$gpid"

@@ -50,7 +50,7 @@ WATCH = ["unspec", "pad", "exit_ns", "exit_on", "halt_triggers", "stall_ns",
          "stall_window_ns", "preempt_ns", "history", "post_ns", "rate",
          "rate_total", "filter_pid", "filter_vcpus", "armed", "vcpus",
          "mem_bytes", "captures", "pending", "dropped", "suppressed_busy",
-         "suppressed_rate", "suppressed_total", "no_history"]
+         "suppressed_rate", "suppressed_total", "no_history", "vcpu_bytes"]
 W_U8 = {"exit_on", "halt_triggers", "armed"}
 W_U32 = {"history", "rate", "rate_total", "filter_pid", "vcpus", "pending"}
 CAPTURE = ["unspec", "pad", "id", "vm_id", "vm_pid", "vcpu_id", "tid",

@@ -127,7 +127,7 @@ static void test_bad_options(void)
 	CHECK_BAD("--keep must be a positive number, not '0'", "--exit", "5ms",
 		  "--keep", "0", "-o", d);
 	CHECK_BAD("missing -o DIR", "--exit", "5ms");
-	CHECK_BAD("--rate takes a number from 1 to 4294967295, not '0'",
+	CHECK_BAD("--rate takes a number from 1 to 3600, not '0'",
 		  "--exit", "5ms", "--rate", "0", "-o", d);
 	CHECK(!exists(d));
 }
@@ -166,6 +166,7 @@ counters:
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_RATE, 3);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_SUPPRESSED_TOTAL, 0);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_NO_HISTORY, armed ? 0 : 2);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_VCPU_BYTES, armed ? 128 << 10 : 0);
 	mnl_attr_nest_end(nlh, n);
 }
 
@@ -347,7 +348,7 @@ static void test_story(void)
 
 	stall_capture(&c);
 	story_of(&st, &c, line, sizeof(line));
-	CHECK_STR(line, "stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+	CHECK_STR(line, "stall vm 3 vcpu 2: 43.20ms out of guest in 50ms: "
 		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
 		  "NPF exits at page 0xfeb00000 from rip 0x4016d0");
 	CHECK_U64(st.pre_ns, 30 * MS);
@@ -357,8 +358,8 @@ static void test_story(void)
 	f = open_memstream(&ev, &n);
 	capture_story_evidence(f, &st);
 	fclose(f);
-	CHECK_STR(ev, "trigger:    stall, 43.20ms out of guest in 50.00ms "
-		  "(limit 20.00ms)\n"
+	CHECK_STR(ev, "trigger:    stall, 43.20ms out of guest in 50ms "
+		  "(limit 20ms)\n"
 		  "vcpu:       vm 3 (pid 1200) vcpu 2 (tid 1207)\n"
 		  "chain:      NPF (10 of 13 exits before it) -> page "
 		  "0xfeb00000 (10) -> rip 0x4016d0 (8) -> batch-job (207) on "
@@ -541,7 +542,7 @@ static void test_run(void)
 	CHECK_INT(WATCH_RUN(&out, "--stall", "20ms/50ms", "--history", "512",
 			    "--vcpu", "0,2-5", "-o", d), 0);
 	timer_delete(t);
-	CHECK_HAS(out, " stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+	CHECK_HAS(out, " stall vm 3 vcpu 2: 43.20ms out of guest in 50ms: "
 		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
 		  "NPF exits at page 0xfeb00000 from rip 0x4016d0 -> ");
 	CHECK_HAS(out, " exit vm 1 vcpu 0: IOIO 12.00ms (8.00ms runnable: hog "
@@ -552,8 +553,8 @@ static void test_run(void)
 	CHECK_HAS(out, "-vm3-vcpu2\n");
 	CHECK_HAS(out, "suppressed: 0 busy, 3 rate, 0 total; dropped: 0 "
 		  "unread, 0 disk full; no history: 0 vCPUs\n");
-	CHECK_HAS(out, "watching: stall 20.00ms/50.00ms, history 512, post "
-		  "10.00ms, rate 6/min per vCPU, 60/min in all, vcpus 0,2-5; "
+	CHECK_HAS(out, "watching: stall 20ms/50ms, history 512, post "
+		  "10ms, rate 6/min per vCPU, 60/min in all, vcpus 0,2-5; "
 		  "captures into ");
 	CHECK_HAS(out, "note: removed ");
 	CHECK_HAS(out, "3 captures written, 0 dropped for a full disk\n");
@@ -587,7 +588,7 @@ static void test_run(void)
 	snprintf(file, sizeof(file), "%s/hvtrace/summary.txt", path);
 	s = slurp(file);
 	CHECK_HAS(s, " UTC stall vm 3 vcpu 2: 43.20ms out of guest");
-	CHECK_HAS(s, "\n\ntrigger:    stall, 43.20ms out of guest in 50.00ms");
+	CHECK_HAS(s, "\n\ntrigger:    stall, 43.20ms out of guest in 50ms");
 	free(s);
 	snprintf(file, sizeof(file), "%s/hvtrace/host.json", path);
 	CHECK(exists(file));
@@ -619,7 +620,7 @@ static void test_run(void)
 	/* report opens with the capture and its evidence chain. */
 	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
 	CHECK_HAS(out, "Capture\n");
-	CHECK_HAS(out, "stall vm 3 vcpu 2: 43.20ms out of guest in 50.00ms: "
+	CHECK_HAS(out, "stall vm 3 vcpu 2: 43.20ms out of guest in 50ms: "
 		  "41.00ms runnable (batch-job (207) on CPU 5); before it 10 "
 		  "NPF exits at page 0xfeb00000 from rip 0x4016d0\n");
 	CHECK_HAS(out, "chain:      NPF (10 of 13 exits before it) -> page "
@@ -641,7 +642,7 @@ static void test_run(void)
 	free(fake_capture_end());
 	s = slurp(file);
 	CHECK_HAS(s, "<section id=\"capture\"><h2>Capture</h2><p>stall vm 3 "
-		  "vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable "
+		  "vcpu 2: 43.20ms out of guest in 50ms: 41.00ms runnable "
 		  "(batch-job (207) on CPU 5); before it 10 NPF exits at page "
 		  "0xfeb00000 from rip 0x4016d0</p><pre>trigger:    stall, ");
 	CHECK_HAS(s, "chain:      NPF (10 of 13 exits before it) -&gt; page "
@@ -825,10 +826,11 @@ static void test_status(void)
 	fake_reset();
 	put_status(4, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "  watch:         armed: stall 20.00ms/50.00ms, history "
-		  "512, post 5.00ms, rate 6/min per vCPU, 60/min in all, vcpus "
+	CHECK_HAS(out, "  watch:         armed: stall 20ms/50ms, history "
+		  "512, post 5ms, rate 6/min per vCPU, 60/min in all, vcpus "
 		  "0,2-5\n"
-		  "                 4 vCPUs with a history, 3.0 MiB held\n"
+		  "                 4 vCPUs with a history, 3.0 MiB held (128.0 "
+		  "KiB a vCPU, 8 ready for new ones)\n"
 		  "                 captures: 9 since armed, 1 pending, 1 "
 		  "dropped unread\n"
 		  "                 suppressed: 4 busy, 3 rate, 0 total\n");
@@ -839,7 +841,7 @@ static void test_status(void)
 		  "\"history\":512,\"post_ns\":5000000,\"rate\":6,"
 		  "\"rate_total\":60,\"pid\":0,\"vcpus\":\"0,2-5\","
 		  "\"vcpus_with_history\":4,\"mem_bytes\":3145728,"
-		  "\"captures\":9,\"pending\":1,\"dropped\":1,"
+		  "\"vcpu_bytes\":131072,\"captures\":9,\"pending\":1,\"dropped\":1,"
 		  "\"suppressed_busy\":4,\"suppressed_rate\":3,"
 		  "\"suppressed_total\":0,\"no_history\":0}");
 	free(out);

@@ -226,8 +226,16 @@ static void print_watch(struct out *o, const struct hvc_watch_status *w)
 	out_u64(o, "vcpus_with_history", "                 %" PRIu64
 		" vCPUs with a history", w->vcpus);
 	out_u64(o, "mem_bytes", NULL, w->mem_bytes);
-	if (!o->json)
-		printf(", %s held\n", mem);
+	out_u64(o, "vcpu_bytes", NULL, w->vcpu_bytes);
+	if (!o->json) {
+		printf(", %s held", mem);
+		if (w->armed) {
+			format_bytes(mem, sizeof(mem), w->vcpu_bytes);
+			printf(" (%s a vCPU, %u ready for new ones)", mem,
+			       HVTRACE_WATCH_POOL);
+		}
+		printf("\n");
+	}
 	out_u64(o, "captures", "                 captures: %" PRIu64
 		" since armed", w->captures);
 	out_u64(o, "pending", ", %" PRIu64 " pending", w->pending);

@@ -294,20 +294,22 @@ void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w)
 		return;
 	}
 	if (w->exit_ns)
-		fprintf(f, "exit %s %s%s, ", duration_str(a, w->exit_ns),
+		fprintf(f, "exit %s %s%s, ", duration_exact_str(a, w->exit_ns),
 			threshold_on_name(w->exit_on),
 			w->halt_triggers ? " with halt" : "");
 	if (w->stall_ns)
-		fprintf(f, "stall %s/%s, ", duration_str(a, w->stall_ns),
-			duration_str(b, w->stall_window_ns));
+		fprintf(f, "stall %s/%s, ", duration_exact_str(a, w->stall_ns),
+			duration_exact_str(b, w->stall_window_ns));
 	if (w->preempt_ns)
-		fprintf(f, "preempted %s, ", duration_str(a, w->preempt_ns));
+		fprintf(f, "preempted %s, ",
+			duration_exact_str(a, w->preempt_ns));
 	if (w->history)
 		fprintf(f, "history %u", w->history);
 	else
 		fprintf(f, "history %u (default)", HVTRACE_WATCH_HISTORY_DEFAULT);
-	fprintf(f, ", post %s", duration_str(a, w->has_post ? w->post_ns :
-					     HVTRACE_WATCH_POST_NS_DEFAULT));
+	fprintf(f, ", post %s",
+		duration_exact_str(a, w->has_post ? w->post_ns :
+				   HVTRACE_WATCH_POST_NS_DEFAULT));
 	fprintf(f, ", rate %u/min per vCPU, %u/min in all",
 		w->rate ? w->rate : HVTRACE_WATCH_RATE_DEFAULT,
 		w->rate_total ? w->rate_total : HVTRACE_WATCH_RATE_TOTAL_DEFAULT);

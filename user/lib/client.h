@@ -78,6 +78,7 @@ struct hvc_watch_status {
 	struct hvc_watch set;	/* while armed, its settings */
 	uint32_t vcpus;		/* with a history now */
 	uint64_t mem_bytes;	/* histories and captures */
+	uint64_t vcpu_bytes;	/* one vCPU's history */
 	uint64_t captures;	/* closed since armed */
 	uint32_t pending;	/* of them, not read yet */
 	uint64_t dropped;	/* of them, freed unread */

@@ -154,6 +154,7 @@ const struct hvnl_policy hvc_policy_watch[HVTRACE_WATCH_MAX + 1] = {
 	P(HVTRACE_WATCH_SUPPRESSED_RATE, U64),
 	P(HVTRACE_WATCH_SUPPRESSED_TOTAL, U64),
 	P(HVTRACE_WATCH_NO_HISTORY, U64),
+	P(HVTRACE_WATCH_VCPU_BYTES, U64),
 };
 
 const struct hvnl_policy hvc_policy_capture[HVTRACE_CAPTURE_MAX + 1] = {

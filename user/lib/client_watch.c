@@ -140,6 +140,7 @@ int hvc_watch_status_parse(const struct nlattr *nest,
 	w->suppressed_rate = hvnl_u64(tb[HVTRACE_WATCH_SUPPRESSED_RATE]);
 	w->suppressed_total = hvnl_u64(tb[HVTRACE_WATCH_SUPPRESSED_TOTAL]);
 	w->no_history = hvnl_u64(tb[HVTRACE_WATCH_NO_HISTORY]);
+	w->vcpu_bytes = hvnl_u64(tb[HVTRACE_WATCH_VCPU_BYTES]);
 	return 0;
 }
 

@@ -49,4 +49,11 @@ static inline const char *duration_str(char *buf, uint64_t ns)
 	return buf;
 }
 
+/* NS as a setting is written ("50ms"), into BUF (DURATION_LEN). */
+static inline const char *duration_exact_str(char *buf, uint64_t ns)
+{
+	duration_exact(buf, DURATION_LEN, ns);
+	return buf;
+}
+
 #endif /* HVCTL_DURATION_H */

@@ -330,7 +330,7 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 	switch (c->trigger) {
 	case HVTRACE_TRIGGER_STALL:
 		fprintf(f, "%s out of guest in %s", duration_str(v, c->value_ns),
-			duration_str(w, c->window_ns));
+			duration_exact_str(w, c->window_ns));
 		if (st->pre_pid)
 			fprintf(f, ": %s runnable (%s)",
 				duration_str(r, st->runnable_ns),
@@ -382,10 +382,11 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 	fprintf(f, "trigger:    %s, %s", capture_trigger_word(c->trigger),
 		duration_str(v, c->value_ns));
 	if (c->trigger == HVTRACE_TRIGGER_STALL)
-		fprintf(f, " out of guest in %s", duration_str(w, c->window_ns));
+		fprintf(f, " out of guest in %s",
+			duration_exact_str(w, c->window_ns));
 	else if (c->trigger == HVTRACE_TRIGGER_EXIT)
 		fprintf(f, " %s", threshold_on_name(c->on));
-	fprintf(f, " (limit %s)\n", duration_str(l, c->limit_ns));
+	fprintf(f, " (limit %s)\n", duration_exact_str(l, c->limit_ns));
 	fprintf(f, "vcpu:       vm %u (pid %u) vcpu %u (tid %u)\n", c->vm_id,
 		c->vm_pid, c->vcpu_id, c->tid);
 	fprintf(f, "chain:      ");

@@ -280,6 +280,7 @@
  *        HVTRACE_WATCH_ARMED: NLA_U8
  *        HVTRACE_WATCH_VCPUS: NLA_U32, vCPUs with a history now
  *        HVTRACE_WATCH_MEM_BYTES: NLA_U64, what histories and captures hold
+ *            (HVTRACE_WATCH_POOL histories wait ready for new vCPUs)
  *        HVTRACE_WATCH_CAPTURES: NLA_U64, captures closed since armed
  *        HVTRACE_WATCH_PENDING: NLA_U32, of them, not read yet
  *        HVTRACE_WATCH_DROPPED: NLA_U64, of them, freed unread: more than
@@ -293,6 +294,7 @@
  *            made this minute
  *        HVTRACE_WATCH_NO_HISTORY: NLA_U64, vCPUs refused a history: no
  *            memory
+ *        HVTRACE_WATCH_VCPU_BYTES: NLA_U64, what one vCPU's history takes
  *
  * A minute is a window of the kernel's clock starting at a multiple of
  * 60 s since boot.
@@ -558,6 +560,7 @@ enum hvtrace_watch_attr {
 	HVTRACE_WATCH_SUPPRESSED_RATE,
 	HVTRACE_WATCH_SUPPRESSED_TOTAL,
 	HVTRACE_WATCH_NO_HISTORY,
+	HVTRACE_WATCH_VCPU_BYTES,
 
 	__HVTRACE_WATCH_MAX
 };
@@ -683,6 +686,8 @@ enum hvtrace_mode {
 #define HVTRACE_WATCH_RATE_DEFAULT	6
 #define HVTRACE_WATCH_RATE_TOTAL_DEFAULT	60
 #define HVTRACE_WATCH_RATE_MAX		3600
+/* Histories kept ready for new vCPUs while armed. */
+#define HVTRACE_WATCH_POOL		8
 /* Closed captures waiting to be read, at most (older ones are dropped). */
 #define HVTRACE_WATCH_PENDING_MAX	16
 
