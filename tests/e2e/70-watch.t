@@ -52,7 +52,7 @@ echo 0 >"$TRACEFS/tracing_on"
 : >"$TRACEFS/trace"
 echo 1 >"$TRACEFS/events/kvm/kvm_exit/enable"
 echo 1 >"$TRACEFS/tracing_on"
-watch exit_ns=20000000 history=16 post_ns=5000000 rate=3 -- \
+watch exit_ns=20000000 history=16 post_ns=5000000 rate=100 -- \
 	--vcpus 2 --pio 40 --slow 1:30000 --seconds 1
 echo 0 >"$TRACEFS/tracing_on"
 echo 0 >"$TRACEFS/events/kvm/kvm_exit/enable"
@@ -64,14 +64,14 @@ sed -n 's/.*kvm_exit: vcpu \([0-9]*\) reason .* rip \(0x[0-9a-f]*\) info1 \(0x[0
 rip_pio=$(field rip_pio "$GUEST_LINE")
 rip_slow=$(field rip_slow "$GUEST_LINE")
 gpid=$(field pid "$GUEST_LINE")
-# The slow exits of each vCPU trigger (3 captures a minute, the rest
-# suppressed); so may the last exit, whose time runs to the VM's
+# The slow exits of each vCPU trigger; so may the first exits (the VMM
+# sets up) and the last exit, whose time runs to the VM's
 # destruction. The slow ones are the captures to check. A history begins
 # when the scan gives the vCPU its watch, after its first exit, and goes on
 # across captures: a capture holds the last 16 records, or all since then.
 slow="[c for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] == [0x81]]"
-expect_eq "captures of a slow exit, three per vCPU" "[0, 0, 0, 1, 1, 1]" \
-	"$(cap "sorted(c['header']['vcpu_id'] for c in $slow)")"
+expect_eq "captures of a slow exit, two or more per vCPU" True \
+	"$(cap "all(len([c for c in $slow if c['header']['vcpu_id'] == i]) >= 2 for i in (0, 1))")"
 expect_eq "each: 16 records before the trigger's, or all of its history" True \
 	"$(cap "all(c['header']['trigger_seq'] - c['header']['first_seq'] == min(16, c['header']['trigger_seq'] - 1) for c in $slow)")"
 expect_eq "all but perhaps each vCPU's first with 16" True \

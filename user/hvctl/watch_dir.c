@@ -122,9 +122,7 @@ static int side_file(struct trace_writer *w, const char *tmp, const char *name,
 	if (!f)
 		return -errno ? -errno : -EIO;
 	fn(f, arg);
-	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
-	if (fclose(f) && !err)
-		err = errno;
+	err = trace_close_file(f);
 	if (err)
 		return hvc_err(err, "writing %s/%s: %s", tmp, name,
 			       strerror(err));

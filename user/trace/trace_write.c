@@ -238,7 +238,20 @@ FILE *trace_open_file(const struct trace_writer *w, const char *name)
 			close(fd);
 		return NULL;
 	}
+	/* A failed write's errno is what trace_close_file() reports. */
+	errno = 0;
 	return f;
+}
+
+int trace_close_file(FILE *f)
+{
+	int failed = errno, err;
+
+	/* stdio keeps no errno: a write that failed left it (ENOSPC...). */
+	err = fflush(f) ? errno : ferror(f) ? (failed ? failed : EIO) : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
 }
 
 int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
@@ -264,9 +277,7 @@ int trace_write_host(const struct trace_writer *w, const struct trace_env *env)
 	out_i64(&o, "clock_offset_ns", NULL, env->clock_offset_ns);
 	out_close_object(&o);
 	out_end(&o);
-	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
-	if (fclose(f) && !err)
-		err = errno;
+	err = trace_close_file(f);
 	if (err)
 		return hvc_err(err, "writing %s/" TRACE_SIDE_DIR "/host.json: %s",
 			       w->dir, strerror(err));

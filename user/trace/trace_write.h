@@ -59,6 +59,11 @@ uint64_t trace_skipped(const struct trace_writer *w);
  * for writing; NULL with the error sink told.
  */
 FILE *trace_open_file(const struct trace_writer *w, const char *name);
+/*
+ * Close F from trace_open_file(), written with stdio only: 0, or the
+ * errno of what failed (a full disk is ENOSPC, not a generic EIO).
+ */
+int trace_close_file(FILE *f);
 /* TRACE_SIDE_DIR/host.json: ENV's strings JSON-escaped. 0 or -errno. */
 int trace_write_host(const struct trace_writer *w, const struct trace_env *env);
 
