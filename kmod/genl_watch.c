@@ -105,6 +105,7 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 		return -EINVAL;
 	}
 	wc->stall_merge_ns = div_u64(wc->stall_window_ns, HVT_STALL_STEPS);
+	wc->stall_limit_ns = wc->stall_ns ?: U64_MAX;
 	if (!wc->exit_ns && !wc->stall_ns && !wc->preempt_ns) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "no trigger: give an exit, stall or preemption limit");

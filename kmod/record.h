@@ -3,6 +3,8 @@
 #ifndef _HVT_RECORD_H
 #define _HVT_RECORD_H
 
+#include <linux/string.h>
+
 #include "stats.h"
 #include "vcpu.h"
 
@@ -13,8 +15,52 @@
 void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v, u8 type, u64 d,
 		int cpu);
 
-/* EV: a record of TYPE about V, D ns long, ending on CPU (all but seq). */
-void hvt_event_fill(struct hvtrace_event *ev, const struct hvt_vcpu *v,
-		    u8 type, u64 d, int cpu);
+/*
+ * EV: a record of TYPE about V, D ns long, ending on CPU (all but seq).
+ * Inline: TYPE is a constant where the watch calls it.
+ */
+static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
+					   const struct hvt_vcpu *v, u8 type,
+					   u64 d, int cpu)
+{
+	const struct hvt_split *s = &v->split;
+
+	ev->info1 = v->info1;
+	ev->info2 = v->info2;
+	ev->addr = v->addr;
+	ev->rip = v->rip;
+	ev->reason = v->reason;
+	ev->intr_info = v->intr_info;
+	ev->error_code = v->error_code;
+	ev->vcpu_id = v->vcpu_id;
+	ev->vm_id = v->vm_id;
+	ev->vm_pid = v->vm_pid;
+	ev->tid = v->tid;
+	ev->isa = v->isa;
+	ev->duration_ns = d;
+	ev->cpu_entry = cpu;
+	ev->type = type;
+	if (type == HVTRACE_EV_EXIT) {
+		ev->ts_ns = s->exit_ts;
+		ev->cpu_exit = v->cpu_exit;
+		ev->flags = v->flags | s->pre_flags;
+		ev->preempt_pid = s->pre_pid;
+		ev->preempt_ns = s->pre_ns;
+		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
+		memcpy(ev->part_ns, s->part, sizeof(ev->part_ns));
+		ev->guest_ns = v->guest_ns;
+	} else {
+		ev->ts_ns = s->off_ts;
+		ev->cpu_exit = s->cpu_off;
+		ev->flags = v->flags |
+			    (s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
+		ev->preempt_pid = s->off_pid;
+		ev->preempt_ns = d;
+		memcpy(ev->preempt_comm, s->off_comm, sizeof(ev->preempt_comm));
+		memset(ev->part_ns, 0, sizeof(ev->part_ns));
+		ev->part_ns[HVTRACE_PART_RUNNABLE] = d;
+		ev->guest_ns = 0;
+	}
+}
 
 #endif /* _HVT_RECORD_H */

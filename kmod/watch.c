@@ -25,18 +25,15 @@ void hvt_watch_rate_reset(void)
 }
 
 /*
- * V's watch, if it has one for this vCPU. A vCPU without one takes a
- * ready one from the pool at its first exit, so its history starts there;
- * either way the scan is asked, once (to refill the pool, to free a watch
- * of a vCPU that was in the slot before, or to make one after all).
+ * A vCPU without a watch for it takes a ready one from the pool at its
+ * first exit, so its history starts there; either way the scan is asked,
+ * once (to refill the pool, to free a watch of a vCPU that was in the
+ * slot before, or to make one after all).
  */
-static struct hvt_watch_vcpu *watch_of(const struct hvt_watch_cfg *wc,
-				       struct hvt_vcpu *v)
+static noinline struct hvt_watch_vcpu *watch_take(
+		const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+		struct hvt_watch_vcpu *w)
 {
-	struct hvt_watch_vcpu *w = READ_ONCE(v->watch);
-
-	if (likely(w && w->life == v->life))
-		return w;
 	/* life + 1: never 0, the value of a new slot. */
 	if (v->watch_kicked == v->life + 1)
 		return NULL;
@@ -56,9 +53,20 @@ static struct hvt_watch_vcpu *watch_of(const struct hvt_watch_cfg *wc,
 	return w;
 }
 
-static struct hvtrace_event *append(struct hvt_watch_vcpu *w,
-				    const struct hvt_vcpu *v, u8 type, u64 d,
-				    int cpu)
+/* V's watch, if it has one for this vCPU. */
+static __always_inline struct hvt_watch_vcpu *watch_of(
+		const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
+{
+	struct hvt_watch_vcpu *w = READ_ONCE(v->watch);
+
+	if (likely(w && w->life == v->life))
+		return w;
+	return watch_take(wc, v, w);
+}
+
+static __always_inline struct hvtrace_event *append(
+		struct hvt_watch_vcpu *w, const struct hvt_vcpu *v, u8 type,
+		u64 d, int cpu)
 {
 	struct hvt_watch_ring *r = w->active;
 	struct hvtrace_event *ev = &r->ev[w->pos];
@@ -75,14 +83,13 @@ static struct hvtrace_event *append(struct hvt_watch_vcpu *w,
  * it is open; the first one past it (in time, or HISTORY records) closes
  * the window.
  */
-static void record(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
-		   const struct hvt_vcpu *v, u8 type, u64 d, int cpu, u64 end)
+/* In the post window: EV, ending at END, is the capture's too, or ends it. */
+static noinline void post_record(const struct hvt_watch_cfg *wc,
+				 struct hvt_watch_vcpu *w,
+				 const struct hvtrace_event *ev, u64 end)
 {
-	struct hvtrace_event *ev = append(w, v, type, d, cpu);
-	struct hvt_watch_ring *f;
+	struct hvt_watch_ring *f = w->frozen;
 
-	if (likely(atomic_read(&w->state) != HVT_W_POST))
-		return;
 	if (end > w->post_end || w->post_last - w->trigger_seq >= wc->history) {
 		if (atomic_cmpxchg(&w->state, HVT_W_POST,
 				   HVT_W_CLOSED) == HVT_W_POST)
@@ -90,11 +97,21 @@ static void record(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 		return;
 	}
 	/* The capture's copy: past the trigger's, where it has room. */
-	f = w->frozen;
 	f->ev[w->frozen_pos] = *ev;
 	if (++w->frozen_pos == f->cap)
 		w->frozen_pos = 0;
 	w->post_last = w->head;
+}
+
+static __always_inline void record(const struct hvt_watch_cfg *wc,
+				   struct hvt_watch_vcpu *w,
+				   const struct hvt_vcpu *v, u8 type, u64 d,
+				   int cpu, u64 end)
+{
+	struct hvtrace_event *ev = append(w, v, type, d, cpu);
+
+	if (unlikely(atomic_read(&w->state) == HVT_W_POST))
+		post_record(wc, w, ev, end);
 }
 
 /*
@@ -248,13 +265,14 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	if (wc->exit_ns) {
 		u64 part = hvt_part_value(wc->exit_on, wc->halt_triggers, v, d);
 
-		if (part >= wc->exit_ns) {
+		if (unlikely(part >= wc->exit_ns)) {
 			trigger(wc, w, v, HVTRACE_TRIGGER_EXIT, end, part,
 				wc->exit_ns);
 			return;
 		}
 	}
-	if (wc->stall_ns && sum >= wc->stall_ns)
+	/* stall_limit_ns: U64_MAX without a stall trigger, never reached. */
+	if (unlikely(sum >= wc->stall_limit_ns))
 		trigger(wc, w, v, HVTRACE_TRIGGER_STALL, end, sum, wc->stall_ns);
 }
 

@@ -46,6 +46,7 @@ struct hvt_watch_cfg {
 	u64 stall_ns;		/* 0: no stall trigger */
 	u64 stall_window_ns;
 	u64 stall_merge_ns;	/* spans closer than this are merged */
+	u64 stall_limit_ns;	/* stall_ns, or U64_MAX without */
 	u64 preempt_ns;		/* 0: no preemption trigger */
 	u32 history;		/* records kept before a trigger */
 	u32 cap;		/* ring slots: history, trigger, post */
