@@ -258,7 +258,14 @@ int hvt_captures_start(struct netlink_callback *cb)
 
 	BUILD_BUG_ON(sizeof(*d) > sizeof(cb->ctx));
 	memset(d, 0, sizeof(*d));
-	return hvt_may_change(cb->skb, cb->extack) ? 0 : -EPERM;
+	if (!hvt_may_change(cb->skb, cb->extack))
+		return -EPERM;
+	if (!hvt_watch_owned_by(NETLINK_CB(cb->skb).portid)) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "the captures are the socket's that armed the watch");
+		return -EPERM;
+	}
+	return 0;
 }
 
 int hvt_captures_done(struct netlink_callback *cb)
@@ -296,7 +303,9 @@ static int put_capture(struct sk_buff *skb, const struct hvt_capture *c)
 	    put_u64_c(skb, HVTRACE_CAPTURE_FIRST_SEQ, c->first_seq) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_TRIGGER_SEQ, c->trigger_seq) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_END_SEQ, c->end_seq) ||
-	    put_u64_c(skb, HVTRACE_CAPTURE_SUPPRESSED, c->suppressed))
+	    put_u64_c(skb, HVTRACE_CAPTURE_SUPPRESSED, c->suppressed) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_CLOCK_NS, c->clock_ns) ||
+	    put_u64_c(skb, HVTRACE_CAPTURE_REALTIME_NS, c->realtime_ns))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -59,7 +59,9 @@ struct hvt_vcpu {
 	struct hvt_split split;
 	/* Which vCPU the slot holds: bumped each time one claims it. */
 	u32 life;
-	/* The watch (watch.h): its history, written by the scan only. */
+	/* The watch (watch.h): the scan sets and clears it; the vCPU's first
+	 * exit may take one from the pool where there is none.
+	 */
 	struct hvt_watch_vcpu *watch;
 	u32 watch_kicked;	/* life + 1: the scan was asked for one */
 	u32 watch_minute;	/* captures in this minute of the clock */

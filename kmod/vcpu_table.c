@@ -270,7 +270,8 @@ static u32 vm_id_of(const struct hvt_vcpu_ident *id)
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 {
 	hvt_time_init(&v->split);
-	v->life++;	/* a watch made for the vCPU before is not this one's */
+	/* A watch made for the vCPU before is not this one's. */
+	WRITE_ONCE(v->life, v->life + 1);
 	v->watch_minute = 0;
 	v->watch_count = 0;
 	v->watch_suppressed = 0;

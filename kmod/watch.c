@@ -79,11 +79,9 @@ static __always_inline struct hvtrace_event *append(
 }
 
 /*
- * A record ending at END joins the history, and the post window while
- * it is open; the first one past it (in time, or HISTORY records) closes
- * the window.
+ * In the post window: EV, ending at END, is the capture's too; the first
+ * record past it (in time, or HISTORY records) closes it.
  */
-/* In the post window: EV, ending at END, is the capture's too, or ends it. */
 static noinline void post_record(const struct hvt_watch_cfg *wc,
 				 struct hvt_watch_vcpu *w,
 				 const struct hvtrace_event *ev, u64 end)
@@ -103,6 +101,7 @@ static noinline void post_record(const struct hvt_watch_cfg *wc,
 	w->post_last = w->head;
 }
 
+/* A record ending at END joins the history, and the post window's. */
 static __always_inline void record(const struct hvt_watch_cfg *wc,
 				   struct hvt_watch_vcpu *w,
 				   const struct hvt_vcpu *v, u8 type, u64 d,
@@ -115,13 +114,16 @@ static __always_inline void record(const struct hvt_watch_cfg *wc,
 }
 
 /*
- * The exit [START, END) enters the stall window; returns the time out of
- * the guest within (END - window, END]. Exact for spans that were not
- * merged; a merged span the window's start cuts counts only what surely
- * lies inside: never more than the truth, at most window / STEPS less.
+ * The exit [START, END), NS of it out of the guest (halted time is not,
+ * but with HALT_TRIGGERS), enters the stall window; returns the time out
+ * of the guest within (END - window, END]. Exact for spans wholly inside
+ * the window; one the window's start cuts counts only what surely lies
+ * inside (its NS taken from its start on): never more than the truth, at
+ * most window / STEPS less when it was merged, its halted time less when
+ * it was not.
  */
 static u64 stall_add(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
-		     u64 start, u64 end)
+		     u64 start, u64 end, u64 ns)
 {
 	struct hvt_stall_span *s;
 	u64 edge = end > wc->stall_window_ns ? end - wc->stall_window_ns : 0;
@@ -132,16 +134,16 @@ static u64 stall_add(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 		if (end - s->start <= wc->stall_merge_ns ||
 		    w->span_head - w->span_tail == HVT_STALL_SLOTS) {
 			s->end = end;
-			s->ns += end - start;
+			s->ns += ns;
 			goto merged;
 		}
 	}
 	s = &w->span[w->span_head++ % HVT_STALL_SLOTS];
 	s->start = start;
 	s->end = end;
-	s->ns = end - start;
+	s->ns = ns;
 merged:
-	w->span_sum += end - start;
+	w->span_sum += ns;
 
 	/* Spans that ended before the window go. */
 	for (;;) {
@@ -242,8 +244,6 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 	w->vm_pid = v->vm_pid;
 	w->vcpu_id = v->vcpu_id;
 	w->tid = v->tid;
-	/* A stall counts once: the next one needs time of its own. */
-	stall_reset(w);
 	/* The scan reads the trigger once it sees POST. */
 	atomic_set_release(&w->state, HVT_W_POST);
 	hvt_watch_kick();
@@ -261,7 +261,8 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	end = start + d;
 	record(wc, w, v, HVTRACE_EV_EXIT, d, smp_processor_id(), end);
 	if (wc->stall_ns)
-		sum = stall_add(wc, w, start, end);
+		sum = stall_add(wc, w, start, end, wc->halt_triggers ? d :
+				d - v->split.part[HVTRACE_PART_HALT]);
 	if (wc->exit_ns) {
 		u64 part = hvt_part_value(wc->exit_on, wc->halt_triggers, v, d);
 
@@ -272,8 +273,13 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		}
 	}
 	/* stall_limit_ns: U64_MAX without a stall trigger, never reached. */
-	if (unlikely(sum >= wc->stall_limit_ns))
+	if (unlikely(sum >= wc->stall_limit_ns)) {
+		/* A stall counts once, captured or not: the next one needs
+		 * time of its own.
+		 */
+		stall_reset(w);
 		trigger(wc, w, v, HVTRACE_TRIGGER_STALL, end, sum, wc->stall_ns);
+	}
 }
 
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,

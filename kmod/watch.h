@@ -141,6 +141,8 @@ struct hvt_capture {
 	u64 first_seq;
 	u64 trigger_seq;
 	u64 end_seq;
+	u64 clock_ns;		/* local_clock() at the copy, and with it */
+	u64 realtime_ns;	/* the realtime clock */
 	u32 nr;			/* records */
 	struct hvtrace_event ev[];
 };
@@ -187,6 +189,8 @@ void hvt_watch_exit_module(void);
  */
 int hvt_watch_arm(struct hvt_watch_cfg *wc, u32 portid);
 void hvt_watch_disarm(void);
+/* Is the watch armed, by netlink port PORTID? */
+bool hvt_watch_owned_by(u32 portid);
 /* Slots of each of a vCPU's two rings with HISTORY records kept. */
 u32 hvt_watch_cap(u32 history);
 /* Bytes a vCPU's watch takes with HISTORY records: its worst capture too. */

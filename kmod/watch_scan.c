@@ -25,6 +25,7 @@
 #include <linux/overflow.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include "genl.h"
@@ -276,6 +277,8 @@ static struct hvt_capture *capture_copy(const struct hvt_watch_cfg *wc,
 	for (s = from; s <= w->post_last; s++)
 		c->ev[i++] = *ring_at(f, s);
 	c->nr = i;
+	c->clock_ns = local_clock();
+	c->realtime_ns = ktime_get_real_ns();
 	c->first_seq = from;
 	c->trigger_seq = t;
 	c->end_seq = w->post_last + 1;
@@ -460,7 +463,7 @@ static void disarm_locked(void)
 	irq_work_sync(&kick_work);
 	cancel_delayed_work_sync(&scan_work);
 	free_all();
-	owner = 0;
+	WRITE_ONCE(owner, 0);
 	kfree(wc);
 }
 
@@ -497,11 +500,16 @@ int hvt_watch_arm(struct hvt_watch_cfg *wc, u32 portid)
 	}
 	disarm_locked();
 	counters_reset();
-	owner = portid;
+	WRITE_ONCE(owner, portid);
 	rcu_assign_pointer(hvt_watch_cfg, wc);
 	scan();		/* the live vCPUs get their watch now */
 	mutex_unlock(&ctl_mutex);
 	return 0;
+}
+
+bool hvt_watch_owned_by(u32 portid)
+{
+	return portid && READ_ONCE(owner) == portid;
 }
 
 void hvt_watch_disarm(void)

@@ -145,9 +145,13 @@ for _ in $(seq 50); do
 done
 expect_eq "the watch went with the killed process" False \
 	"$("$HVCTL" -j status | py "d['watch']['armed']")"
+# What a killed run leaves half-written, planted, and one not ours.
+mkdir -p "$D/.tmp-20261202T000000.000Z-vm9-vcpu9/hvtrace" "$D/.tmp-notes"
 watch_start --exit 20ms
 expect_eq "a restart removes what the killed one left half-written" 0 \
-	"$(find "$D" -maxdepth 1 -name '.tmp-*' | wc -l)"
+	"$(find "$D" -maxdepth 1 -name '.tmp-2*' | wc -l)"
+expect_eq "and keeps what is not a capture" yes \
+	"$([ -d "$D/.tmp-notes" ] && echo yes || echo no)"
 expect_eq "and keeps the finished ones" "$n" "$(captures)"
 watch_stop
 

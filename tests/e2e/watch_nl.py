@@ -55,7 +55,8 @@ W_U8 = {"exit_on", "halt_triggers", "armed"}
 W_U32 = {"history", "rate", "rate_total", "filter_pid", "vcpus", "pending"}
 CAPTURE = ["unspec", "pad", "id", "vm_id", "vm_pid", "vcpu_id", "tid",
            "trigger", "trigger_ts", "value_ns", "limit_ns", "window_ns",
-           "on", "first_seq", "trigger_seq", "end_seq", "suppressed"]
+           "on", "first_seq", "trigger_seq", "end_seq", "suppressed",
+           "clock_ns", "realtime_ns"]
 TRIGGERS = ["exit", "stall", "preempted"]
 
 # struct hvtrace_event, 160 bytes

@@ -648,7 +648,8 @@ static void test_run(void)
 	CHECK_HAS(s, "chain:      NPF (10 of 13 exits before it) -&gt; page "
 		  "0xfeb00000 (10) -&gt; rip 0x4016d0 (8) -&gt; batch-job (207) "
 		  "on CPU 5 for 30.00ms\n");
-	CHECK(strstr(s, "id=\"summary\"") < strstr(s, "id=\"capture\""));
+	CHECK(strstr(s, "id=\"summary\"") && strstr(s, "id=\"capture\"") &&
+	      strstr(s, "id=\"summary\"") < strstr(s, "id=\"capture\""));
 	free(s);
 
 	/* A capture.json that is a FIFO: a warning, the rest reported. */

@@ -52,6 +52,7 @@ struct watch_opts {
 /* What has been said about the counters, to say only what changes. */
 struct watch_state {
 	struct watch_dir wd;
+	struct trace_env *env;	/* wd's, its clock offset set per capture */
 	unsigned int captures;
 	uint64_t disk_dropped;	/* captures the disk had no room for */
 	uint64_t said_dropped, said_disk;
@@ -398,6 +399,14 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 		fprintf(stderr, "hvctl: warning: capture %" PRIu64 " lacks its "
 			"trigger record (%" PRIu64 ")\n", cap->id,
 			cap->trigger_seq);
+	/*
+	 * The module read both clocks as it copied the capture: its times
+	 * are dated right however long the watch has run (local_clock()
+	 * and the realtime clock drift apart by ppm).
+	 */
+	if (cap->realtime_ns)
+		st->env->clock_offset_ns = (int64_t)(cap->realtime_ns -
+						     cap->clock_ns);
 	if (capture_story(&story, cap, cap->events, cap->nr_events, trig))
 		return -ENOMEM;
 	ret = write_capture(st, cap, &story, path);
@@ -538,6 +547,7 @@ static int watch_run(int argc, char **argv)
 		.dir = o->dir, .keep = o->keep, .max_kib = o->max_kib,
 		.env = &env,
 	};
+	st.env = &env;
 	if (watch_dir_open(&st.wd, &made))
 		goto out;
 	if (hvc_open(&c) || hvc_status_get(c, &s, false))
@@ -551,6 +561,9 @@ static int watch_run(int argc, char **argv)
 	if (hvc_watch_start(c, &o->w))
 		goto out;
 	armed = true;
+	/* What a killed run left: now that the watch is ours. */
+	if (watch_dir_clean(&st.wd))
+		goto out;
 	/* Captures of earlier runs count toward --keep and --max-size. */
 	watch_prune(&st.wd);
 	hvctl_watch_describe(set, sizeof(set), &o->w);

@@ -41,11 +41,17 @@ struct watch_dir {
 
 /*
  * DIR is a directory we can write captures into (made if missing, its
- * parent must exist; an existing one's mode is left alone), and stale
- * .tmp-* of a killed run are removed: 0, or a negative errno reported.
- * *MADE: it was made here (to be removed should the watch not start).
+ * parent must exist; an existing one's mode is left alone): 0, or a
+ * negative errno reported. *MADE: it was made here (to be removed should
+ * the watch not start).
  */
 int watch_dir_open(const struct watch_dir *wd, bool *made);
+/*
+ * Remove the .tmp-* captures a killed run left unfinished: only once the
+ * watch is ours (the module has one owner), so never another running
+ * hvctl watch's. 0, or a negative errno reported.
+ */
+int watch_dir_clean(const struct watch_dir *wd);
 
 /* Whether NAME is a capture's (a name watch_capture_write() gives). */
 bool watch_is_capture_name(const char *name);

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +36,39 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 static int rm_tree(const char *path)
 {
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* PATH's data on disk: 0 or an errno. */
+static int sync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (fsync(fd))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int sync_entry(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_F || flag == FTW_DP ? sync_path(path) : 0;
+}
+
+/*
+ * A capture on disk before its name says it is whole: a host that
+ * crashes (the hosts watched are troubled ones) keeps it whole or not at
+ * all. 0 or an errno.
+ */
+static int sync_tree(const char *path)
+{
+	int err = nftw(path, sync_entry, 16, FTW_DEPTH | FTW_PHYS);
+
+	return err < 0 ? errno : err;
 }
 
 /* N digits at *P (0: one or more), stepped over. */
@@ -74,9 +108,7 @@ bool watch_is_capture_name(const char *name)
 int watch_dir_open(const struct watch_dir *wd, bool *made)
 {
 	char probe[WATCH_PATH_LEN];
-	struct dirent *e;
 	struct stat st;
-	DIR *d;
 
 	*made = !mkdir(wd->dir, 0700);
 	if (!*made && errno != EEXIST)
@@ -94,6 +126,14 @@ int watch_dir_open(const struct watch_dir *wd, bool *made)
 		return hvc_err(errno, "cannot write captures into %s: %s",
 			       wd->dir, strerror(errno));
 	rmdir(probe);
+	return 0;
+}
+
+int watch_dir_clean(const struct watch_dir *wd)
+{
+	struct dirent *e;
+	DIR *d;
+
 	d = opendir(wd->dir);
 	if (!d)
 		return hvc_err(errno, "reading %s: %s", wd->dir, strerror(errno));
@@ -242,9 +282,19 @@ int watch_capture_write(const struct watch_dir *wd,
 		ret = trace_finish(w);
 	else
 		trace_discard(w);
+	if (!ret) {
+		int err = sync_tree(tmp);
+
+		if (err)
+			ret = hvc_err(err, "writing %s to disk: %s", tmp,
+				      strerror(err));
+	}
 	if (!ret && rename(tmp, path))
 		ret = hvc_err(errno, "renaming %s to %s: %s", tmp, path,
 			      strerror(errno));
+	/* The rename too. */
+	if (!ret)
+		sync_path(wd->dir);
 	if (ret)
 		rm_tree(tmp);
 	return ret;
@@ -324,7 +374,8 @@ unsigned int watch_prune(const struct watch_dir *wd)
 	for (unsigned int i = 0; i + 1 < n; i++) {
 		char path[WATCH_PATH_LEN];
 		bool many = wd->keep && n - i > wd->keep;
-		bool big = wd->max_kib && total > wd->max_kib * 1024;
+		bool big = wd->max_kib && total / 1024 >= wd->max_kib &&
+			   total > wd->max_kib * 1024;
 
 		if (!many && !big)
 			break;

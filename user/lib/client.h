@@ -343,6 +343,8 @@ struct hvc_capture {
 	uint64_t window_ns;		/* STALL: the window */
 	uint64_t first_seq, trigger_seq, end_seq;
 	uint64_t suppressed;		/* this vCPU's, since its last one */
+	/* read together at the copy; 0: an older module */
+	uint64_t clock_ns, realtime_ns;
 	struct hvtrace_event *events;	/* in the vCPU's order */
 	unsigned int nr_events;
 };

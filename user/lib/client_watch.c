@@ -152,6 +152,7 @@ struct captures_ctx {
 	bool open;		/* cap holds a header */
 	unsigned int room;	/* events allocated */
 	int err;		/* the first of cb */
+	unsigned int lost;	/* handed over after it, not passed to cb */
 };
 
 /* The capture collected so far is complete: to the caller, then gone. */
@@ -159,6 +160,8 @@ static void capture_done(struct captures_ctx *x)
 {
 	if (x->open && !x->err)
 		x->err = x->cb(&x->cap, x->data);
+	else if (x->open)
+		x->lost++;	/* the module handed it over: it is gone */
 	free(x->cap.events);
 	memset(&x->cap, 0, sizeof(x->cap));
 	x->room = 0;
@@ -193,6 +196,8 @@ static int capture_header(struct captures_ctx *x, const struct nlattr *nest)
 	c->trigger_seq = hvnl_u64(tb[HVTRACE_CAPTURE_TRIGGER_SEQ]);
 	c->end_seq = hvnl_u64(tb[HVTRACE_CAPTURE_END_SEQ]);
 	c->suppressed = hvnl_u64(tb[HVTRACE_CAPTURE_SUPPRESSED]);
+	c->clock_ns = hvnl_u64(tb[HVTRACE_CAPTURE_CLOCK_NS]);
+	c->realtime_ns = hvnl_u64(tb[HVTRACE_CAPTURE_REALTIME_NS]);
 	x->open = true;
 	return 0;
 }
@@ -255,6 +260,9 @@ int hvc_captures_read(struct hvc *c, hvc_capture_cb cb, void *data)
 	if (ret)
 		x.open = false;
 	capture_done(&x);
+	if (x.lost)
+		hvc_err(ECANCELED, "%u more captures the module handed over "
+			"after that were lost", x.lost);
 	return ret ? ret : x.err;
 }
 

@@ -246,11 +246,15 @@
  *        HVTRACE_WATCH_EXIT_NS: NLA_U64, an exit whose EXIT_ON part
  *            reaches it triggers (0 or absent: no such trigger)
  *        HVTRACE_WATCH_EXIT_ON: NLA_U8, enum hvtrace_threshold_on
- *        HVTRACE_WATCH_HALT_TRIGGERS: NLA_U8, 1: with EXIT_ON total, halt
- *            time counts
+ *        HVTRACE_WATCH_HALT_TRIGGERS: NLA_U8, 1: halt time counts, with
+ *            EXIT_ON total and in the stall window (by default a halted
+ *            vCPU is idle, not stalled)
  *        HVTRACE_WATCH_STALL_NS: NLA_U64, a vCPU out of the guest at least
  *            so long within the last STALL_WINDOW_NS triggers (both or
- *            neither; STALL_NS <= STALL_WINDOW_NS)
+ *            neither; STALL_NS <= STALL_WINDOW_NS). Counted exactly but
+ *            where the window's start cuts an exit: then only what surely
+ *            lies inside, at most WINDOW / 128 less. A stall counts once:
+ *            the next needs time of its own.
  *        HVTRACE_WATCH_STALL_WINDOW_NS: NLA_U64
  *        HVTRACE_WATCH_PREEMPT_NS: NLA_U64, a vCPU thread preempted inside
  *            KVM at least so long triggers
@@ -271,8 +275,8 @@
  *
  * HVTRACE_CMD_WATCH_STOP (doit)
  * ----------------------
- * Disarm the watch (any socket may); its captures not yet read go. No
- * attributes.
+ * Disarm the watch (any socket may); its captures not yet read go (so
+ * they do when its owner arms it anew). No attributes.
  *
  * GET_STATUS' doit reply carries the watch too:
  *
@@ -283,8 +287,9 @@
  *            (HVTRACE_WATCH_POOL histories wait ready for new vCPUs)
  *        HVTRACE_WATCH_CAPTURES: NLA_U64, captures closed since armed
  *        HVTRACE_WATCH_PENDING: NLA_U32, of them, not read yet
- *        HVTRACE_WATCH_DROPPED: NLA_U64, of them, freed unread: more than
- *            HVTRACE_WATCH_PENDING_MAX were waiting
+ *        HVTRACE_WATCH_DROPPED: NLA_U64, captures lost: more than
+ *            HVTRACE_WATCH_PENDING_MAX were waiting, no memory to copy
+ *            one, or its reader went before it had it all
  *        triggers that made no capture, since armed:
  *        HVTRACE_WATCH_SUPPRESSED_BUSY: NLA_U64, the vCPU's previous
  *            capture was still recording its post window, or closing
@@ -301,7 +306,8 @@
  *
  * HVTRACE_CMD_READ_CAPTURES (dumpit)
  * -------------------------
- * Hands over the closed captures, oldest first, each once: a message of
+ * Only on the socket that armed the watch (-EPERM on another). Hands over
+ * the closed captures, oldest first, each once: a message of
  *
  *    HVTRACE_A_CAPTURE: NLA_NESTED
  *        HVTRACE_CAPTURE_ID: NLA_U64, from 1 since load
@@ -324,6 +330,11 @@
  *        HVTRACE_CAPTURE_END_SEQ: NLA_U64
  *        HVTRACE_CAPTURE_SUPPRESSED: NLA_U64, this vCPU's triggers that
  *            made no capture since its previous one
+ *        HVTRACE_CAPTURE_CLOCK_NS: NLA_U64, local_clock() when the capture
+ *            was copied, and, read with it:
+ *        HVTRACE_CAPTURE_REALTIME_NS: NLA_U64, the realtime clock (UTC):
+ *            their difference dates the capture's times, however long
+ *            the watch has run
  *
  * then the records in messages of
  *
@@ -332,9 +343,10 @@
  *        the vCPU's record number)
  *
  * A capture holds the vCPU's exits and preemptions before its trigger
- * record (the last HISTORY of them since the vCPU got its history, soon
- * after its first exit while armed), the trigger's, and those of the post
- * window (at most HISTORY). A vCPU whose capture is still being closed
+ * record (the last HISTORY of them since the vCPU got its history, at its
+ * first exit while armed, and not before its previous trigger: those are
+ * in the previous capture), the trigger's, and those of the post window
+ * (at most HISTORY). A vCPU whose capture is still being closed
  * makes no other (SUPPRESSED_BUSY).
  *
  * HVTRACE_CMD_CAPTURE (multicast "events")
@@ -586,6 +598,8 @@ enum hvtrace_capture_attr {
 	HVTRACE_CAPTURE_TRIGGER_SEQ,
 	HVTRACE_CAPTURE_END_SEQ,
 	HVTRACE_CAPTURE_SUPPRESSED,
+	HVTRACE_CAPTURE_CLOCK_NS,
+	HVTRACE_CAPTURE_REALTIME_NS,
 
 	__HVTRACE_CAPTURE_MAX
 };
