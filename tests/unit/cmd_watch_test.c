@@ -108,8 +108,8 @@ static void test_bad_options(void)
 		  "--stall", "20ms/50ms", "--history", "65537", "-o", d);
 	CHECK_BAD("--on goes with --exit", "--stall", "20ms/50ms", "--on",
 		  "runnable", "-o", d);
-	CHECK_BAD("--halt goes with --exit", "--preempted", "5ms", "--halt",
-		  "-o", d);
+	CHECK_BAD("--halt goes with --exit or --stall", "--preempted", "5ms",
+		  "--halt", "-o", d);
 	CHECK_BAD("--halt counts halt time toward --exit on the total only, "
 		  "not --on vmm", "--exit", "5ms", "--on", "vmm", "--halt",
 		  "-o", d);

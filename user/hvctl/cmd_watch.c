@@ -233,10 +233,11 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 	if (!o->w.exit_ns && !o->w.stall_ns && !o->w.preempt_ns)
 		return hvctl_usage_err(cmd, "no trigger: give --exit DUR, "
 				       "--stall X/Y or --preempted DUR");
-	if ((o->on_given || o->halt) && !o->w.exit_ns)
-		return hvctl_usage_err(cmd, "%s goes with --exit",
-				       o->on_given ? "--on" : "--halt");
-	if (o->halt && o->w.exit_on != HVTRACE_ON_TOTAL)
+	if (o->on_given && !o->w.exit_ns)
+		return hvctl_usage_err(cmd, "--on goes with --exit");
+	if (o->halt && !o->w.exit_ns && !o->w.stall_ns)
+		return hvctl_usage_err(cmd, "--halt goes with --exit or --stall");
+	if (o->halt && !o->w.stall_ns && o->w.exit_on != HVTRACE_ON_TOTAL)
 		return hvctl_usage_err(cmd, "--halt counts halt time toward "
 				       "--exit on the total only, not --on %s",
 				       threshold_on_name(o->w.exit_on));
@@ -589,7 +590,7 @@ out:
 const struct hvctl_cmd hvctl_cmd_watch = {
 	.name = "watch",
 	.run = watch_run,
-	.usage = "[--exit DUR [--on PART] [--halt]] [--stall X/Y] "
+	.usage = "[--exit DUR [--on PART]] [--stall X/Y] [--halt] "
 		 "[--preempted DUR]\n"
 		 "                 [--history N] [--post DUR] [--rate N] "
 		 "[--rate-total N]\n"
