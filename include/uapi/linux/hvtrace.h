@@ -282,7 +282,8 @@
  *
  *    HVTRACE_A_WATCH: NLA_NESTED, the settings above while armed, and:
  *        HVTRACE_WATCH_ARMED: NLA_U8
- *        HVTRACE_WATCH_VCPUS: NLA_U32, vCPUs with a history now
+ *        HVTRACE_WATCH_VCPUS: NLA_U32, vCPUs with a history now (one
+ *            being given or taken back may count)
  *        HVTRACE_WATCH_MEM_BYTES: NLA_U64, what histories and captures hold
  *            (HVTRACE_WATCH_POOL histories wait ready for new vCPUs)
  *        HVTRACE_WATCH_CAPTURES: NLA_U64, captures closed since armed
