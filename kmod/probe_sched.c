@@ -62,7 +62,7 @@ static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
 		vs->preempted_ns += w->off_ns;
 		if (READ_ONCE(hvt_recording))
 			consider_preempt(c, v, w->off_ns, cpu);
-		hvt_watch_preempt(v, w->off_ns, cpu);
+		hvt_watch_preempt(v, w->off_ns);
 	}
 }
 

@@ -30,9 +30,9 @@ void hvt_watch_rate_reset(void)
  * once (to refill the pool, to free a watch of a vCPU that was in the
  * slot before, or to make one after all).
  */
-static noinline struct hvt_watch_vcpu *watch_take(
-		const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
-		struct hvt_watch_vcpu *w)
+static noinline struct hvt_watch_vcpu *
+watch_take(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+	   struct hvt_watch_vcpu *w)
 {
 	/* life + 1: never 0, the value of a new slot. */
 	if (v->watch_kicked == v->life + 1)
@@ -54,8 +54,8 @@ static noinline struct hvt_watch_vcpu *watch_take(
 }
 
 /* V's watch, if it has one for this vCPU. */
-static __always_inline struct hvt_watch_vcpu *watch_of(
-		const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
+static __always_inline struct hvt_watch_vcpu *
+watch_of(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
 {
 	struct hvt_watch_vcpu *w = READ_ONCE(v->watch);
 
@@ -64,14 +64,13 @@ static __always_inline struct hvt_watch_vcpu *watch_of(
 	return watch_take(wc, v, w);
 }
 
-static __always_inline struct hvtrace_event *append(
-		struct hvt_watch_vcpu *w, const struct hvt_vcpu *v, u8 type,
-		u64 d, int cpu)
+static __always_inline struct hvtrace_event *
+append(struct hvt_watch_vcpu *w, const struct hvt_vcpu *v, u8 type, u64 d)
 {
 	struct hvt_watch_ring *r = w->active;
 	struct hvtrace_event *ev = &r->ev[w->pos];
 
-	hvt_event_fill(ev, v, type, d, cpu);
+	hvt_event_fill(ev, v, type, d, smp_processor_id());
 	ev->seq = ++w->head;
 	if (++w->pos == r->cap)
 		w->pos = 0;
@@ -105,9 +104,9 @@ static noinline void post_record(const struct hvt_watch_cfg *wc,
 static __always_inline void record(const struct hvt_watch_cfg *wc,
 				   struct hvt_watch_vcpu *w,
 				   const struct hvt_vcpu *v, u8 type, u64 d,
-				   int cpu, u64 end)
+				   u64 end)
 {
-	struct hvtrace_event *ev = append(w, v, type, d, cpu);
+	struct hvtrace_event *ev = append(w, v, type, d);
 
 	if (unlikely(atomic_read(&w->state) == HVT_W_POST))
 		post_record(wc, w, ev, end);
@@ -259,7 +258,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		return;
 	start = v->split.exit_ts;
 	end = start + d;
-	record(wc, w, v, HVTRACE_EV_EXIT, d, smp_processor_id(), end);
+	record(wc, w, v, HVTRACE_EV_EXIT, d, end);
 	if (wc->stall_ns)
 		sum = stall_add(wc, w, start, end, wc->halt_triggers ? d :
 				d - v->split.part[HVTRACE_PART_HALT]);
@@ -283,7 +282,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 }
 
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
-			 u64 off, int cpu)
+			 u64 off)
 {
 	struct hvt_watch_vcpu *w = watch_of(wc, v);
 	u64 end;
@@ -291,7 +290,7 @@ void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	if (!w)
 		return;
 	end = v->split.off_ts + off;
-	record(wc, w, v, HVTRACE_EV_PREEMPT, off, cpu, end);
+	record(wc, w, v, HVTRACE_EV_PREEMPT, off, end);
 	if (wc->preempt_ns && off >= wc->preempt_ns)
 		trigger(wc, w, v, HVTRACE_TRIGGER_PREEMPT, end, off,
 			wc->preempt_ns);

@@ -150,7 +150,7 @@ struct hvt_capture {
 void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		      u64 d);
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
-			 u64 off, int cpu);
+			 u64 off);
 
 /* The end of V's exit of D ns: before its split resets. */
 static __always_inline void hvt_watch_exit(struct hvt_vcpu *v, u64 d)
@@ -162,13 +162,12 @@ static __always_inline void hvt_watch_exit(struct hvt_vcpu *v, u64 d)
 }
 
 /* V's thread is back after being preempted inside KVM for OFF ns. */
-static __always_inline void hvt_watch_preempt(struct hvt_vcpu *v, u64 off,
-					      int cpu)
+static __always_inline void hvt_watch_preempt(struct hvt_vcpu *v, u64 off)
 {
 	const struct hvt_watch_cfg *wc = rcu_dereference_sched(hvt_watch_cfg);
 
 	if (unlikely(wc))
-		__hvt_watch_preempt(wc, v, off, cpu);
+		__hvt_watch_preempt(wc, v, off);
 }
 
 /* Do the probes want an exit's details (recording or watching)? */
