@@ -52,6 +52,10 @@ const char *cmd_name(unsigned int cmd)
 		[HVTRACE_CMD_GET_STATS] = "GET_STATS",
 		[HVTRACE_CMD_READ_EVENTS] = "READ_EVENTS",
 		[HVTRACE_CMD_WATERMARK] = "WATERMARK",
+		[HVTRACE_CMD_WATCH_START] = "WATCH_START",
+		[HVTRACE_CMD_WATCH_STOP] = "WATCH_STOP",
+		[HVTRACE_CMD_READ_CAPTURES] = "READ_CAPTURES",
+		[HVTRACE_CMD_CAPTURE] = "CAPTURE",
 	};
 
 	return cmd < sizeof(names) / sizeof(names[0]) ? names[cmd] : "unknown";
@@ -96,6 +100,24 @@ static struct pol cfg_pol[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_PREEMPT_THRESHOLD_NS] = { P_U64, true, 0, THR_MAX },
 };
 
+/* The watch's settings; the counters GET_STATUS adds have no policy. */
+static const struct pol watch_pol[HVTRACE_WATCH_MAX + 1] = {
+	[HVTRACE_WATCH_EXIT_NS] = { P_U64, true, 0, THR_MAX },
+	[HVTRACE_WATCH_EXIT_ON] = { P_U8, true, 0, HVTRACE_ON_MAX },
+	[HVTRACE_WATCH_HALT_TRIGGERS] = { P_U8, true, 0, 1 },
+	[HVTRACE_WATCH_STALL_NS] = { P_U64, true, 0, THR_MAX },
+	[HVTRACE_WATCH_STALL_WINDOW_NS] = { P_U64, true, 0, THR_MAX },
+	[HVTRACE_WATCH_PREEMPT_NS] = { P_U64, true, 0, THR_MAX },
+	[HVTRACE_WATCH_HISTORY] = { P_U32, true, 1, HVTRACE_WATCH_HISTORY_MAX },
+	[HVTRACE_WATCH_POST_NS] = { P_U64, true, 0,
+				    HVTRACE_WATCH_POST_NS_MAX },
+	[HVTRACE_WATCH_RATE] = { P_U32, true, 1, HVTRACE_WATCH_RATE_MAX },
+	[HVTRACE_WATCH_RATE_TOTAL] = { P_U32, true, 1,
+				       HVTRACE_WATCH_RATE_MAX },
+	[HVTRACE_WATCH_FILTER_PID] = { P_U32 },
+	[HVTRACE_WATCH_FILTER_VCPUS] = { P_BIN, .max = VCPU_BITS / 8 },
+};
+
 void oracle_init(void)
 {
 	cfg_pol[HVTRACE_CFG_FILTER_CPUS].max = host.cpumask_bytes;
@@ -104,6 +126,8 @@ void oracle_init(void)
 static const struct pol top_pol[HVTRACE_A_MAX + 1] = {
 	[HVTRACE_A_CONFIG] = { P_NEST, .nested = cfg_pol,
 			       .nested_max = HVTRACE_CFG_MAX },
+	[HVTRACE_A_WATCH] = { P_NEST, .nested = watch_pol,
+			      .nested_max = HVTRACE_WATCH_MAX },
 };
 
 static const struct nlattr *attr_at(const uint8_t *p)
@@ -583,13 +607,89 @@ bool cfgm_equal(const struct cfgm *a, const struct cfgm *b, char *diff,
 
 static bool has_doit(unsigned int cmd)
 {
-	return cmd >= HVTRACE_CMD_GET_STATUS && cmd <= HVTRACE_CMD_CLEAR;
+	return (cmd >= HVTRACE_CMD_GET_STATUS && cmd <= HVTRACE_CMD_CLEAR) ||
+	       cmd == HVTRACE_CMD_WATCH_START || cmd == HVTRACE_CMD_WATCH_STOP;
 }
 
 static bool has_dump(unsigned int cmd)
 {
 	return cmd == HVTRACE_CMD_GET_STATUS || cmd == HVTRACE_CMD_GET_CONFIG ||
-	       cmd == HVTRACE_CMD_GET_STATS || cmd == HVTRACE_CMD_READ_EVENTS;
+	       cmd == HVTRACE_CMD_GET_STATS || cmd == HVTRACE_CMD_READ_EVENTS ||
+	       cmd == HVTRACE_CMD_READ_CAPTURES;
+}
+
+/* A leaf of the WATCH nest in ATTRS (0 when absent), and whether there. */
+static bool watch_leaf(const uint8_t *p, int len, unsigned int type,
+		       uint64_t *v)
+{
+	*v = 0;
+	while (len >= NLA_HDRLEN && attr_at(p)->nla_len >= NLA_HDRLEN &&
+	       attr_at(p)->nla_len <= len) {
+		const struct nlattr *a = attr_at(p);
+
+		if ((a->nla_type & NLA_TYPE_MASK) == type) {
+			*v = leaf_value(p + NLA_HDRLEN, a->nla_len - NLA_HDRLEN);
+			return true;
+		}
+		len -= NLA_ALIGN(a->nla_len);
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return false;
+}
+
+/*
+ * WATCH_START's own checks, past the policy (validated already): the
+ * nest, the stall's two halves, a trigger; its VCPUS bitmap in whole
+ * words. 0 or the errno with WHY.
+ */
+static int watch_check(const uint8_t *attrs, int alen, const char **why)
+{
+	const uint8_t *n = NULL;
+	uint64_t stall, window, exit_ns, preempt, vcpus_len = 0;
+	int nlen = 0, rem = alen;
+	const uint8_t *p = attrs;
+
+	while (rem >= NLA_HDRLEN && attr_at(p)->nla_len >= NLA_HDRLEN &&
+	       attr_at(p)->nla_len <= rem) {
+		if ((attr_at(p)->nla_type & NLA_TYPE_MASK) == HVTRACE_A_WATCH) {
+			n = p + NLA_HDRLEN;
+			nlen = attr_at(p)->nla_len - NLA_HDRLEN;
+		}
+		rem -= NLA_ALIGN(attr_at(p)->nla_len);
+		p += NLA_ALIGN(attr_at(p)->nla_len);
+	}
+	if (!n) {
+		*why = "no watch settings";
+		return EINVAL;
+	}
+	for (p = n, rem = nlen; rem >= NLA_HDRLEN &&
+	     attr_at(p)->nla_len >= NLA_HDRLEN && attr_at(p)->nla_len <= rem;
+	     rem -= NLA_ALIGN(attr_at(p)->nla_len),
+	     p += NLA_ALIGN(attr_at(p)->nla_len))
+		if ((attr_at(p)->nla_type & NLA_TYPE_MASK) ==
+		    HVTRACE_WATCH_FILTER_VCPUS)
+			vcpus_len = attr_at(p)->nla_len - NLA_HDRLEN;
+	if (vcpus_len % 8) {
+		*why = "bitmap is not made of 64-bit words";
+		return EINVAL;
+	}
+	watch_leaf(n, nlen, HVTRACE_WATCH_STALL_NS, &stall);
+	watch_leaf(n, nlen, HVTRACE_WATCH_STALL_WINDOW_NS, &window);
+	watch_leaf(n, nlen, HVTRACE_WATCH_EXIT_NS, &exit_ns);
+	watch_leaf(n, nlen, HVTRACE_WATCH_PREEMPT_NS, &preempt);
+	if (!stall != !window) {
+		*why = "a stall needs its time and its window";
+		return EINVAL;
+	}
+	if (stall > window) {
+		*why = "a stall longer than its window";
+		return EINVAL;
+	}
+	if (!exit_ns && !stall && !preempt) {
+		*why = "no trigger";
+		return EINVAL;
+	}
+	return 0;
 }
 
 static bool observing(unsigned int cmd)
@@ -676,6 +776,28 @@ static void predict(struct unit *u, const uint8_t *m, enum priv priv,
 		/* A reader's dump ends when its socket is freed: later. */
 		only(u, 0, NULL);
 		allow_add(&u->allow, EBUSY);
+		break;
+	case HVTRACE_CMD_WATCH_START:
+		err = watch_check(attrs, alen, &why);
+		if (err)
+			return only(u, err, why);
+		/*
+		 * Armed, or not: another socket's watch (this socket's is
+		 * replaced), or histories for max_vcpus beyond half of the
+		 * memory; neither can be seen from here.
+		 */
+		only(u, 0, NULL);
+		allow_add(&u->allow, EBUSY);
+		allow_add(&u->allow, ENOMEM);
+		break;
+	case HVTRACE_CMD_WATCH_STOP:
+		only(u, 0, NULL);
+		break;
+	case HVTRACE_CMD_READ_CAPTURES:
+		/* The captures are the arming socket's only. */
+		only(u, 0, NULL);
+		allow_add(&u->allow, EPERM);
+		st->dump_running = true;
 		break;
 	case HVTRACE_CMD_READ_EVENTS:
 		if (st->lease == LEASE_OTHER)
