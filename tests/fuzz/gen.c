@@ -371,11 +371,60 @@ static void gen_config(struct msg *m, struct rng *r)
 }
 
 
+/*
+ * A watch: mostly valid settings (small histories, so arming is not
+ * refused for memory), now and then what WATCH_START must refuse.
+ */
+static void gen_watch(struct msg *m, struct rng *r)
+{
+	struct node *w = add_nest(&m->root, HVTRACE_A_WATCH);
+	uint64_t x, y;
+
+	if (chance(r, 60))
+		add_u64(w, HVTRACE_WATCH_EXIT_NS, some_ns(r));
+	if (chance(r, 20))
+		add_u8(w, HVTRACE_WATCH_EXIT_ON, below(r, HVTRACE_ON_MAX + 2));
+	if (chance(r, 15))
+		add_u8(w, HVTRACE_WATCH_HALT_TRIGGERS, below(r, 3));
+	if (chance(r, 40)) {
+		x = some_ns(r);
+		y = some_ns(r);
+		if (below(r, 4) && x > y) {
+			uint64_t t = x;
+
+			x = y;
+			y = t;
+		}
+		if (below(r, 8))
+			add_u64(w, HVTRACE_WATCH_STALL_NS, x);
+		if (below(r, 8))
+			add_u64(w, HVTRACE_WATCH_STALL_WINDOW_NS, y);
+	}
+	if (chance(r, 30))
+		add_u64(w, HVTRACE_WATCH_PREEMPT_NS, some_ns(r));
+	if (chance(r, 50))
+		add_u32(w, HVTRACE_WATCH_HISTORY, below(r, 10) ?
+			1 + below(r, 64) : (uint32_t)rnd(r) >> below(r, 32));
+	if (chance(r, 30))
+		add_u64(w, HVTRACE_WATCH_POST_NS, some_ns(r));
+	if (chance(r, 20))
+		add_u32(w, HVTRACE_WATCH_RATE, below(r, 4000));
+	if (chance(r, 20))
+		add_u32(w, HVTRACE_WATCH_RATE_TOTAL, below(r, 4000));
+	if (chance(r, 15))
+		add_u32(w, HVTRACE_WATCH_FILTER_PID,
+			below(r, 2) ? 0 : (uint32_t)rnd(r));
+	if (chance(r, 15))
+		add_bitmap(w, HVTRACE_WATCH_FILTER_VCPUS, r, VCPU_BITS,
+			   VCPU_BITS / 8);
+}
+
 static const unsigned int weight[NR_TCLASS] = {
 	[T_STATUS] = 6, [T_STATUS_DUMP] = 4, [T_CONFIG] = 6,
 	[T_CONFIG_DUMP] = 4, [T_SET] = 32, [T_START] = 4, [T_STOP] = 5,
 	[T_CLEAR] = 5, [T_STATS] = 5, [T_EVENTS] = 4, [T_UNKNOWN] = 4,
-	[T_WATERMARK] = 3,
+	[T_WATERMARK] = 3, [T_WATCH] = 8, [T_WATCH_STOP] = 3,
+	[T_CAPTURES] = 3,
 };
 
 static const struct {
@@ -394,6 +443,9 @@ static const struct {
 	[T_EVENTS] = { HVTRACE_CMD_READ_EVENTS, true },
 	[T_UNKNOWN] = { HVTRACE_CMD_GET_STATUS, false },
 	[T_WATERMARK] = { HVTRACE_CMD_WATERMARK, false },
+	[T_WATCH] = { HVTRACE_CMD_WATCH_START, false },
+	[T_WATCH_STOP] = { HVTRACE_CMD_WATCH_STOP, false },
+	[T_CAPTURES] = { HVTRACE_CMD_READ_CAPTURES, true },
 };
 
 /* A recorded message of CMD with that dump flag, if the corpus has one. */
@@ -453,12 +505,18 @@ struct msg *msg_template(struct rng *r, int want, int recorded)
 			 "built-in");
 		if (t == T_SET)
 			gen_config(m, r);
+		if (t == T_WATCH)
+			gen_watch(m, r);
 	}
 	if (t == T_UNKNOWN) {
-		static const uint8_t cmds[] = { 0, 10, 11, 12, 0x7f, 0x80, 0xff };
+		/* CAPTURE, like WATERMARK, is a notification: no operation. */
+		static const uint8_t cmds[] = { 0, HVTRACE_CMD_CAPTURE,
+						HVTRACE_CMD_MAX + 1, 0x7f, 0x80,
+						0xff };
 
 		m->cmd = below(r, 2) ? cmds[below(r, sizeof(cmds))] :
-				       10 + below(r, 246);
+				       HVTRACE_CMD_MAX + 1 +
+				       below(r, 255 - HVTRACE_CMD_MAX);
 	}
 	if ((t == T_WATERMARK || t == T_UNKNOWN) && chance(r, 30))
 		m->nl_flags |= NLM_F_DUMP;

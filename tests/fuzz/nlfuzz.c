@@ -1034,7 +1034,7 @@ static void sender_figures(double secs)
 	printf("\n  per command            sent  accepted  refused  ms/step\n");
 	for (c = 0; c < 256; c++)
 		for (d = 0; d < 2; d++) {
-			if (c > HVTRACE_CMD_WATERMARK) {
+			if (c > HVTRACE_CMD_MAX) {
 				for (e = 0; e < 3; e++)
 					other[d][e] += fig.cmd[c][d][e];
 				continue;
@@ -1048,7 +1048,7 @@ static void sender_figures(double secs)
 		}
 	for (d = 0; d < 2; d++)
 		if (other[d][0])
-			printf("    %-11s %-4s %8lu  %8lu %8lu\n", "cmd > 9",
+			printf("    %-11s %-4s %8lu  %8lu %8lu\n", "cmd > 13",
 			       d ? "dump" : "doit", other[d][0], other[d][1],
 			       other[d][2]);
 	printf("  refused because (the oracle's reasons, the kernel agreeing):\n");

@@ -186,6 +186,7 @@ void node_free(struct node *n);
 enum tclass {
 	T_STATUS, T_STATUS_DUMP, T_CONFIG, T_CONFIG_DUMP, T_SET, T_START,
 	T_STOP, T_CLEAR, T_STATS, T_EVENTS, T_UNKNOWN, T_WATERMARK,
+	T_WATCH, T_WATCH_STOP, T_CAPTURES,
 	NR_TCLASS
 };
 struct msg *msg_template(struct rng *r, int want, int recorded);
