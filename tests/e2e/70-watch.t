@@ -82,8 +82,10 @@ expect_eq "all but perhaps each vCPU's first with 16" True \
 ftrace="[l.split() for l in open('/tmp/ftrace-exits')]"
 expect_eq "those are a run of the kernel's exits of the vCPU" True \
 	"$(cap "all((lambda mine, k: any(k[i:i + len(mine)] == mine for i in range(len(k))))([(r['rip'], r['info1']) for r in c['records'] if r['type'] == 1], [(int(l[1], 16), int(l[2], 16)) for l in $ftrace if int(l[0]) == c['header']['vcpu_id']]) for c in caps)")"
-expect_eq "most are the fast exits: IOIO to 0x80 from rip_pio" True \
-	"$(cap "all(len([r for r in c['records'] if r['type'] == 1 and r['reason'] == 0x7b and $PORT == 0x80 and r['rip'] == $rip_pio and r['seq'] < c['header']['trigger_seq']]) >= 12 for c in $slow)")"
+# (Host interrupts and preemptions take places too: many on the debug
+# kernel.)
+expect_eq "half or more are the fast exits: IOIO to 0x80 from rip_pio" True \
+	"$(cap "all(len([r for r in c['records'] if r['type'] == 1 and r['reason'] == 0x7b and $PORT == 0x80 and r['rip'] == $rip_pio and r['seq'] < c['header']['trigger_seq']]) >= 8 for c in $slow)")"
 expect_eq "in order, none missing" True \
 	"$(cap "all([r['seq'] for r in c['records']] == list(range(c['header']['first_seq'], c['header']['end_seq'])) for c in caps)")"
 expect_eq "the trigger: the slow exit, >= 30ms, in the VMM" True \
