@@ -760,8 +760,12 @@ static void predict(struct unit *u, const uint8_t *m, enum priv priv,
 	if (u->uncertain) {
 		/* It may run after all, if the other dump ended in time. */
 		allow_add(&u->allow, 0);
-		if (g->cmd == HVTRACE_CMD_READ_EVENTS)
+		if (g->cmd == HVTRACE_CMD_READ_EVENTS) {
 			allow_add(&u->allow, EBUSY);
+			/* If it ran, this socket owns the buffers now. */
+			if (st->lease == LEASE_NONE)
+				st->lease = LEASE_UNSURE;
+		}
 		return;
 	}
 	switch (g->cmd) {
@@ -823,8 +827,13 @@ static void predict(struct unit *u, const uint8_t *m, enum priv priv,
 		if (resize && (st->recording || st->lease == LEASE_MAIN ||
 			       st->lease == LEASE_OTHER))
 			return only(u, EBUSY, "buffers change while in use");
-		if (err)
-			return only(u, -err, why);
+		if (err) {
+			only(u, -err, why);
+			/* The buffers' state is checked first. */
+			if (resize && st->lease == LEASE_UNSURE)
+				allow_add(&u->allow, EBUSY);
+			return;
+		}
 		only(u, 0, NULL);
 		if (resize) {
 			/* The rings' memory, and a reader's late release. */
