@@ -67,25 +67,27 @@ gpid=$(field pid "$GUEST_LINE")
 # The slow exits of each vCPU trigger; so may the first exits (the VMM
 # sets up) and the last exit, whose time runs to the VM's
 # destruction. The slow ones are the captures to check. A history begins
-# when the scan gives the vCPU its watch, after its first exit, and goes on
-# across captures: a capture holds the last 16 records, or all since then.
+# at the vCPU's first exit and goes on across captures, but a capture does
+# not reach back past its vCPU's previous trigger (those records are the
+# previous capture's): it holds the last 16 records, or all since then.
 slow="[c for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] == [0x81]]"
 expect_eq "captures of a slow exit, two or more per vCPU" True \
 	"$(cap "all(len([c for c in $slow if c['header']['vcpu_id'] == i]) >= 2 for i in (0, 1))")"
-expect_eq "each: 16 records before the trigger's, or all of its history" True \
-	"$(cap "all(c['header']['trigger_seq'] - c['header']['first_seq'] == min(16, c['header']['trigger_seq'] - 1) for c in $slow)")"
-expect_eq "all but perhaps each vCPU's first with 16" True \
-	"$(cap "len([c for c in $slow if c['header']['trigger_seq'] - c['header']['first_seq'] == 16]) >= 4")"
+prev="max([0] + [x['header']['trigger_seq'] for x in caps if x['header']['vcpu_id'] == c['header']['vcpu_id'] and x['header']['id'] < c['header']['id']])"
+expect_eq "each: 16 records before the trigger's, or all since the last" True \
+	"$(cap "all(c['header']['trigger_seq'] - c['header']['first_seq'] == min(16, c['header']['trigger_seq'] - $prev - 1) for c in $slow)")"
+expect_eq "some with all 16" True \
+	"$(cap "len([c for c in $slow if c['header']['trigger_seq'] - c['header']['first_seq'] == 16]) >= 2")"
 # Exits in a history (preemption records take places too) are a run of
 # the kernel's exits of that vCPU, rip and info1 alike: none missing, none
 # added, in order.
 ftrace="[l.split() for l in open('/tmp/ftrace-exits')]"
 expect_eq "those are a run of the kernel's exits of the vCPU" True \
 	"$(cap "all((lambda mine, k: any(k[i:i + len(mine)] == mine for i in range(len(k))))([(r['rip'], r['info1']) for r in c['records'] if r['type'] == 1], [(int(l[1], 16), int(l[2], 16)) for l in $ftrace if int(l[0]) == c['header']['vcpu_id']]) for c in caps)")"
-# (Host interrupts and preemptions take places too: many on the debug
-# kernel.)
-expect_eq "half or more are the fast exits: IOIO to 0x80 from rip_pio" True \
-	"$(cap "all(len([r for r in c['records'] if r['type'] == 1 and r['reason'] == 0x7b and $PORT == 0x80 and r['rip'] == $rip_pio and r['seq'] < c['header']['trigger_seq']]) >= 8 for c in $slow)")"
+# (Host interrupts and preemptions take places too: most of them on the
+# debug kernel, at times.)
+expect_eq "the fast exits are among them: IOIO to 0x80 from rip_pio" True \
+	"$(cap "all(any(r['type'] == 1 and r['reason'] == 0x7b and $PORT == 0x80 and r['rip'] == $rip_pio and r['seq'] < c['header']['trigger_seq'] for r in c['records']) for c in $slow if c['header']['trigger_seq'] - c['header']['first_seq'] == 16)")"
 expect_eq "in order, none missing" True \
 	"$(cap "all([r['seq'] for r in c['records']] == list(range(c['header']['first_seq'], c['header']['end_seq'])) for c in caps)")"
 expect_eq "the trigger: the slow exit, >= 30ms, in the VMM" True \
@@ -114,8 +116,15 @@ expect_eq "a stall capture on a slow exit" True "$(cap "len($stall) >= 1")"
 all="sorted([c for c in caps if c['header']['trigger'] == 'stall'], key=lambda c: c['header']['id'])"
 # (A stall suppressed restarts the window too: so the value is the time
 # of a run of exits ending with the trigger's, each whole.)
-expect_eq "each value: the exits' time since the previous stall, exactly" True \
-	"$(cap "all(c['header']['first_seq'] <= prev + 1 and c['header']['value_ns'] in [sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']) for k in range(prev, c['header']['trigger_seq'])] and c['header']['value_ns'] >= 20000000 and c['header']['window_ns'] == 50000000 for prev, c in zip([0] + [x['header']['trigger_seq'] for x in $all], $all))")"
+pairs="zip([0] + [x['header']['trigger_seq'] for x in $all], $all)"
+since="sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and prev < r['seq'] <= c['header']['trigger_seq'])"
+expect_eq "each value: at least 20ms, never more than the exits' time since the previous stall" True \
+	"$(cap "all(c['header']['first_seq'] <= prev + 1 and 20000000 <= c['header']['value_ns'] <= $since and c['header']['window_ns'] == 50000000 for prev, c in $pairs)")"
+# On the debug kernel exits are slower: the window's start may cut one.
+if [ "$HVT_KERNEL_KIND" != debug ]; then
+	expect_eq "each value: exactly the time of the exits after the halt's" True \
+		"$(cap "all(c['header']['value_ns'] in [sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']) for k in range(prev, c['header']['trigger_seq'])] for prev, c in $pairs)")"
+fi
 expect_eq "each fired at the first exit that crossed" True \
 	"$(cap "all(c['header']['value_ns'] - r['duration_ns'] < 20000000 for c in $all for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
 
