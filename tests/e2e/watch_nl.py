@@ -27,6 +27,11 @@ import struct
 import sys
 import time
 
+# The attribute walker of the events group's client (run from pyfork too,
+# whose sys.path[0] is not this directory).
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
+from nl_mcast import attrs  # noqa: E402
+
 NETLINK_GENERIC = 16
 SOL_NETLINK = 270
 NETLINK_ADD_MEMBERSHIP = 1
@@ -68,17 +73,6 @@ EVENT_FIELDS = ["seq", "ts_ns", "duration_ns", "info1", "info2", "addr",
                 "runnable_ns", "other_ns", "preempt_ns", "guest_ns",
                 "preempt_comm"]
 assert EVENT.size == 160
-
-
-def attrs(data):
-    out = []
-    while len(data) >= 4:
-        length, kind = struct.unpack_from("HH", data)
-        if length < 4:
-            break
-        out.append((kind & 0x3FFF, data[4:length]))
-        data = data[(length + 3) & ~3:]
-    return out
 
 
 def attr(kind, payload):
