@@ -141,8 +141,10 @@ rip_halt=$(field rip_halt "$GUEST_LINE")
 # (Set-up and the halts' I/O exits may still make one, under emulation.)
 expect_eq "stall captures: their value without the halts' time, exactly" True \
 	"$(cap "all(c['header']['value_ns'] in [sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']) for k in range(c['header']['trigger_seq'])] for c in caps if c['header']['trigger'] == 'stall')")"
-expect_eq "no capture on a halt's exit" "[]" \
-	"$(cap "[c['header'] for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['halt_ns']]")"
+# A halt's exit may still be the one that crosses, by its time outside the
+# halt (waking up, runnable: the debug kernel is slow); never by its halt.
+expect_eq "a capture on a halt's exit: crossed by its time outside the halt" "[]" \
+	"$(cap "[c['header'] for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['halt_ns'] and c['header']['value_ns'] - (r['duration_ns'] - r['halt_ns']) >= 20000000]")"
 echo "# ... unless halt time is asked to count"
 watch stall_ns=20000000 stall_window_ns=100000000 halt_triggers=1 -- \
 	--halt 10:5000
