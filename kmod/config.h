@@ -53,6 +53,18 @@ void hvt_config_publish(struct hvt_config *c);
 void hvt_config_reset_filters(struct hvt_config *c);
 void hvt_config_reset_overrides(struct hvt_config *c);
 
+/* Is V outside the VM and vCPU filters? */
+static inline bool hvt_filtered_vcpu(const struct hvt_config *c,
+				     const struct hvt_vcpu *v)
+{
+	u32 f = c->filters;
+
+	if ((f & HVT_F_PID) && v->vm_pid != c->pid)
+		return true;
+	return (f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
+				    !test_bit(v->vcpu_id, c->vcpus));
+}
+
 /* The probes' question: is this exit excluded by a filter? */
 static inline bool hvt_filtered(const struct hvt_config *c,
 				const struct hvt_vcpu *v, unsigned int ridx)
@@ -61,10 +73,7 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 
 	if (likely(!f))
 		return false;
-	if ((f & HVT_F_PID) && v->vm_pid != c->pid)
-		return true;
-	if ((f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
-				 !test_bit(v->vcpu_id, c->vcpus)))
+	if (hvt_filtered_vcpu(c, v))
 		return true;
 	if ((f & HVT_F_REASON) && !test_bit(ridx, c->reasons))
 		return true;

@@ -45,6 +45,8 @@ const struct nla_policy hvt_watch_policy[HVTRACE_WATCH_MAX + 1] = {
 	[HVTRACE_WATCH_FILTER_PID] = { .type = NLA_U32 },
 	[HVTRACE_WATCH_FILTER_VCPUS] = { .type = NLA_BINARY,
 					 .len = HVT_NR_VCPU_IDS / 8 },
+	[HVTRACE_WATCH_MARK_TRIGGERS] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HVTRACE_WATCH_MARK_PID] = { .type = NLA_U32 },
 };
 
 static u64 get_u64(struct nlattr **tb, int attr, u64 def)
@@ -81,6 +83,9 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 	wc->rate_total = get_u32(tb, HVTRACE_WATCH_RATE_TOTAL,
 				 HVTRACE_WATCH_RATE_TOTAL_DEFAULT);
 	wc->pid = get_u32(tb, HVTRACE_WATCH_FILTER_PID, 0);
+	wc->mark_triggers = tb[HVTRACE_WATCH_MARK_TRIGGERS] &&
+			    nla_get_u8(tb[HVTRACE_WATCH_MARK_TRIGGERS]);
+	wc->mark_pid = get_u32(tb, HVTRACE_WATCH_MARK_PID, 0);
 	if (tb[HVTRACE_WATCH_FILTER_VCPUS]) {
 		err = hvt_nla_bitmap(wc->vcpus, HVT_NR_VCPU_IDS,
 				     tb[HVTRACE_WATCH_FILTER_VCPUS],
@@ -106,9 +111,15 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 	}
 	wc->stall_merge_ns = div_u64(wc->stall_window_ns, HVT_STALL_STEPS);
 	wc->stall_limit_ns = wc->stall_ns ?: U64_MAX;
-	if (!wc->exit_ns && !wc->stall_ns && !wc->preempt_ns) {
+	if (wc->mark_pid && !wc->mark_triggers) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_WATCH_MARK_PID],
+				    "a VMM whose marks trigger, but marks do not trigger");
+		return -EINVAL;
+	}
+	if (!wc->exit_ns && !wc->stall_ns && !wc->preempt_ns &&
+	    !wc->mark_triggers) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "no trigger: give an exit, stall or preemption limit");
+				    "no trigger: give an exit, stall, preemption limit or guest marks");
 		return -EINVAL;
 	}
 	/* Every vCPU the table can hold, and the captures waiting (each at
@@ -191,7 +202,10 @@ static int put_settings(struct sk_buff *msg, const struct hvt_watch_cfg *wc)
 	    put_u64(msg, HVTRACE_WATCH_POST_NS, wc->post_ns) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_RATE, wc->rate) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_RATE_TOTAL, wc->rate_total) ||
-	    nla_put_u32(msg, HVTRACE_WATCH_FILTER_PID, wc->pid))
+	    nla_put_u32(msg, HVTRACE_WATCH_FILTER_PID, wc->pid) ||
+	    (wc->mark_triggers &&
+	     (nla_put_u8(msg, HVTRACE_WATCH_MARK_TRIGGERS, 1) ||
+	      nla_put_u32(msg, HVTRACE_WATCH_MARK_PID, wc->mark_pid))))
 		return -EMSGSIZE;
 	if (wc->vcpu_filter) {
 		struct nlattr *a;

@@ -5,7 +5,8 @@
  * kvm_exit notes the exit in the vCPU's slot; the next kvm_entry of that
  * vCPU (on whatever CPU) ends it: aggregates always, then, while
  * recording, filters, threshold and the ring; while watching, the
- * vCPU's history and the triggers (watch.c). An exit whose vCPU KVM
+ * vCPU's history and the triggers (watch.c). A CPUID exit may be a
+ * guest mark (guest_mark.c), noted at the exit. An exit whose vCPU KVM
  * destroys before it enters again ends there (probe_destroy.c), so every
  * exit is counted. Linking the exported __tracepoint_kvm_* symbols makes
  * modprobe load kvm first and pins it.
@@ -19,6 +20,7 @@
 
 #include "config.h"
 #include "exit_info.h"
+#include "guest_mark.h"
 #include "kvm_tracepoints.h"
 #include "probes.h"
 #include "record.h"
@@ -51,6 +53,8 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		hvt_exit_info_read(vcpu, v, true);
 		v->cpu_exit = smp_processor_id();
 		v->tid = current->pid;
+		if (unlikely(hvt_exit_is_cpuid(v)))
+			hvt_guest_mark(c, vcpu, v);
 	} else {
 		hvt_exit_info_read(vcpu, v, false);
 	}

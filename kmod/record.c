@@ -23,15 +23,19 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 	if (!ev) {	/* full, or this CPU got no ring */
 		if (type == HVTRACE_EV_EXIT)
 			c->acct.lost++;
-		else
+		else if (type == HVTRACE_EV_PREEMPT)
 			c->acct.pre_lost++;
+		else
+			c->acct.mark_lost++;
 		return;
 	}
 	hvt_event_fill(ev, v, type, d, cpu);
 	if (type == HVTRACE_EV_EXIT)
 		c->acct.recorded++;
-	else
+	else if (type == HVTRACE_EV_PREEMPT)
 		c->acct.pre_recorded++;
+	else
+		c->acct.mark_recorded++;
 	hvt_ring_commit(r, ev, seq);
 
 	/* Half full: wake the reader, once until it drains. */

@@ -40,7 +40,24 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	ev->duration_ns = d;
 	ev->cpu_entry = cpu;
 	ev->type = type;
-	if (type == HVTRACE_EV_EXIT) {
+	if (type == HVTRACE_EV_MARK) {
+		const struct hvt_mark *m = &v->mark;
+
+		ev->ts_ns = m->ts;
+		ev->cpu_exit = cpu;
+		ev->info1 = m->id;
+		ev->info2 = m->guest_tsc;
+		ev->addr = 0;
+		ev->flags = HVTRACE_EVF_RIP_VALID;
+		ev->preempt_pid = 0;
+		ev->preempt_ns = 0;
+		memset(ev->preempt_comm, 0, sizeof(ev->preempt_comm));
+		ev->mark.host_tsc = m->host_tsc;
+		ev->mark.tsc_offset = m->tsc_offset;
+		ev->mark.tsc_ratio = m->tsc_ratio;
+		ev->mark.tsc_frac_bits = m->tsc_frac_bits;
+		ev->guest_ns = 0;
+	} else if (type == HVTRACE_EV_EXIT) {
 		ev->ts_ns = s->exit_ts;
 		ev->cpu_exit = v->cpu_exit;
 		ev->flags = v->flags | s->pre_flags;

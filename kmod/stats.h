@@ -36,6 +36,9 @@ struct hvt_acct {
 	u64 pre_recorded;
 	u64 pre_lost;
 	u64 no_entry;		/* exits ended by their vCPU's destruction */
+	u64 mark_filtered;	/* guest marks: no threshold */
+	u64 mark_recorded;
+	u64 mark_lost;
 };
 
 struct hvt_reason_stat {

@@ -27,6 +27,17 @@ struct kvm;
 struct kvm_vcpu;
 struct hvt_watch_vcpu;
 
+/* The guest mark of the exit in flight (guest_mark.c). */
+struct hvt_mark {
+	u64 ts;			/* local_clock(), read with host_tsc */
+	u64 id;
+	u64 guest_tsc;		/* what the guest read before its CPUID */
+	u64 host_tsc;
+	u64 tsc_offset;
+	u64 tsc_ratio;
+	u64 tsc_frac_bits;
+};
+
 /* A vCPU's aggregates: its exits, and the rest of its time. */
 struct hvt_vcpu_stat {
 	struct hvt_reason_stat exits;
@@ -67,6 +78,7 @@ struct hvt_vcpu {
 	u32 watch_minute;	/* captures in this minute of the clock */
 	u32 watch_count;
 	u64 watch_suppressed;	/* triggers without capture since the last */
+	struct hvt_mark mark;
 	/* Aggregates, reset lazily after a clear (hvt_vcpu_stat()). */
 	unsigned long gen;
 	struct hvt_vcpu_stat stat;

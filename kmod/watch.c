@@ -295,3 +295,16 @@ void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		trigger(wc, w, v, HVTRACE_TRIGGER_PREEMPT, end, off,
 			wc->preempt_ns);
 }
+
+/* A guest mark is a trigger only from the VMs the operator trusts. */
+void __hvt_watch_mark(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
+{
+	struct hvt_watch_vcpu *w = watch_of(wc, v);
+	u64 ts = v->mark.ts;
+
+	if (!w)
+		return;
+	record(wc, w, v, HVTRACE_EV_MARK, 0, ts);
+	if (wc->mark_triggers && (!wc->mark_pid || wc->mark_pid == v->vm_pid))
+		trigger(wc, w, v, HVTRACE_TRIGGER_MARK, ts, 0, 0);
+}

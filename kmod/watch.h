@@ -54,6 +54,8 @@ struct hvt_watch_cfg {
 	u32 rate;		/* captures a minute per vCPU */
 	u32 rate_total;		/* and in all */
 	u32 pid;		/* 0: any VMM */
+	bool mark_triggers;	/* guest marks trigger */
+	u32 mark_pid;		/* those of this VMM's VMs only; 0: any */
 	bool vcpu_filter;
 	DECLARE_BITMAP(vcpus, HVT_NR_VCPU_IDS);
 };
@@ -151,6 +153,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		      u64 d);
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 			 u64 off);
+void __hvt_watch_mark(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v);
 
 /* The end of V's exit of D ns: before its split resets. */
 static __always_inline void hvt_watch_exit(struct hvt_vcpu *v, u64 d)
@@ -168,6 +171,15 @@ static __always_inline void hvt_watch_preempt(struct hvt_vcpu *v, u64 off)
 
 	if (unlikely(wc))
 		__hvt_watch_preempt(wc, v, off);
+}
+
+/* V's guest mark (v->mark), at its exit. */
+static __always_inline void hvt_watch_mark(struct hvt_vcpu *v)
+{
+	const struct hvt_watch_cfg *wc = rcu_dereference_sched(hvt_watch_cfg);
+
+	if (wc)
+		__hvt_watch_mark(wc, v);
 }
 
 /* Do the probes want an exit's details (recording or watching)? */

@@ -48,6 +48,30 @@ static __always_inline u32 hvt_vcpu_ecx(const struct kvm_vcpu *vcpu)
 	return (u32)vcpu->arch.regs[VCPU_REGS_RCX];
 }
 
+/* RAX, RBX, RDX likewise (a guest mark's registers). */
+static __always_inline u32 hvt_vcpu_reg32(const struct kvm_vcpu *vcpu,
+					  int reg)
+{
+	return (u32)vcpu->arch.regs[reg];
+}
+
+/* Running a nested guest (L2): its CPUIDs are not our guest's marks. */
+static inline bool hvt_vcpu_nested(const struct kvm_vcpu *vcpu)
+{
+	return vcpu->arch.hflags & HF_GUEST_MASK;
+}
+
+/* The guest's (L1's) TSC: (host TSC * ratio >> fraction bits) + offset. */
+static inline u64 hvt_vcpu_tsc_offset(const struct kvm_vcpu *vcpu)
+{
+	return vcpu->arch.l1_tsc_offset;
+}
+
+static inline u64 hvt_vcpu_tsc_ratio(const struct kvm_vcpu *vcpu)
+{
+	return vcpu->arch.l1_tsc_scaling_ratio;
+}
+
 /* A vCPU's file descriptor's vCPU (what kvm_vcpu_ioctl is given). */
 static inline struct kvm_vcpu *hvt_vcpu_of_file(const struct file *filp)
 {

@@ -32,7 +32,7 @@
 	.globl guest_code_start, guest_code_end, guest_entry
 	.globl exception_stubs, halt_irq_handler
 	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
-	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi
+	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi, rip_mark
 	.globl rip_spin
 
 /*
@@ -132,12 +132,39 @@ rip_mmio:
 /* CPUID clobbers EAX..EDX, so reload leaf and subleaf (0) each time. */
 .Lcpuid:
 	loop_head GP_CPUID_COUNT, .Lrdmsr
-1:	xor	%eax, %eax
+	cmpl	$MARK_LEAF, PARAM(GP_CPUID_LEAF)
+	je	.Lmark
+1:	mov	PARAM(GP_CPUID_LEAF), %eax
 	xor	%ecx, %ecx
 rip_cpuid:
 	cpuid
 	dec	%esi
 	jnz	1b
+	jmp	.Lrdmsr
+
+/*
+ * Guest marks: take an id, log it, then read the TSC, log it and pass it
+ * in EDX:EBX with the id in ECX, as hvmark does. The log's page (0) is
+ * the parameters': no fault between the TSC read and the CPUID.
+ */
+.Lmark:
+	push	%edi
+1:	mov	$1, %ecx
+	lock xadd %ecx, MARK_NEXT_GPA
+	mov	%ecx, %edi
+	and	$(MARK_LOG_SIZE - 1), %edi
+	shl	$4, %edi
+	mov	%ecx, MARK_LOG_GPA(%edi)
+	rdtsc
+	mov	%eax, %ebx
+	mov	%ebx, MARK_LOG_GPA + 4(%edi)
+	mov	%edx, MARK_LOG_GPA + 8(%edi)
+	mov	$MARK_LEAF, %eax
+rip_mark:
+	cpuid
+	dec	%esi
+	jnz	1b
+	pop	%edi
 
 .Lrdmsr:
 	loop_head GP_RDMSR_COUNT, .Lwrmsr

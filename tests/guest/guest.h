@@ -8,10 +8,13 @@
  *
  *   0x000000  +------------------------------+
  *             |  (unused)                    |
+ *   0x000100  |  mark log: MARK_LOG_SIZE x   |  guest -> VMM: --cpuid
+ *             |  { id, TSC lo, TSC hi, 0 }   |  N:MARK_LEAF, entry id % size
  *   0x000600  |  struct guest_params         |  VMM -> guest: counts, ports,
  *             |                              |  MMIO GPA, MSR, --spin ticks
  *   0x000700  |  eoi_count (u32)             |  guest -> VMM: --halt IRQ
  *             |                              |  handler runs
+ *   0x000704  |  mark_next (u32)             |  the next mark's id (from 1)
  *   0x000800  |  GDT: null, code 0x08,       |
  *             |       data 0x10 (flat 4 GiB) |
  *   0x000900  |  IDT: vectors 0..31 -> the   |
@@ -34,6 +37,10 @@
 #define MEM_SIZE	0x200000
 #define PARAMS_GPA	0x600
 #define EOI_COUNT_GPA	0x700	/* --halt: 32-bit count of handler runs */
+#define MARK_NEXT_GPA	0x704	/* --cpuid N:MARK_LEAF: the next mark's id */
+#define MARK_LOG_GPA	0x100	/* and the marks, id % MARK_LOG_SIZE */
+#define MARK_LOG_SIZE	64	/* 16-byte entries */
+#define MARK_LEAF	0x48565400	/* HVTRACE_MARK_LEAF: a guest mark */
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000
@@ -81,6 +88,7 @@
 #define GP_SLOW_PORT	0x20
 #define GP_MMIO_GPA	0x24
 #define GP_MSR		0x28
+#define GP_CPUID_LEAF	0x2c
 #define GP_SPIN_TICKS	0x30	/* 64 bits */
 
 #ifndef __ASSEMBLER__
@@ -94,7 +102,7 @@
 struct guest_params {
 	uint32_t count[7];	/* K_PIO .. K_SLOW */
 	uint32_t pio_port, slow_port, mmio_gpa, msr;
-	uint32_t pad;
+	uint32_t cpuid_leaf;
 	uint64_t spin_ticks;	/* --spin: TSC ticks per spin, 0: none */
 };
 
@@ -104,6 +112,7 @@ extern const char exception_stubs[], halt_irq_handler[];
 extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
 extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
+extern const char rip_mark[];
 #endif
 
 #endif /* _HVT_GUEST_H */

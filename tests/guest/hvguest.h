@@ -64,6 +64,7 @@ extern const char *const stat_name[NR_STATS];
 struct config {
 	uint64_t count[NR_KINDS];	/* per vCPU and program iteration */
 	uint64_t pio_port, slow_port, slow_usec, mmio_gpa, msr, vcpus;
+	uint64_t cpuid_leaf;		/* MARK_LEAF: guest marks */
 	uint64_t halt_usec;		/* non-zero: --halt given */
 	uint64_t spin_ms;		/* non-zero: --spin given */
 	uint64_t rounds;		/* non-zero: --rounds given */
@@ -153,6 +154,7 @@ void set_spin_ticks(uint64_t ticks);
 uint32_t guest_rip(const char *label);
 uint32_t kind_rip(int k);
 uint64_t eoi_count(void);
+uint64_t marks_read(uint64_t tsc[MARK_LOG_SIZE]);
 
 /* vm.c: one VM and its vCPUs */
 void open_kvm(void);
@@ -198,6 +200,8 @@ struct result {
 	uint64_t last_exit_ns[MAX_VCPUS];	/* last exit to destroy_vm() */
 	uint64_t destroy_ns;		/* destroy_vm() */
 	pid_t tids[2][MAX_VCPUS], last_tids[MAX_VCPUS];
+	uint64_t marks;			/* the last round's guest marks */
+	uint64_t mark_tsc[MARK_LOG_SIZE];	/* by id % MARK_LOG_SIZE */
 };
 
 void result_of_round(struct result *r);

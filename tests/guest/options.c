@@ -36,7 +36,7 @@ struct config cfg = {
 const char prog_name[] = "hvguest";
 const char usage_line[] =
 	"usage: hvguest [--vcpus N] [--cpu LIST] [--seconds S | --forever] "
-	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N] [--rdmsr N[:MSR]] "
+	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
 	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
 	"[--vmm-work USEC[:spin]]\n";
@@ -49,7 +49,8 @@ static void __noreturn usage(void)
 	       "and program iteration, in this order:\n"
 	       "  --pio N[:PORT]         N 'out dx,al' to PORT (default 0x80)\n"
 	       "  --mmio N[:GPA]         N 32-bit writes to unbacked GPA (default 0xd0000000)\n"
-	       "  --cpuid N              N CPUID leaf 0 (handled inside KVM)\n"
+	       "  --cpuid N[:LEAF]       N CPUID of LEAF (default 0; handled inside KVM);\n"
+	       "                         LEAF 0x48565400: guest marks, as hvmark's\n"
 	       "  --rdmsr N[:MSR]        N RDMSR, sent to userspace by an MSR filter\n"
 	       "  --wrmsr N[:MSR]        N WRMSR (one MSR for both; default 0x%x)\n"
 	       "  --hlt N                N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
@@ -119,7 +120,7 @@ static const struct field_opt {
 } field_opts[] = {
 	{ "pio",   2, 1, { F_COUNT(K_PIO), F_PORT(&cfg.pio_port) } },
 	{ "mmio",  2, 1, { F_COUNT(K_MMIO), { "GPA", 0, 0xfffffffc, &cfg.mmio_gpa } } },
-	{ "cpuid", 1, 1, { F_COUNT(K_CPUID) } },
+	{ "cpuid", 2, 1, { F_COUNT(K_CPUID), { "LEAF", 0, UINT32_MAX, &cfg.cpuid_leaf } } },
 	{ "rdmsr", 2, 1, { F_COUNT(K_RDMSR), F_MSR(&msr_arg[0]) } },
 	{ "wrmsr", 2, 1, { F_COUNT(K_WRMSR), F_MSR(&msr_arg[1]) } },
 	{ "hlt",   1, 1, { F_COUNT(K_HLT) } },

@@ -33,6 +33,7 @@ _Static_assert(offsetof(struct guest_params, count[K_RDMSR]) == GP_RDMSR_COUNT, 
 _Static_assert(offsetof(struct guest_params, count[K_WRMSR]) == GP_WRMSR_COUNT, "");
 _Static_assert(offsetof(struct guest_params, count[K_HLT]) == GP_HLT_COUNT, "");
 _Static_assert(offsetof(struct guest_params, count[K_SLOW]) == GP_SLOW_COUNT, "");
+_Static_assert(offsetof(struct guest_params, cpuid_leaf) == GP_CPUID_LEAF, "");
 _Static_assert(offsetof(struct guest_params, pio_port) == GP_PIO_PORT, "");
 _Static_assert(offsetof(struct guest_params, slow_port) == GP_SLOW_PORT, "");
 _Static_assert(offsetof(struct guest_params, mmio_gpa) == GP_MMIO_GPA, "");
@@ -97,6 +98,21 @@ void load_program(void)
 	p->slow_port = cfg.slow_port;
 	p->mmio_gpa = cfg.mmio_gpa;
 	p->msr = cfg.msr;
+	p->cpuid_leaf = cfg.cpuid_leaf;
+	*(uint32_t *)(guest_mem + MARK_NEXT_GPA) = 1;
+}
+
+/* Guest marks made so far, and the TSC each passed (the last ones). */
+uint64_t marks_read(uint64_t tsc[MARK_LOG_SIZE])
+{
+	uint32_t next, e[4];
+
+	memcpy(&next, guest_mem + MARK_NEXT_GPA, 4);
+	for (int i = 0; i < MARK_LOG_SIZE; i++) {
+		memcpy(e, guest_mem + MARK_LOG_GPA + 16 * i, sizeof(e));
+		tsc[i] = (uint64_t)e[2] << 32 | e[1];
+	}
+	return next - 1;
 }
 
 /* --spin: the guest's TSC ticks per spin, for every vCPU. */

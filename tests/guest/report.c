@@ -26,6 +26,9 @@
  *                    KVM_RUN and the next call, see run.c
  *   hops, vcpu_hops=A,B..   (--hop) handovers to the other thread
  *   vmm_work_usec, vmm_work=sleep|spin   (--vmm-work)
+ *   cpuid_leaf, marks, rip_mark, mark_tsc=ID:TSC,..   (--cpuid N:0x48565400)
+ *                    the guest marks made (the last round's), and the TSC
+ *                    each passed, for the last MARK_LOG_SIZE ids
  *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
@@ -51,6 +54,8 @@ void result_of_round(struct result *r)
 	r->rounds = 1;
 	r->iterations = vcpus[0].iters;
 	r->run_delay_ok = true;
+	if (cfg.cpuid_leaf == MARK_LEAF)
+		r->marks = marks_read(r->mark_tsc);
 	for (int s = 0; s < NR_STATS; s++)
 		r->kvm_have[s] = vcpus[0].stat_off[s] >= 0;
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
@@ -102,6 +107,8 @@ void result_add(struct result *sum, const struct result *r)
 	sum->spares += r->spares;
 	sum->shrinks += r->shrinks;
 	sum->destroy_checked += r->destroy_checked;
+	sum->marks = r->marks;
+	memcpy(sum->mark_tsc, r->mark_tsc, sizeof(sum->mark_tsc));
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		sum->vmm_ns[i] += r->vmm_ns[i];
 		sum->vmm_exits[i] += r->vmm_exits[i];
@@ -197,6 +204,17 @@ static void report_vmm(const struct result *r)
 		       cfg.vmm_work_spin ? "spin" : "sleep");
 }
 
+static void report_marks(const struct result *r)
+{
+	uint64_t first = r->marks > MARK_LOG_SIZE ? r->marks - MARK_LOG_SIZE + 1 : 1;
+
+	printf(" cpuid_leaf=0x%" PRIx64 " marks=%" PRIu64 " rip_mark=0x%x mark_tsc=",
+	       cfg.cpuid_leaf, r->marks, guest_rip(rip_mark));
+	for (uint64_t id = first; id <= r->marks; id++)
+		printf("%s%" PRIu64 ":%" PRIu64, id == first ? "" : ",", id,
+		       r->mark_tsc[id % MARK_LOG_SIZE]);
+}
+
 /* One round's line (round >= 0) or the final one (round < 0). */
 void report(const struct result *r, int round)
 {
@@ -226,6 +244,8 @@ void report(const struct result *r, int round)
 		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64
 		       " spin=%" PRIu64 " spin_port=0x%x rip_spin=0x%x",
 		       cfg.spin_ms, spin_tsc_khz, tot, SPIN_PORT, kind_rip(K_SPIN));
+	if (cfg.cpuid_leaf == MARK_LEAF)
+		report_marks(r);
 	printf(" run_ns=%" PRIu64, r->run_ns);
 	if (r->run_delay_ok)
 		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);

@@ -57,6 +57,11 @@
  *        HVTRACE_ACCT_PREEMPT_LOST: NLA_U64
  *        HVTRACE_ACCT_NO_ENTRY: NLA_U64, of SEEN, exits ended by their
  *            vCPU's destruction (HVTRACE_EVF_NO_ENTRY)
+ *        guest marks while recording (no threshold; the VM and vCPU
+ *        filters apply):
+ *        HVTRACE_ACCT_MARK_FILTERED: NLA_U64
+ *        HVTRACE_ACCT_MARK_RECORDED: NLA_U64
+ *        HVTRACE_ACCT_MARK_LOST: NLA_U64
  *    HVTRACE_A_EXITS_SEEN: NLA_U64, since load, never cleared
  *    HVTRACE_A_ENTRIES_SEEN: NLA_U64, since load, never cleared
  *    HVTRACE_A_EXITS_UNTRACED: NLA_U64, on CPUs without hvtrace state (one
@@ -272,6 +277,11 @@
  *            only, 0 = any
  *        HVTRACE_WATCH_FILTER_VCPUS: NLA_BINARY, bitmap of vCPU ids as
  *            for HVTRACE_CFG_FILTER_VCPUS, empty = any
+ *        HVTRACE_WATCH_MARK_TRIGGERS: NLA_U8, 1: a guest mark (see
+ *            HVTRACE_MARK_LEAF) of a watched vCPU triggers
+ *        HVTRACE_WATCH_MARK_PID: NLA_U32, with MARK_TRIGGERS: only the marks
+ *            of this VMM's VMs trigger, 0 = any (the others are still
+ *            recorded: a guest must not trigger where it is not trusted)
  *
  * HVTRACE_CMD_WATCH_STOP (doit)
  * ----------------------
@@ -446,6 +456,9 @@ enum hvtrace_acct_attr {
 	HVTRACE_ACCT_PREEMPT_RECORDED,
 	HVTRACE_ACCT_PREEMPT_LOST,
 	HVTRACE_ACCT_NO_ENTRY,
+	HVTRACE_ACCT_MARK_FILTERED,
+	HVTRACE_ACCT_MARK_RECORDED,
+	HVTRACE_ACCT_MARK_LOST,
 
 	__HVTRACE_ACCT_MAX
 };
@@ -574,6 +587,8 @@ enum hvtrace_watch_attr {
 	HVTRACE_WATCH_SUPPRESSED_TOTAL,
 	HVTRACE_WATCH_NO_HISTORY,
 	HVTRACE_WATCH_VCPU_BYTES,
+	HVTRACE_WATCH_MARK_TRIGGERS,
+	HVTRACE_WATCH_MARK_PID,
 
 	__HVTRACE_WATCH_MAX
 };
@@ -612,6 +627,7 @@ enum hvtrace_trigger {
 	HVTRACE_TRIGGER_EXIT,		/* one exit's part crossed EXIT_NS */
 	HVTRACE_TRIGGER_STALL,		/* out of the guest STALL_NS in WINDOW */
 	HVTRACE_TRIGGER_PREEMPT,	/* preempted PREEMPT_NS inside KVM */
+	HVTRACE_TRIGGER_MARK,		/* a guest mark, where allowed */
 
 	__HVTRACE_TRIGGER_MAX
 };
@@ -735,7 +751,19 @@ struct hvtrace_hist_bucket {
 enum hvtrace_event_type {
 	HVTRACE_EV_EXIT = 1,	/* one VM exit, exit to next entry */
 	HVTRACE_EV_PREEMPT = 2,	/* a vCPU thread preempted inside KVM */
+	HVTRACE_EV_MARK = 3,	/* a guest mark: CPUID HVTRACE_MARK_LEAF */
 };
+
+/*
+ * A guest marks its own timeline, without a driver: it reads its TSC and
+ * executes CPUID with EAX = HVTRACE_MARK_LEAF ("HVT\0": in the range
+ * reserved for hypervisors, past what KVM answers, 0x40000000-0x400001ff,
+ * and what guests probe, up to 0x4000ff00), ECX = a mark id of its
+ * choosing, EDX:EBX = the TSC it read. KVM answers as for any leaf it
+ * does not know; hvtrace, while recording or watching, writes an
+ * HVTRACE_EV_MARK record (hvmark(1) issues marks).
+ */
+#define HVTRACE_MARK_LEAF	0x48565400U
 
 /* hvtrace_event.flags */
 #define HVTRACE_EVF_RIP_VALID	(1U << 0)	/* rip holds the guest RIP */
@@ -766,6 +794,14 @@ enum hvtrace_event_type {
  * on cpu_exit, duration_ns the time off CPU until the switch-in on
  * cpu_entry; reason to rip describe the exit in flight; preempt_* the
  * task that took the CPU; part_ns[HVTRACE_PART_RUNNABLE] = duration_ns.
+ *
+ * HVTRACE_EV_MARK: a guest mark, at the CPUID exit: ts_ns (on cpu_exit =
+ * cpu_entry) and mark.host_tsc were read together in the exit's probe,
+ * duration_ns is 0, info1 is the mark id (ECX), info2 the guest's TSC
+ * (EDX:EBX), rip the CPUID's, reason the exit's; mark.* give the vCPU's
+ * TSC as KVM sets it (L1: the guest's own, not a nested guest's):
+ *   guest TSC = (host_tsc * tsc_ratio >> tsc_frac_bits) + tsc_offset
+ * (mod 2^64) at the probe; info2 is a little less (the exit's cost).
  */
 struct hvtrace_event {
 	__u64 seq;
@@ -788,7 +824,15 @@ struct hvtrace_event {
 	__u8 type;		/* enum hvtrace_event_type */
 	__u16 flags;		/* HVTRACE_EVF_* */
 	__u32 preempt_pid;	/* who ran instead, 0: nobody noted */
-	__u64 part_ns[HVTRACE_NR_PARTS];
+	union {
+		__u64 part_ns[HVTRACE_NR_PARTS];	/* EXIT, PREEMPT */
+		struct {
+			__u64 host_tsc;
+			__u64 tsc_offset;
+			__u64 tsc_ratio;
+			__u64 tsc_frac_bits;
+		} mark;					/* MARK */
+	};
 	__u64 preempt_ns;	/* how long preempt_pid ran instead */
 	__u64 guest_ns;		/* EXIT: in the guest before it (0: first) */
 	char preempt_comm[HVTRACE_COMM_LEN];
