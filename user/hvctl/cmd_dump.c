@@ -3,8 +3,8 @@
  * hvctl dump: every event of a recorded trace, one per line, in the
  * order the reader merges them (by re-entry or switch-in time), as text,
  * JSON objects or CSV. An exit shows where its time went (handling and
- * the parts) and who preempted it; a preemption record is a line of its
- * own kind. Lines are built by hand into one buffer (event_text(),
+ * the parts) and who preempted it; a preemption record and a guest mark
+ * are lines of their own kinds. Lines are built by hand into one buffer (event_text(),
  * event_json()), not with printf per field: a trace easily holds tens of
  * millions of events.
  */
@@ -133,7 +133,7 @@ static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 	bool pre = trace_is_preempt(ev);
 
 	/* Most exits have no preemptor: no comm to make printable. */
-	event_view_trace(&v, &ev->e, pre, ev->ts_ns, ev->cpu,
+	event_view_trace(&v, &ev->e, trace_event_type(ev), ev->ts_ns, ev->cpu,
 			 reason_label(c, &ev->e), vm_label(c, &ev->e),
 			 pre || ev->e.preempt_pid ? trace_comm(&ev->e, comm) : "");
 	switch (c->fmt) {
@@ -253,8 +253,10 @@ const struct hvctl_cmd hvctl_cmd_dump = {
 	.summary = "print every event of a recorded trace, one a line\n"
 		   "Exits with where their time went (handling, vmm, halt,\n"
 		   "runnable, other; guest time before) and who preempted them;\n"
-		   "preemption records as \"preempted\" lines. Events come in\n"
-		   "re-entry order; the time shown (ts_ns) is the exit (switch-out),\n"
+		   "preemption records as \"preempted\" lines; guest marks as\n"
+		   "\"mark ID\" lines: the guest's TSC, the one the host's gives\n"
+		   "at the exit and how far the guest's lies before it. Events come\n"
+		   "in re-entry order; the time shown (ts_ns) is the exit (switch-out),\n"
 		   "re-entry minus duration. json (also -j): one object a line;\n"
 		   "csv: a header line, addresses and flags in 0x hex. Damaged\n"
 		   "packets are skipped with a warning; --strict makes any damage\n"

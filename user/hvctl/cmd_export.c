@@ -7,6 +7,8 @@
  * time, only sums). A preemption record is a slice of its own on the
  * same track, "preempted by COMM (PID)" from switch-out to switch-in:
  * inside its exit's slice, so Perfetto draws it as the exit's child.
+ * A guest mark is an instant ("i") on its vCPU's track at its exit,
+ * "mark ID", the guest's TSC among its args.
  * The events stream out as the reader yields them; only the set of VMs
  * and vCPU threads already named is kept. A slice is built in a line
  * buffer (put.h, event_json_members()), its strings through the one
@@ -193,10 +195,15 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 	if (name_tracks(x, e))
 		return -1;
 	name = exit_reason_label(code, sizeof(code), e->isa, e->reason);
-	event_view_trace(&v, e, is_pre, ev->ts_ns, ev->cpu, name, "",
-			 trace_comm(e, comm));
+	event_view_trace(&v, e, trace_event_type(ev), ev->ts_ns, ev->cpu, name,
+			 "", trace_comm(e, comm));
 	p = put_str(line, next_member(x));
-	if (is_pre) {
+	if (v.mark) {
+		/* A point in time on its thread's track: no duration. */
+		p = put_str(p, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"mark\","
+			    "\"name\":\"mark ");
+		p = put_str(put_u64(p, v.mark_id), "\"");
+	} else if (is_pre) {
 		*put_preemptor(put_str(pre, "preempted by "), comm,
 			       e->preempt_pid,
 			       e->flags & HVTRACE_EVF_PREEMPT_VCPU) = '\0';
@@ -209,7 +216,8 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 	p = put_u64(put_str(p, ",\"pid\":"), e->vm_pid);
 	p = put_u64(put_str(p, ",\"tid\":"), e->tid);
 	p = put_us(p, ",\"ts\":", trace_exit_ns(ev));
-	p = put_us(p, ",\"dur\":", e->duration_ns);
+	if (!v.mark)
+		p = put_us(p, ",\"dur\":", e->duration_ns);
 	p = put_args(p, &x->fields, &v, is_pre ? name : NULL);
 	fwrite_unlocked(line, 1, p - line, x->f);
 	return 0;

@@ -11,6 +11,7 @@
 #include "duration.h"
 #include "event_fields.h"
 #include "exit_reasons.h"
+#include "guest_tsc.h"
 #include "put.h"
 #include "time_parts.h"
 #include "trace_format.h"
@@ -66,6 +67,14 @@ const struct event_field event_fields[] = {
 	F("preempt_comm", EF_STR, EF_PREEMPTOR, preempt_comm, ALL),
 	F("preempt_vcpu", EF_BOOL, EF_PREEMPTOR, preempt_vcpu, ALL),
 	F("preempt_ns", EF_U64, EF_PREEMPTOR, preempt_ns, ALL),
+	/* Guest marks: past the columns of traces without them. */
+	F("mark_id", EF_U64, EF_MARK, mark_id, ALL),
+	F("guest_tsc", EF_U64, EF_MARK, guest_tsc, ALL),
+	F("guest_tsc_at_exit", EF_U64, EF_MARK, guest_tsc_at_exit, ALL),
+	F("host_tsc", EF_U64, EF_MARK, host_tsc, ALL),
+	F("tsc_offset", EF_HEX, EF_MARK, tsc_offset, ALL),
+	F("tsc_ratio", EF_HEX, EF_MARK, tsc_ratio, ALL),
+	F("tsc_frac_bits", EF_U64, EF_MARK, tsc_frac_bits, ALL),
 };
 
 /* The header's declaration is unsized: the rows give the size. */
@@ -120,13 +129,38 @@ unsigned int event_fields_pick(const struct event_field **pick,
 	(v)->preempt_ns = (e)->preempt_ns;				\
 } while (0)
 
+/*
+ * A mark's view: what the guest passed, its clocks (where an exit's parts
+ * are, in both layouts: M points at them) and the TSC they give.
+ */
+#define VIEW_MARK(v, m) do {						\
+	(v)->mark_id = (v)->info1;					\
+	(v)->guest_tsc = (v)->info2;					\
+	(v)->host_tsc = (m).host_tsc;					\
+	(v)->tsc_offset = (m).tsc_offset;				\
+	(v)->tsc_ratio = (m).tsc_ratio;					\
+	(v)->tsc_frac_bits = (m).tsc_frac_bits;				\
+	(v)->guest_tsc_at_exit = guest_tsc_at((m).host_tsc,		\
+					      (m).tsc_ratio,		\
+					      (m).tsc_frac_bits,	\
+					      (m).tsc_offset);		\
+	memset((v)->part_ns, 0, sizeof((v)->part_ns));			\
+} while (0)
+
+static const char *type_word(unsigned int type)
+{
+	return type == HVTRACE_EV_PREEMPT ? "preempt" :
+	       type == HVTRACE_EV_EXIT ? "exit" :
+	       type == HVTRACE_EV_MARK ? "mark" : "unknown";
+}
+
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 		     const char *reason, const char *vm, const char *comm)
 {
 	VIEW_COPY(v, e);
-	v->type = e->type == HVTRACE_EV_PREEMPT ? "preempt" :
-		  e->type == HVTRACE_EV_EXIT ? "exit" : "unknown";
+	v->type = type_word(e->type);
 	v->preempt = e->type == HVTRACE_EV_PREEMPT;
+	v->mark = e->type == HVTRACE_EV_MARK;
 	/* The ring's time is the exit's; it knows nothing of the entry. */
 	v->ts_ns = e->ts_ns;
 	v->entry_ns = 0;
@@ -135,15 +169,18 @@ void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 	v->cpu = e->cpu_entry;
 	v->part_ns[0] = time_handling(e->duration_ns, e->part_ns);
 	v->preempt_comm = comm;
+	if (v->mark)
+		VIEW_MARK(v, e->mark);
 }
 
 void event_view_trace(struct event_view *v, const struct trace_record *e,
-		      bool preempt, uint64_t entry_ns, unsigned int cpu,
+		      unsigned int type, uint64_t entry_ns, unsigned int cpu,
 		      const char *reason, const char *vm, const char *comm)
 {
 	VIEW_COPY(v, e);
-	v->type = preempt ? "preempt" : "exit";
-	v->preempt = preempt;
+	v->type = type_word(type);
+	v->preempt = type == HVTRACE_EV_PREEMPT;
+	v->mark = type == HVTRACE_EV_MARK;
 	/* The trace's time is the re-entry's (the reader's order). */
 	v->ts_ns = e->duration_ns <= entry_ns ? entry_ns - e->duration_ns : 0;
 	v->entry_ns = entry_ns;
@@ -152,6 +189,8 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 	v->cpu = cpu;
 	v->part_ns[0] = e->handling_ns;
 	v->preempt_comm = comm;
+	if (v->mark)
+		VIEW_MARK(v, e->mark);
 }
 
 void event_fmt_init(struct event_fmt *f, unsigned int set)
@@ -322,7 +361,28 @@ static char *text_preempt_line(char *p, const struct event_view *v)
 	return text_exit(put_str(p, "; in "), v);
 }
 
+/*
+ * A guest mark: its id and RIP, the TSC the guest passed, and the one the
+ * host's gives at the exit with how far the guest's lies before it.
+ */
+static char *text_mark_line(char *p, const struct event_view *v)
+{
+	int64_t lag = guest_tsc_lag(v->guest_tsc_at_exit, v->guest_tsc);
+
+	p = put_u64(put_str(text_where(p, v), "mark "), v->mark_id);
+	if (v->flags & HVTRACE_EVF_RIP_VALID)
+		p = put_hex(put_str(p, " rip "), v->rip);
+	p = put_u64(put_str(p, " guest tsc "), v->guest_tsc);
+	p = put_u64(put_str(p, " (at the exit: "), v->guest_tsc_at_exit);
+	p = put_str(p, lag < 0 ? ", -" : ", +");
+	/* The magnitude, -INT64_MIN included. */
+	p = put_u64(p, lag < 0 ? -(uint64_t)lag : (uint64_t)lag);
+	return put_str(p, " cycles)");
+}
+
 char *event_text(char *p, const struct event_view *v)
 {
+	if (v->mark)
+		return text_mark_line(p, v);
 	return v->preempt ? text_preempt_line(p, v) : text_exit_line(p, v);
 }

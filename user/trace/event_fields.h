@@ -23,8 +23,9 @@ struct trace_record;
 
 /* One event, from a ring (drain) or a trace (dump, export). */
 struct event_view {
-	const char *type;		/* "exit", "preempt" */
+	const char *type;		/* "exit", "preempt", "mark" */
 	bool preempt;			/* a preemption record */
+	bool mark;			/* a guest mark: parts all 0 */
 	uint64_t seq;
 	uint64_t ts_ns;			/* the exit (a preemption: switch-out) */
 	uint64_t entry_ns;		/* re-entry (switch-in); traces only */
@@ -42,6 +43,10 @@ struct event_view {
 	const char *preempt_comm;
 	uint64_t preempt_vcpu;		/* 1: the preemptor is a vCPU thread */
 	uint64_t preempt_ns;
+	/* A guest mark's (guest_tsc.h): the module's record and the TSC. */
+	uint64_t mark_id, guest_tsc, host_tsc, tsc_offset, tsc_ratio;
+	uint64_t tsc_frac_bits;
+	uint64_t guest_tsc_at_exit;	/* computed from the four above */
 };
 
 enum event_kind {
@@ -59,6 +64,7 @@ enum event_when {
 	EF_RIP,		/* flags: HVTRACE_EVF_RIP_VALID */
 	EF_NO_ENTRY,	/* flags: HVTRACE_EVF_NO_ENTRY */
 	EF_PREEMPTOR,	/* a preemption record, or an exit with a preemptor */
+	EF_MARK,	/* a guest mark */
 };
 
 /* The outputs a field belongs to. */
@@ -80,7 +86,7 @@ struct event_field {
 	unsigned int lead;
 };
 
-#define EVENT_NR_FIELDS 34
+#define EVENT_NR_FIELDS 41
 extern const struct event_field event_fields[];
 
 /*
@@ -105,6 +111,8 @@ static inline bool event_field_present(const struct event_field *f,
 		return v->flags & HVTRACE_EVF_NO_ENTRY;
 	case EF_PREEMPTOR:
 		return v->preempt || v->preempt_pid;
+	case EF_MARK:
+		return v->mark;
 	default:
 		return true;
 	}
@@ -124,16 +132,17 @@ static inline const char *event_field_str(const struct event_field *f,
 
 /*
  * The view of a ring's event; REASON, VM and COMM are its labels (COMM
- * NUL-terminated by the caller: the ring does not promise one).
+ * NUL-terminated by the caller: the ring does not promise one). A mark's
+ * reason is its exit's (CPUID).
  */
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 		     const char *reason, const char *vm, const char *comm);
 /*
- * The view of a trace's record that re-entered at ENTRY_NS on CPU;
- * REASON, VM and COMM are its labels.
+ * The view of a trace's record of TYPE (HVTRACE_EV_*: trace_event_type())
+ * that re-entered at ENTRY_NS on CPU; REASON, VM and COMM are its labels.
  */
 void event_view_trace(struct event_view *v, const struct trace_record *e,
-		      bool preempt, uint64_t entry_ns, unsigned int cpu,
+		      unsigned int type, uint64_t entry_ns, unsigned int cpu,
 		      const char *reason, const char *vm, const char *comm);
 
 /*
@@ -177,6 +186,11 @@ char *event_json(char *p, const struct event_fmt *f,
  *   for 100.3us
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by
  *   stress-ng (4242); in NPF gpa 0x7ff82000 write rip 0x...
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 mark 7 rip 0x1088 guest
+ *   tsc 123456789 (at the exit: 123457000, +211 cycles)
+ *
+ * A mark's "at the exit" is the guest's TSC computed from the host's at
+ * the exit, and how far the guest's own reading lies before it.
  */
 char *event_text(char *p, const struct event_view *v);
 

@@ -56,6 +56,7 @@ static const struct {
 	uint8_t isa, type;
 	uint32_t fast;			/* VMX_FAST, SVM_FAST or 0 */
 	const char *name;
+	bool mark;			/* clocks, not parts (no split) */
 } classes[TRACE_EV_MAX + 1] = {
 	[TRACE_EV_EXIT_VMX] = { HVTRACE_ISA_VMX, HVTRACE_EV_EXIT, VMX_FAST,
 				"kvm_exit_vmx" },
@@ -69,6 +70,12 @@ static const struct {
 				   SVM_FAST, "vcpu_preempt_svm" },
 	[TRACE_EV_PREEMPT_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_PREEMPT,
 				       0, "vcpu_preempt" },
+	[TRACE_EV_MARK_VMX] = { HVTRACE_ISA_VMX, HVTRACE_EV_MARK, VMX_FAST,
+				"guest_mark_vmx", true },
+	[TRACE_EV_MARK_SVM] = { HVTRACE_ISA_SVM, HVTRACE_EV_MARK, SVM_FAST,
+				"guest_mark_svm", true },
+	[TRACE_EV_MARK_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_MARK, 0,
+				    "guest_mark", true },
 };
 
 static bool say(char *why, size_t len, const char *fmt, ...)
@@ -115,6 +122,17 @@ static inline uint64_t parts_sum(const uint8_t *ev)
 }
 
 /*
+ * The split rule: the parts and handling add up to the duration; a mark
+ * has its clocks where the parts are, and neither duration nor handling.
+ */
+static inline bool split_ok(const uint8_t *ev, unsigned int id, uint64_t d)
+{
+	if (classes[id].mark)
+		return !d && !u64_at(REC(ev, handling_ns));
+	return parts_sum(ev) == d;
+}
+
+/*
  * cpu_entry, isa and type lie side by side: one 32-bit load and compare
  * checks all three (little-endian, as the whole format).
  */
@@ -146,7 +164,7 @@ static inline bool plausible(const uint8_t *ev, unsigned int id, uint64_t ts,
 	memcpy(&d, REC(ev, duration_ns), sizeof(d));
 	memcpy(&reason, REC(ev, reason), sizeof(reason));
 	memcpy(&w, REC(ev, cpu_entry), sizeof(w));
-	return d <= ts && w == word && parts_sum(ev) == d &&
+	return d <= ts && w == word && split_ok(ev, id, d) &&
 	       (!(reason & classes[id].fast) ||
 		reason_ok(classes[id].isa, reason));
 }
@@ -164,7 +182,7 @@ static unsigned int odd_mask(const uint8_t *ev, unsigned int id, uint64_t ts,
 	memcpy(&reason, REC(ev, reason), sizeof(reason));
 	memcpy(&cpu_entry, REC(ev, cpu_entry), sizeof(cpu_entry));
 	return (unsigned int)(d > ts) << TRACE_ODD_DURATION |
-	       (unsigned int)(parts_sum(ev) != d) << TRACE_ODD_SPLIT |
+	       (unsigned int)!split_ok(ev, id, d) << TRACE_ODD_SPLIT |
 	       (unsigned int)!reason_ok(isa, reason) << TRACE_ODD_REASON |
 	       (unsigned int)(*REC(ev, isa) != isa) << TRACE_ODD_ISA |
 	       (unsigned int)(*REC(ev, type) != classes[id].type) <<
@@ -284,6 +302,10 @@ void trace_odd_describe(const uint8_t *ev, unsigned int cpu, char *why,
 	if (mask & 1U << TRACE_ODD_DURATION)
 		say(why, len, "duration %" PRIu64 "ns is longer than the "
 		    "clock had run at its end (%" PRIu64 "ns)", d, ts);
+	else if ((mask & 1U << TRACE_ODD_SPLIT) && classes[id].mark)
+		say(why, len, "a mark with a duration of %" PRIu64 "ns and "
+		    "handling of %" PRIu64 "ns (it has neither)", d,
+		    u64_at(REC(ev, handling_ns)));
 	else if (mask & 1U << TRACE_ODD_SPLIT)
 		say(why, len, "handling and the parts add up to %" PRIu64
 		    "ns, not to its duration %" PRIu64 "ns", parts_sum(ev), d);

@@ -50,7 +50,10 @@ struct trace_packet_context {
 
 /*
  * One event class per kind and vendor, so babeltrace2 prints each reason
- * by name from its vendor's enum. Every class has the same fields.
+ * by name from its vendor's enum. Every class has the same layout; the
+ * mark classes name some of its fields their own way (struct
+ * trace_record). Ids 7 to 9 came with guest marks, in format 2: an older
+ * hvctl skips a packet holding one as damaged, and reads the rest.
  */
 enum trace_event_id {
 	TRACE_EV_EXIT_VMX = 1,		/* "kvm_exit_vmx" */
@@ -59,15 +62,19 @@ enum trace_event_id {
 	TRACE_EV_PREEMPT_VMX = 4,	/* "vcpu_preempt_vmx" */
 	TRACE_EV_PREEMPT_SVM = 5,	/* "vcpu_preempt_svm" */
 	TRACE_EV_PREEMPT_UNKNOWN = 6,	/* "vcpu_preempt" */
+	TRACE_EV_MARK_VMX = 7,		/* "guest_mark_vmx" */
+	TRACE_EV_MARK_SVM = 8,		/* "guest_mark_svm" */
+	TRACE_EV_MARK_UNKNOWN = 9,	/* "guest_mark" */
 };
 
-#define TRACE_EV_MAX		TRACE_EV_PREEMPT_UNKNOWN
+#define TRACE_EV_MAX		TRACE_EV_MARK_UNKNOWN
 
 struct trace_event_header {
 	uint16_t id;			/* enum trace_event_id */
 	uint64_t timestamp;		/* vCPU re-entry (exit) or switch-in
 					 * (preemption), ns; the start is
-					 * timestamp - duration_ns */
+					 * timestamp - duration_ns (a mark's
+					 * is 0: its exit) */
 } __attribute__((packed));
 
 #define TRACE_COMM_LEN		16
@@ -77,14 +84,26 @@ struct trace_event_header {
  * handling_ns: duration_ns - the parts, so babeltrace2 users see the
  * whole split. Preemption records (HVTRACE_EV_PREEMPT) use the same
  * layout: duration_ns = runnable_ns is the time off CPU, reason to rip
- * the exit in flight, handling_ns and guest_ns 0.
+ * the exit in flight, handling_ns and guest_ns 0. Guest marks
+ * (HVTRACE_EV_MARK) too: duration_ns, handling_ns and guest_ns 0, info1
+ * the mark id ("mark_id" in the metadata), info2 the guest's TSC
+ * ("guest_tsc"), and mark.* where the parts are, as in the module's
+ * record (the guest TSC at the exit is computed, not stored).
  */
 struct trace_record {
 	uint64_t seq;
 	uint64_t duration_ns;
 	uint64_t handling_ns;
-	uint64_t part_ns[4];		/* enum hvtrace_part: vmm, halt,
+	union {
+		uint64_t part_ns[4];	/* enum hvtrace_part: vmm, halt,
 					 * runnable, other */
+		struct {		/* marks: guest_tsc.h */
+			uint64_t host_tsc;
+			uint64_t tsc_offset;
+			uint64_t tsc_ratio;
+			uint64_t tsc_frac_bits;
+		} __attribute__((packed)) mark;
+	};
 	uint64_t guest_ns;
 	uint64_t info1;
 	uint64_t info2;

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/hvtrace.h>
+
 #include "trace_format.h"
 
 struct trace_reader;
@@ -47,7 +49,21 @@ static inline uint64_t trace_exit_ns(const struct trace_event *ev)
 /* A preemption record (HVTRACE_EV_PREEMPT), not an exit. */
 static inline bool trace_is_preempt(const struct trace_event *ev)
 {
-	return ev->id >= TRACE_EV_PREEMPT_VMX;
+	return ev->id >= TRACE_EV_PREEMPT_VMX &&
+	       ev->id <= TRACE_EV_PREEMPT_UNKNOWN;
+}
+
+/* A guest mark (HVTRACE_EV_MARK): no exit either, its time is the CPUID's. */
+static inline bool trace_is_mark(const struct trace_event *ev)
+{
+	return ev->id >= TRACE_EV_MARK_VMX;
+}
+
+/* The kind of record, as the module's: HVTRACE_EV_EXIT, _PREEMPT, _MARK. */
+static inline unsigned int trace_event_type(const struct trace_event *ev)
+{
+	return trace_is_mark(ev) ? HVTRACE_EV_MARK :
+	       trace_is_preempt(ev) ? HVTRACE_EV_PREEMPT : HVTRACE_EV_EXIT;
 }
 
 /*

@@ -74,12 +74,28 @@ static void write_reason_enum(FILE *f, const char *type, unsigned int isa)
 }
 
 /*
- * Exits and preemption records share one layout (trace_format.h): the
- * time split next to the duration, the preemptor last.
+ * The fields of the record where marks differ (trace_format.h): exits and
+ * preemptions hold the time split there and the vendor's exit
+ * information; marks their clocks and what the guest passed.
+ */
+static const char *const split_fields[] = {
+	"uint64_t vmm_ns", "uint64_t halt_ns", "uint64_t runnable_ns",
+	"uint64_t other_ns", "hex64_t info1", "hex64_t info2",
+};
+static const char *const mark_fields[] = {
+	"uint64_t host_tsc", "hex64_t tsc_offset", "hex64_t tsc_ratio",
+	"uint64_t tsc_frac_bits", "uint64_t mark_id", "uint64_t guest_tsc",
+};
+
+/*
+ * Every class shares one layout (trace_format.h): the time split (a
+ * mark's clocks) next to the duration, the preemptor last.
  */
 static void write_event_class(FILE *f, const char *name, unsigned int id,
-			      const char *reason_type)
+			      const char *reason_type, bool mark)
 {
+	const char *const *x = mark ? mark_fields : split_fields;
+
 	fprintf(f,
 		"event {\n"
 		"\tname = \"%s\";\n"
@@ -89,13 +105,9 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\t\tuint64_t seq;\n"
 		"\t\tuint64_t duration_ns;\n"
 		"\t\tuint64_t handling_ns;\n"
-		"\t\tuint64_t vmm_ns;\n"
-		"\t\tuint64_t halt_ns;\n"
-		"\t\tuint64_t runnable_ns;\n"
-		"\t\tuint64_t other_ns;\n"
+		"\t\t%s;\n\t\t%s;\n\t\t%s;\n\t\t%s;\n"
 		"\t\tuint64_t guest_ns;\n"
-		"\t\thex64_t info1;\n"
-		"\t\thex64_t info2;\n"
+		"\t\t%s;\n\t\t%s;\n"
 		"\t\thex64_t addr;\n"
 		"\t\thex64_t rip;\n"
 		"\t\t%s reason;\n"
@@ -114,7 +126,8 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\t\tuint64_t preempt_ns;\n"
 		"\t\tchar_t preempt_comm[%u];\n"
 		"\t};\n"
-		"};\n\n", name, id, reason_type, TRACE_COMM_LEN);
+		"};\n\n", name, id, x[0], x[1], x[2], x[3], x[4], x[5],
+		reason_type, TRACE_COMM_LEN);
 }
 
 static int write_metadata(struct trace_writer *w, const struct trace_env *env)
@@ -186,15 +199,24 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		"};\n\n", off / 1000000000, off % 1000000000);
 	write_reason_enum(f, "vmx_reason_t", HV_ISA_VMX);
 	write_reason_enum(f, "svm_reason_t", HV_ISA_SVM);
-	write_event_class(f, "kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t");
-	write_event_class(f, "kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t");
-	write_event_class(f, "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t");
+	write_event_class(f, "kvm_exit_vmx", TRACE_EV_EXIT_VMX,
+			  "enum vmx_reason_t", false);
+	write_event_class(f, "kvm_exit_svm", TRACE_EV_EXIT_SVM,
+			  "enum svm_reason_t", false);
+	write_event_class(f, "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t",
+			  false);
 	write_event_class(f, "vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX,
-			  "enum vmx_reason_t");
+			  "enum vmx_reason_t", false);
 	write_event_class(f, "vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM,
-			  "enum svm_reason_t");
+			  "enum svm_reason_t", false);
 	write_event_class(f, "vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN,
-			  "uint32_t");
+			  "uint32_t", false);
+	write_event_class(f, "guest_mark_vmx", TRACE_EV_MARK_VMX,
+			  "enum vmx_reason_t", true);
+	write_event_class(f, "guest_mark_svm", TRACE_EV_MARK_SVM,
+			  "enum svm_reason_t", true);
+	write_event_class(f, "guest_mark", TRACE_EV_MARK_UNKNOWN, "uint32_t",
+			  true);
 	if (fflush(f) || ferror(f)) {
 		snprintf(path, sizeof(path), "%s/metadata", w->dir);
 		int ret = hvc_err(errno, "writing %s: %s", path,
@@ -434,23 +456,31 @@ fail:
 	return NULL;
 }
 
-/* Its event class: by kind, then by vendor (whose enum names the reason). */
+/*
+ * Its event class: by kind, then by vendor (whose enum names the reason):
+ * each kind's classes run VMX, SVM, unknown.
+ */
 static uint16_t event_id(const struct hvtrace_event *ev)
 {
-	bool pre = ev->type == HVTRACE_EV_PREEMPT;
+	uint16_t first = ev->type == HVTRACE_EV_PREEMPT ? TRACE_EV_PREEMPT_VMX :
+			 ev->type == HVTRACE_EV_MARK ? TRACE_EV_MARK_VMX :
+			 TRACE_EV_EXIT_VMX;
 
 	if (ev->isa == HVTRACE_ISA_VMX)
-		return pre ? TRACE_EV_PREEMPT_VMX : TRACE_EV_EXIT_VMX;
-	if (ev->isa == HVTRACE_ISA_SVM)
-		return pre ? TRACE_EV_PREEMPT_SVM : TRACE_EV_EXIT_SVM;
-	return pre ? TRACE_EV_PREEMPT_UNKNOWN : TRACE_EV_EXIT_UNKNOWN;
+		return first;
+	return ev->isa == HVTRACE_ISA_SVM ? first + 1 : first + 2;
 }
 
-/* The parts add up to the duration (ABI): handling is what they leave. */
+/*
+ * The parts add up to the duration (ABI): handling is what they leave.
+ * A mark has no parts (its clocks are there) and no duration.
+ */
 static uint64_t handling_ns(const struct hvtrace_event *ev)
 {
 	uint64_t sum = 0;
 
+	if (ev->type == HVTRACE_EV_MARK)
+		return 0;
 	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
 		sum += ev->part_ns[i];
 	return ev->duration_ns > sum ? ev->duration_ns - sum : 0;
@@ -485,6 +515,11 @@ _Static_assert(offsetof(struct hvtrace_event, part_ns) == 96, "ABI: part_ns");
 _Static_assert(offsetof(struct hvtrace_event, preempt_comm) == 144,
 	       "ABI: preempt_comm");
 _Static_assert(sizeof(struct trace_record) == 160, "trace format 2");
+/* A mark's clocks travel where the parts do, in both records. */
+_Static_assert(offsetof(struct hvtrace_event, mark.tsc_frac_bits) -
+	       offsetof(struct hvtrace_event, part_ns) ==
+	       offsetof(struct trace_record, mark.tsc_frac_bits) -
+	       offsetof(struct trace_record, part_ns), "mark clocks");
 
 int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 {
@@ -498,7 +533,8 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		return hvc_err(ERANGE, "event from CPU %u, beyond the %u streams",
 			       ev->cpu_entry, w->nr_cpus);
 	/* A kind this hvctl has no class for: counted, not misfiled. */
-	if (ev->type != HVTRACE_EV_EXIT && ev->type != HVTRACE_EV_PREEMPT) {
+	if (ev->type != HVTRACE_EV_EXIT && ev->type != HVTRACE_EV_PREEMPT &&
+	    ev->type != HVTRACE_EV_MARK) {
 		w->skipped++;
 		return 0;
 	}
