@@ -26,6 +26,7 @@
 #include "report_agg.h"
 #include "report_capture.h"
 #include "report_html.h"
+#include "report_marks.h"
 #include "report_split.h"
 #include "time_parts.h"
 #include "trace_filter.h"
@@ -710,6 +711,7 @@ static int print_report(struct out *o, const struct report *rep, const char *dir
 	      print_top(o, rep, REP_T_MSRS, &top_msrs, top);
 	if (ret)
 		return -1;
+	rep_print_marks(o, rep);
 	print_memory(o, rep);
 	out_close_object(o);
 	out_end(o);

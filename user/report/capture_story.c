@@ -21,6 +21,7 @@ static const char *const trigger_words[] = {
 	[HVTRACE_TRIGGER_EXIT] = "exit",
 	[HVTRACE_TRIGGER_STALL] = "stall",
 	[HVTRACE_TRIGGER_PREEMPT] = "preempted",
+	[HVTRACE_TRIGGER_MARK] = "mark",
 };
 
 const char *capture_trigger_word(unsigned int trigger)
@@ -118,7 +119,7 @@ static void find_preemptor(struct capture_story *st,
 			continue;
 		if (e->type == HVTRACE_EV_PREEMPT)
 			pre_add(pre, &npre, e, e->duration_ns, e->cpu_exit);
-		else
+		else if (e->type == HVTRACE_EV_EXIT)
 			pre_add(ex, &nex, e, e->preempt_ns, e->cpu_exit);
 	}
 	pre_take(st, npre ? pre : ex, npre ? npre : nex);
@@ -273,6 +274,14 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 			find_preemptor(st, ev, trig, trig, 0);
 		}
 		break;
+	case HVTRACE_TRIGGER_MARK:
+		/* No time crossed a limit: the guest asked. */
+		if (t && t->type == HVTRACE_EV_MARK) {
+			st->has_mark = true;
+			st->mark_id = t->info1;
+			st->guest_tsc = t->info2;
+		}
+		break;
 	default:
 		if (!t)
 			break;
@@ -344,6 +353,14 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 		if (st->pre_pid)
 			fprintf(f, " by %s", preemptor_text(pre, st));
 		break;
+	case HVTRACE_TRIGGER_MARK:
+		if (st->has_mark)
+			fprintf(f, "guest mark %" PRIu64 " (guest tsc %" PRIu64
+				")", st->mark_id, st->guest_tsc);
+		else
+			fprintf(f, "guest mark (its record is not in the "
+				"capture)");
+		break;
 	default:
 		fprintf(f, "%s %s", *st->trig_reason ? st->trig_reason : "exit",
 			duration_str(v, c->value_ns));
@@ -373,20 +390,35 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 	return n;
 }
 
+/* "trigger:    mark 7, guest tsc 123456789": no limit, the guest's. */
+static void evidence_mark(FILE *f, const struct capture_story *st)
+{
+	fprintf(f, "trigger:    mark");
+	if (st->has_mark)
+		fprintf(f, " %" PRIu64 ", guest tsc %" PRIu64, st->mark_id,
+			st->guest_tsc);
+}
+
 void capture_story_evidence(FILE *f, const struct capture_story *st)
 {
 	const struct hvc_capture *c = st->cap;
 	char v[DURATION_LEN], l[DURATION_LEN], w[DURATION_LEN];
 	char pre[PRE_TEXT_LEN], q[64];
 
-	fprintf(f, "trigger:    %s, %s", capture_trigger_word(c->trigger),
-		duration_str(v, c->value_ns));
+	if (c->trigger == HVTRACE_TRIGGER_MARK)
+		evidence_mark(f, st);
+	else
+		fprintf(f, "trigger:    %s, %s",
+			capture_trigger_word(c->trigger),
+			duration_str(v, c->value_ns));
 	if (c->trigger == HVTRACE_TRIGGER_STALL)
 		fprintf(f, " out of guest in %s",
 			duration_exact_str(w, c->window_ns));
 	else if (c->trigger == HVTRACE_TRIGGER_EXIT)
 		fprintf(f, " %s", threshold_on_name(c->on));
-	fprintf(f, " (limit %s)\n", duration_exact_str(l, c->limit_ns));
+	if (c->trigger != HVTRACE_TRIGGER_MARK)
+		fprintf(f, " (limit %s)", duration_exact_str(l, c->limit_ns));
+	fputc('\n', f);
 	fprintf(f, "vcpu:       vm %u (pid %u) vcpu %u (tid %u)\n", c->vm_id,
 		c->vm_pid, c->vcpu_id, c->tid);
 	fprintf(f, "chain:      ");
@@ -464,6 +496,10 @@ void capture_story_json(struct out *o, const struct capture_story *st,
 		out_u64(o, "window_ns", NULL, c->window_ns);
 	if (c->trigger == HVTRACE_TRIGGER_EXIT)
 		out_str(o, "part", NULL, threshold_on_name(c->on));
+	if (st->has_mark) {
+		out_u64(o, "mark_id", NULL, st->mark_id);
+		out_u64(o, "guest_tsc", NULL, st->guest_tsc);
+	}
 	out_u64(o, "first_seq", NULL, c->first_seq);
 	out_u64(o, "trigger_seq", NULL, c->trigger_seq);
 	out_u64(o, "end_seq", NULL, c->end_seq);

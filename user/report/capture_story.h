@@ -5,7 +5,8 @@
  * a capture closes and `hvctl report` opens a capture's report with it.
  *
  *   trigger        the capture's header: exit, stall or preempted, the
- *                  value that crossed the limit, the window
+ *                  value that crossed the limit, the window; or mark:
+ *                  the guest's mark id and TSC, from the trigger record
  *   runnable       of it, the time the vCPU thread waited for a CPU, and
  *                  the task with the largest share of it (a preemption
  *                  record's preemptor, else an exit's), on which CPU
@@ -47,6 +48,9 @@ struct capture_story {
 	uint64_t pre_ns;
 	/* The trigger record's reason (exit triggers). */
 	char trig_reason[EXIT_LABEL_LEN];
+	/* Mark triggers: the mark the guest made, when its record is here. */
+	bool has_mark;
+	uint64_t mark_id, guest_tsc;
 	/* Before the trigger: the dominant reason, count of all exits. */
 	uint64_t exits_before;
 	char reason[EXIT_LABEL_LEN];	/* "": no exit before it */
@@ -71,7 +75,7 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 unsigned int capture_find_seq(const struct hvtrace_event *ev, unsigned int n,
 			      uint64_t seq);
 
-/* "exit", "stall", "preempted": the trigger as a word. */
+/* "exit", "stall", "preempted", "mark": the trigger as a word. */
 const char *capture_trigger_word(unsigned int trigger);
 /* The inverse; -1: none. */
 int capture_trigger_parse(const char *s);
@@ -80,7 +84,8 @@ int capture_trigger_parse(const char *s);
  * The story in one line, without the time and the path: "stall vm 3
  * vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable (batch-job
  * (207) on CPU 5); before it 2114 NPF exits at page 0xfeb00000 from rip
- * 0x4016d0". Snprintf semantics.
+ * 0x4016d0"; "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789);
+ * before it ...". Snprintf semantics.
  */
 int capture_story_line(char *buf, size_t len, const struct capture_story *st);
 /* The evidence, a line each (summary.txt, report): reason -> ... */

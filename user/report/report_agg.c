@@ -554,6 +554,33 @@ static void add_keys(struct report *rep, const struct trace_record *x,
 			  &rows[REP_ROW_PORT]);
 }
 
+/* A guest mark: kept as it is, while there is room; no exit. */
+static void add_mark(struct report *rep, const struct trace_event *ev)
+{
+	const struct trace_record *x = &ev->e;
+
+	if (rep->passes > 1)
+		return;
+	if (rep->all_marks++ >= REP_MAX_MARKS)
+		return;
+	rep->marks[rep->nr_marks++] = (struct rep_mark){
+		.ts_ns = trace_exit_ns(ev), .id = x->info1,
+		.guest_tsc = x->info2, .rip = x->rip,
+		.host_tsc = x->mark.host_tsc, .tsc_offset = x->mark.tsc_offset,
+		.tsc_ratio = x->mark.tsc_ratio,
+		.tsc_frac_bits = x->mark.tsc_frac_bits, .vm_id = x->vm_id,
+		.vm_pid = x->vm_pid, .vcpu_id = x->vcpu_id, .flags = x->flags,
+	};
+}
+
+unsigned int report_marks(const struct report *rep,
+			  const struct rep_mark **marks, uint64_t *total)
+{
+	*marks = rep->marks;
+	*total = rep->all_marks;
+	return rep->nr_marks;
+}
+
 void report_add(struct report *rep, const struct trace_event *ev)
 {
 	const struct trace_record *x = &ev->e;
@@ -564,6 +591,10 @@ void report_add(struct report *rep, const struct trace_event *ev)
 
 	if (trace_is_preempt(ev)) {
 		add_preempt(rep, x);
+		return;
+	}
+	if (trace_is_mark(ev)) {
+		add_mark(rep, ev);
 		return;
 	}
 	r = reason_index(rep, x->isa, x->reason);

@@ -8,7 +8,8 @@
  *
  * Exits count everywhere; preemption records only in the preemptor
  * table (report_preempt.c) and as the preemptions of their vCPU and of
- * the reason of the exit in flight.
+ * the reason of the exit in flight; guest marks, which are no exits
+ * (their CPUID exit is recorded apart), only in the list of marks.
  */
 #ifndef HVCTL_REPORT_AGG_H
 #define HVCTL_REPORT_AGG_H
@@ -258,6 +259,24 @@ void rep_pre_iter_end(struct rep_pre_iter *it);
 /* The preemptor rep_split.top names, NULL for none. */
 const struct rep_preemptor *rep_preemptor_at(const struct report *rep,
 					     uint32_t top);
+/*
+ * Guest marks (HVTRACE_EV_MARK), the first REP_MAX_MARKS in the trace's
+ * order: a guest marks what it wants to find again, a few at a time.
+ */
+#define REP_MAX_MARKS		256
+
+struct rep_mark {
+	uint64_t ts_ns;			/* the exit, host local_clock */
+	uint64_t id, guest_tsc, rip;
+	uint64_t host_tsc, tsc_offset, tsc_ratio, tsc_frac_bits;
+	uint32_t vm_id, vm_pid, vcpu_id;
+	uint16_t flags;			/* HVTRACE_EVF_RIP_VALID */
+};
+
+/* The marks kept, into *MARKS: how many; *TOTAL: all the trace had. */
+unsigned int report_marks(const struct report *rep,
+			  const struct rep_mark **marks, uint64_t *total);
+
 /* VM_ID's name from vms.tsv, else "vm<id>" (trace_vm_label()). */
 const char *report_vm_name(const struct report *rep, uint64_t vm_id,
 			   char *buf, size_t len);

@@ -140,6 +140,11 @@ struct report {
 	uint64_t preempt_ns;
 	struct rep_split all_split;	/* of every exit */
 
+	/* Guest marks, first pass only: a second would add them again. */
+	struct rep_mark marks[REP_MAX_MARKS];
+	unsigned int nr_marks;
+	uint64_t all_marks;		/* kept or not */
+
 	/* The tables of each row kind (rep_blame keys), NULL: none. */
 	struct rep_table *row_table[REP_ROW_MSR + 1];
 	unsigned int passes;		/* over the trace so far */
