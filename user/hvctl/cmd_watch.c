@@ -3,7 +3,7 @@
  * hvctl watch: arm the module's watch and write every capture it makes
  * into a directory, unattended, until SIGINT/SIGTERM. The module keeps
  * the last exits and preemptions of each vCPU; when a trigger fires
- * (an exit's part, a stall window, a preemption) it freezes that
+ * (an exit's part, a stall window, a preemption, a guest's mark) it freezes that
  * history, records on for the post-trigger window and notifies the
  * "events" group. Then:
  *
@@ -46,7 +46,7 @@ struct watch_opts {
 	uint64_t max_kib;
 	struct hvc_watch w;
 	/* What the user typed, by HVTRACE_WATCH_* setting, for refusals. */
-	char typed[HVTRACE_WATCH_FILTER_VCPUS + 1][80];
+	char typed[HVC_WATCH_TYPED][80];
 };
 
 /* What has been said about the counters, to say only what changes. */
@@ -165,16 +165,48 @@ static int post_opt(void *p, const char *opt, const char *v)
 	return 0;
 }
 
+/* A VMM's pid, as --vm and --guest-mark=PID take it. */
+static int vmm_pid(const char *opt, const char *v, uint32_t *pid)
+{
+	uint64_t n;
+
+	if (hvctl_parse_u64(v, &n) || !n || n > INT32_MAX)
+		return hvctl_usage_err(&hvctl_cmd_watch, "%s takes the VMM's "
+				       "pid, not '%s'", opt, v);
+	*pid = n;
+	return 0;
+}
+
 static int vm_opt(void *p, const char *opt, const char *v)
 {
 	struct watch_opts *o = p;
-	uint64_t pid;
+	int ret = vmm_pid(opt, v, &o->w.pid);
 
-	if (hvctl_parse_u64(v, &pid) || !pid || pid > INT32_MAX)
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s takes the VMM's "
-				       "pid, not '%s'", opt, v);
-	o->w.pid = pid;
+	if (ret)
+		return ret;
 	typed(o, HVTRACE_WATCH_FILTER_PID, opt, v);
+	return 0;
+}
+
+/*
+ * --guest-mark[=PID]: a guest's mark triggers; with PID, only the marks
+ * of that VMM's VMs (a guest triggers only where it is trusted to).
+ */
+static int guest_mark_opt(void *p, const char *opt, const char *v)
+{
+	struct watch_opts *o = p;
+	int ret;
+
+	o->w.mark_triggers = 1;
+	typed(o, HVTRACE_WATCH_MARK_TRIGGERS, opt, "");
+	if (!v)
+		return 0;
+	ret = vmm_pid(opt, v, &o->w.mark_pid);
+	if (ret)
+		return ret;
+	snprintf(o->typed[HVTRACE_WATCH_MARK_PID],
+		 sizeof(o->typed[HVTRACE_WATCH_MARK_PID]), "%s=%s", opt, v);
+	o->w.typed[HVTRACE_WATCH_MARK_PID] = o->typed[HVTRACE_WATCH_MARK_PID];
 	return 0;
 }
 
@@ -207,6 +239,7 @@ static const struct hvctl_opt watch_opts[] = {
 	OPT_FLAG("--halt", struct watch_opts, halt),
 	OPT_CALL("--stall", stall_opt, NULL),
 	OPT_CALL("--preempted", preempted_opt, NULL),
+	OPT_FLAG_VALUE("--guest-mark", guest_mark_opt),
 	OPT_U64("--history", struct watch_opts, history, 1,
 		HVTRACE_WATCH_HISTORY_MAX),
 	OPT_CALL("--post", post_opt, NULL),
@@ -230,9 +263,11 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 		ret = hvctl_max_args(cmd, argv, n, 0);
 	if (ret)
 		return ret;
-	if (!o->w.exit_ns && !o->w.stall_ns && !o->w.preempt_ns)
+	if (!o->w.exit_ns && !o->w.stall_ns && !o->w.preempt_ns &&
+	    !o->w.mark_triggers)
 		return hvctl_usage_err(cmd, "no trigger: give --exit DUR, "
-				       "--stall X/Y or --preempted DUR");
+				       "--stall X/Y, --preempted DUR or "
+				       "--guest-mark");
 	if (o->on_given && !o->w.exit_ns)
 		return hvctl_usage_err(cmd, "--on goes with --exit");
 	if (o->halt && !o->w.exit_ns && !o->w.stall_ns)
@@ -305,6 +340,10 @@ void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w)
 	if (w->preempt_ns)
 		fprintf(f, "preempted %s, ",
 			duration_exact_str(a, w->preempt_ns));
+	if (w->mark_triggers && w->mark_pid)
+		fprintf(f, "guest marks of vm %u, ", w->mark_pid);
+	else if (w->mark_triggers)
+		fprintf(f, "guest marks, ");
 	if (w->history)
 		fprintf(f, "history %u", w->history);
 	else
@@ -334,6 +373,8 @@ void hvctl_watch_json(struct out *o, const struct hvc_watch *w)
 	out_u64(o, "stall_ns", NULL, w->stall_ns);
 	out_u64(o, "stall_window_ns", NULL, w->stall_window_ns);
 	out_u64(o, "preempt_ns", NULL, w->preempt_ns);
+	out_bool(o, "mark_triggers", NULL, w->mark_triggers);
+	out_u64(o, "mark_pid", NULL, w->mark_pid);
 	out_u64(o, "history", NULL, w->history);
 	out_u64(o, "post_ns", NULL, w->post_ns);
 	out_u64(o, "rate", NULL, w->rate);
@@ -592,6 +633,7 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 	.run = watch_run,
 	.usage = "[--exit DUR [--on PART]] [--stall X/Y] [--halt] "
 		 "[--preempted DUR]\n"
+		 "                 [--guest-mark[=PID]]\n"
 		 "                 [--history N] [--post DUR] [--rate N] "
 		 "[--rate-total N]\n"
 		 "                 [--vm PID] [--vcpu LIST] -o DIR [--keep N] "
@@ -599,5 +641,7 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 	.opts = watch_opts,
 	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
 		   "(the exits that led up to it, who preempted the vCPU) with\n"
-		   "a line that tells its story, until ^C",
+		   "a line that tells its story, until ^C. --guest-mark: a guest's\n"
+		   "mark (CPUID leaf 0x48565400, hvmark(1)) triggers too; =PID: only\n"
+		   "the marks of that VMM's VMs, the others are still recorded",
 };

@@ -161,8 +161,9 @@ static int take(const struct hvctl_cmd *cmd, const struct hvctl_opt *o,
 {
 	switch (o->kind) {
 	case HVCTL_OPT_FLAG:
+		/* V: an EQ_VALUE flag's "=value", else NULL. */
 		if (o->call)
-			return o->call(base, o->name, NULL);
+			return o->call(base, o->name, v);
 		*(bool *)field(o, base) = true;
 		return 0;
 	case HVCTL_OPT_STR:
@@ -227,7 +228,7 @@ int hvctl_parse_opts(const struct hvctl_cmd *cmd, int argc, char **argv,
 		o = find_opt(cmd, a, eq ? (size_t)(eq - a) : strlen(a));
 		if (!o)
 			return hvctl_usage_err(cmd, "unknown option '%s'", a);
-		if (!hvctl_opt_has_value(o) && eq)
+		if (!hvctl_opt_has_value(o) && eq && !o->eq_value)
 			return hvctl_usage_err(cmd, "%s takes no value", o->name);
 		if (seen_before(cmd, o, &seen) && !o->repeat)
 			return hvctl_usage_err(cmd, "%s given twice", o->name);
@@ -238,6 +239,8 @@ int hvctl_parse_opts(const struct hvctl_cmd *cmd, int argc, char **argv,
 				v = argv[++i];
 			else
 				return needs_value(cmd, o);
+		} else if (eq) {
+			v = eq + 1;
 		}
 		ret = take(cmd, o, v, base);
 		if (ret)

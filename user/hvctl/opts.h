@@ -6,6 +6,9 @@
  *
  *   --opt=value, --opt value   every option that takes a value; short
  *                              options (-o DIR) only the second way
+ *   --opt, --opt=value         a flag with an optional value (EQ_VALUE):
+ *                              the value only the first way, so the
+ *                              next argument is never taken for one
  *   --                         ends the options: what follows is an
  *                              argument even if it starts with '-'
  *   -5us, -1                   a '-' and a digit are an argument, so
@@ -49,12 +52,16 @@ struct hvctl_opt {
 	 */
 	const char *values;
 	bool repeat;		/* may be given more than once */
+	bool eq_value;		/* a FLAG's CALL gets "--opt=value"'s */
 };
 
 #define OPT_FLAG(n, type, field) \
 	{ .name = (n), .kind = HVCTL_OPT_FLAG, .off = offsetof(type, field) }
 #define OPT_FLAG_CALL(n, fn) \
 	{ .name = (n), .kind = HVCTL_OPT_FLAG, .call = (fn) }
+/* "--opt" calls FN(o, name, NULL), "--opt=value" FN(o, name, value). */
+#define OPT_FLAG_VALUE(n, fn) \
+	{ .name = (n), .kind = HVCTL_OPT_FLAG, .call = (fn), .eq_value = true }
 #define OPT_STR(n, type, field, vals) \
 	{ .name = (n), .kind = HVCTL_OPT_STR, .off = offsetof(type, field), \
 	  .values = (vals) }

@@ -50,6 +50,9 @@ int hvc_clear(struct hvc *c);
  * trigger is no such trigger; a zero history, rate or rate_total, and
  * post_ns without has_post, take the module's default.
  */
+/* The settings a user types, up to the last (the status' come between). */
+#define HVC_WATCH_TYPED		(HVTRACE_WATCH_MARK_PID + 1)
+
 struct hvc_watch {
 	uint64_t exit_ns;		/* an exit's part reaching it */
 	uint8_t exit_on;		/* enum hvtrace_threshold_on */
@@ -64,11 +67,14 @@ struct hvc_watch {
 	/* Words up to the last non-zero one; none: any vCPU. */
 	uint64_t vcpus[(HVTRACE_MAX_VCPU_ID + 64) / 64];
 	unsigned int nr_vcpu_words;
+	/* Guest marks trigger (HVTRACE_MARK_LEAF): those of MARK_PID's VMs only. */
+	uint8_t mark_triggers;
+	uint32_t mark_pid;		/* 0: any VMM's */
 	/*
 	 * What the user typed for each HVTRACE_WATCH_* setting (NULL: not
 	 * typed): a refusal by the module names it.
 	 */
-	const char *typed[HVTRACE_WATCH_FILTER_VCPUS + 1];
+	const char *typed[HVC_WATCH_TYPED];
 };
 
 /* The watch's state in GET_STATUS. */

@@ -155,6 +155,8 @@ const struct hvnl_policy hvc_policy_watch[HVTRACE_WATCH_MAX + 1] = {
 	P(HVTRACE_WATCH_SUPPRESSED_TOTAL, U64),
 	P(HVTRACE_WATCH_NO_HISTORY, U64),
 	P(HVTRACE_WATCH_VCPU_BYTES, U64),
+	P(HVTRACE_WATCH_MARK_TRIGGERS, U8),
+	P(HVTRACE_WATCH_MARK_PID, U32),
 };
 
 const struct hvnl_policy hvc_policy_capture[HVTRACE_CAPTURE_MAX + 1] = {

@@ -61,6 +61,10 @@ static void put_watch(struct nlmsghdr *nlh, const struct hvc_watch *w)
 	if (w->nr_vcpu_words)
 		mnl_attr_put(nlh, HVTRACE_WATCH_FILTER_VCPUS,
 			     w->nr_vcpu_words * sizeof(uint64_t), w->vcpus);
+	if (w->mark_triggers)
+		mnl_attr_put_u8(nlh, HVTRACE_WATCH_MARK_TRIGGERS, 1);
+	if (w->mark_triggers && w->mark_pid)
+		mnl_attr_put_u32(nlh, HVTRACE_WATCH_MARK_PID, w->mark_pid);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -131,6 +135,8 @@ int hvc_watch_status_parse(const struct nlattr *nest,
 			if (w->set.vcpus[i])
 				w->set.nr_vcpu_words = i + 1;
 	}
+	w->set.mark_triggers = hvnl_u8(tb[HVTRACE_WATCH_MARK_TRIGGERS]);
+	w->set.mark_pid = hvnl_u32(tb[HVTRACE_WATCH_MARK_PID]);
 	w->vcpus = hvnl_u32(tb[HVTRACE_WATCH_VCPUS]);
 	w->mem_bytes = hvnl_u64(tb[HVTRACE_WATCH_MEM_BYTES]);
 	w->captures = hvnl_u64(tb[HVTRACE_WATCH_CAPTURES]);
