@@ -92,8 +92,18 @@ static void test_bad_options(void)
 {
 	char *d = tmpdir("never");
 
-	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y or --preempted DUR",
-		  "-o", d);
+	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR "
+		  "or --guest-mark", "-o", d);
+	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR "
+		  "or --guest-mark", "--vm", "4100", "-o", d);
+	CHECK_BAD("--guest-mark takes the VMM's pid, not 'qemu'",
+		  "--guest-mark=qemu", "-o", d);
+	CHECK_BAD("--guest-mark takes the VMM's pid, not '0'",
+		  "--guest-mark=0", "-o", d);
+	CHECK_BAD("--guest-mark takes the VMM's pid, not ''",
+		  "--guest-mark=", "-o", d);
+	CHECK_BAD("--guest-mark given twice", "--guest-mark",
+		  "--guest-mark=7", "-o", d);
 	CHECK_BAD("--stall 50ms/20ms: 50.00ms out of the guest cannot fit in "
 		  "a window of 20.00ms (X must be at most Y)",
 		  "--stall", "50ms/20ms", "-o", d);
@@ -156,6 +166,8 @@ static void put_status_armed(bool armed, uint64_t busy, uint64_t dropped)
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_RATE_TOTAL, 60);
 	mnl_attr_put(nlh, HVTRACE_WATCH_FILTER_VCPUS, 8,
 		     &(uint64_t){ 0x3d });
+	mnl_attr_put_u8(nlh, HVTRACE_WATCH_MARK_TRIGGERS, 1);
+	mnl_attr_put_u32(nlh, HVTRACE_WATCH_MARK_PID, 4100);
 counters:
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_VCPUS, 4);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_MEM_BYTES, 3 << 20);
@@ -216,6 +228,8 @@ static void preemptor(struct hvtrace_event *e, uint32_t pid,
 #define NPF	0x400
 #define IOIO	0x7b
 #define MSR	0x7c
+#define HLT	0x78
+#define CPUID	0x72
 
 /*
  * A stall: 10 NPF exits at page 0xfeb00000 (8 from rip 0x4016d0), 3
@@ -327,6 +341,32 @@ static void preempt_capture(struct hvc_capture *c)
 	};
 }
 
+/* A mark trigger: the guest's mark 7, after two HLT exits. */
+static void mark_capture(struct hvc_capture *c)
+{
+	struct hvtrace_event *e;
+
+	nev = 0;
+	next_seq = 70;
+	for (unsigned int i = 0; i < 2; i++) {
+		e = add(HVTRACE_EV_EXIT, HLT, T0 - 5 * MS + i * 1000, 300);
+		e->flags = HVTRACE_EVF_RIP_VALID;
+		e->rip = 0x3000;
+	}
+	e = add(HVTRACE_EV_MARK, CPUID, T0, 0);
+	e->info1 = 7;
+	e->info2 = 123456789;
+	e->mark.host_tsc = 123457000;
+	e->mark.tsc_ratio = 1ULL << 48;
+	e->mark.tsc_frac_bits = 48;
+	*c = (struct hvc_capture){
+		.id = 4, .vm_id = 3, .vm_pid = 1200, .vcpu_id = 0, .tid = 1201,
+		.trigger = HVTRACE_TRIGGER_MARK, .trigger_ts = T0,
+		.first_seq = 70, .trigger_seq = 72, .end_seq = 73,
+		.events = evs, .nr_events = nev,
+	};
+}
+
 static void story_of(struct capture_story *st, const struct hvc_capture *c,
 		     char *line, size_t len)
 {
@@ -394,6 +434,27 @@ static void test_story(void)
 	story_of(&st, &c, line, sizeof(line));
 	CHECK_STR(line, "preempted vm 1 vcpu 1: 40.10ms by hog (1234) on CPU 1");
 
+	/* A mark: what the guest passed; the exits before it as ever. */
+	mark_capture(&c);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789); "
+		  "before it 2 HLT exits from rip 0x3000");
+	f = open_memstream(&ev, &n);
+	capture_story_evidence(f, &st);
+	fclose(f);
+	CHECK_STR(ev, "trigger:    mark 7, guest tsc 123456789\n"
+		  "vcpu:       vm 3 (pid 1200) vcpu 0 (tid 1201)\n"
+		  "chain:      HLT (2 of 2 exits before it) -> rip 0x3000 (2)\n");
+	free(ev);
+	/* Its record missing: the mark said without numbers. */
+	c.nr_events = 2;
+	CHECK_INT(capture_story(&st, &c, c.events, c.nr_events, 2), 0);
+	capture_story_line(line, sizeof(line), &st);
+	CHECK_STR(line, "mark vm 3 vcpu 0: guest mark (its record is not in "
+		  "the capture); before it 2 HLT exits from rip 0x3000");
+
+	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_MARK), "mark");
+	CHECK_INT(capture_trigger_parse("mark"), HVTRACE_TRIGGER_MARK);
 	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_PREEMPT), "preempted");
 	CHECK_INT(capture_trigger_parse("stall"), HVTRACE_TRIGGER_STALL);
 	CHECK_INT(capture_trigger_parse("nap"), -1);
@@ -677,6 +738,24 @@ static void test_run(void)
 	CHECK(!exists(tmpdir("refused")));
 	CHECK_INT(fake_asked[HVTRACE_CMD_READ_CAPTURES][1], 0);
 	free(out);
+
+	/* Guest marks: a refusal of either attribute names what was typed. */
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_WATCH_START, EINVAL, "no VMM of that pid",
+		    HVTRACE_WATCH_MARK_PID);
+	put_status(0, 0);
+	CHECK_INT(WATCH_RUN(&out, "--guest-mark=4100", "-o",
+			    tmpdir("refused")), 1);
+	CHECK_STR(fake_err, "no VMM of that pid (--guest-mark=4100)");
+	free(out);
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_WATCH_START, EOPNOTSUPP, "no guest marks",
+		    HVTRACE_WATCH_MARK_TRIGGERS);
+	put_status(0, 0);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "--guest-mark", "-o",
+			    tmpdir("refused")), 1);
+	CHECK_STR(fake_err, "no guest marks (--guest-mark)");
+	free(out);
 }
 
 /* A full disk: the capture is dropped, counted, nothing left behind. */
@@ -827,8 +906,8 @@ static void test_status(void)
 	fake_reset();
 	put_status(4, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "  watch:         armed: stall 20ms/50ms, history "
-		  "512, post 5ms, rate 6/min per vCPU, 60/min in all, vcpus "
+	CHECK_HAS(out, "  watch:         armed: stall 20ms/50ms, guest marks of "
+		  "vm 4100, history 512, post 5ms, rate 6/min per vCPU, 60/min in all, vcpus "
 		  "0,2-5\n"
 		  "                 4 vCPUs with a history, 3.0 MiB held (128.0 "
 		  "KiB a vCPU, 8 ready for new ones)\n"
@@ -839,7 +918,7 @@ static void test_status(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"watch\":{\"armed\":true,\"exit_ns\":0,\"stall_ns\":"
 		  "20000000,\"stall_window_ns\":50000000,\"preempt_ns\":0,"
-		  "\"history\":512,\"post_ns\":5000000,\"rate\":6,"
+		  "\"mark_triggers\":true,\"mark_pid\":4100,\"history\":512,\"post_ns\":5000000,\"rate\":6,"
 		  "\"rate_total\":60,\"pid\":0,\"vcpus\":\"0,2-5\","
 		  "\"vcpus_with_history\":4,\"mem_bytes\":3145728,"
 		  "\"vcpu_bytes\":131072,\"captures\":9,\"pending\":1,\"dropped\":1,"

@@ -166,6 +166,9 @@ static void put_captures(const struct nlmsghdr *req)
 	put_done(2, req, 0);
 }
 
+/* The last WATCH_START's WATCH nest, as the module would read it. */
+static char watch_sent[4096] __attribute__((aligned(4)));
+
 /* WATCH_START refused, the extended ACK pointing at HISTORY. */
 static void put_watch_refusal(const struct nlmsghdr *req)
 {
@@ -173,6 +176,11 @@ static void put_watch_refusal(const struct nlmsghdr *req)
 	struct nlmsghdr *nlh;
 	struct nlmsgerr *e;
 
+	memset(watch_sent, 0, sizeof(watch_sent));
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == HVTRACE_A_WATCH &&
+		    a->nla_len <= sizeof(watch_sent))
+			memcpy(watch_sent, a, a->nla_len);
 	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
 		if (mnl_attr_get_type(a) == HVTRACE_A_WATCH)
 			w = a;
@@ -483,6 +491,48 @@ static void test_captures(void)
 	hvc_close(c);
 }
 
+/* The mark settings of W as WATCH_START sends them, read back. */
+static void mark_sent(struct hvc *c, const struct hvc_watch *w,
+		      struct hvc_watch_status *got)
+{
+	const struct nlattr *nest = (const struct nlattr *)watch_sent;
+
+	reset(module);
+	CHECK_INT(hvc_watch_start(c, w), -ENOMEM);
+	CHECK_INT(nest->nla_type & NLA_TYPE_MASK, HVTRACE_A_WATCH);
+	CHECK_INT(hvc_watch_status_parse(nest, got), 0);
+}
+
+/* Guest marks: MARK_TRIGGERS 1 when asked, MARK_PID only with it. */
+static void test_watch_marks(void)
+{
+	struct hvc_watch w = { .exit_ns = 1 };
+	struct hvc_watch_status got;
+	struct hvc *c;
+
+	reset(module);
+	if (!CHECK(hvc_open(&c) == 0 && c))
+		return;
+	mark_sent(c, &w, &got);
+	CHECK_INT(got.set.mark_triggers, 0);
+	CHECK_INT(got.set.mark_pid, 0);
+	w.mark_triggers = 1;
+	mark_sent(c, &w, &got);
+	CHECK_INT(got.set.mark_triggers, 1);
+	CHECK_INT(got.set.mark_pid, 0);
+	CHECK_U64(got.set.exit_ns, 1);
+	w.mark_pid = 4100;
+	mark_sent(c, &w, &got);
+	CHECK_INT(got.set.mark_triggers, 1);
+	CHECK_INT(got.set.mark_pid, 4100);
+	/* A pid without the trigger means nothing: not sent. */
+	w.mark_triggers = 0;
+	mark_sent(c, &w, &got);
+	CHECK_INT(got.set.mark_triggers, 0);
+	CHECK_INT(got.set.mark_pid, 0);
+	hvc_close(c);
+}
+
 /* Notifications: CAPTURE told apart from WATERMARK; an overrun is both. */
 static void test_notifications(void)
 {
@@ -519,6 +569,7 @@ int main(void)
 {
 	hvc_set_err_sink(sink, NULL);
 	test_captures();
+	test_watch_marks();
 	test_notifications();
 	test_failed_dump_then_next();
 	test_one_message_each();

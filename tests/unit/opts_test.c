@@ -65,6 +65,7 @@ static const struct hvctl_opt t_table[] = {
 	{ .name = "--call", .kind = HVCTL_OPT_CALL, .call = t_call,
 	  .repeat = true },
 	OPT_FLAG_CALL("--fcall", t_fcall),
+	OPT_FLAG_VALUE("--vflag", t_fcall),
 	OPT_END,
 };
 
@@ -127,6 +128,15 @@ static void test_forms(void)
 	OK("--fcall");
 	CHECK_STR(t.last, "--fcall");
 	CHECK_INT(t.fcalls, 1);
+	/* A flag's optional value: "=value" only, the next is an argument. */
+	OK("--vflag");
+	CHECK_STR(t.last, "--vflag");
+	OK("--vflag=3");
+	CHECK_STR(t.last, "--vflag!");
+	OK("--vflag", "3");
+	CHECK_STR(t.last, "--vflag");
+	CHECK_INT(nargs, 1);
+	CHECK_STR(args[1], "3");
 	OK("--num=18446744073709551615");
 	CHECK_INT(t.num == UINT64_MAX, 1);
 	OK("--rng=100");
@@ -213,6 +223,7 @@ static void test_refused(void)
 	BAD("--flag given twice", "-f", "--flag");
 	BAD("--num given twice", "--num", "1", "--num", "1");
 	BAD("--fcall given twice", "--fcall", "a", "--fcall");
+	BAD("--vflag given twice", "--vflag", "--vflag=1");
 
 	/* What a CALL returns stops the parse. */
 	CHECK_INT(parse(&t_cmd, "--call", "bad", "--flag", NULL), 7);

@@ -6,7 +6,8 @@
  * records of an unknown type are skipped and counted; traces of another
  * format are refused with a message that names it; a damaged packet is
  * skipped whole and counted, or with TRACE_STRICT an error naming its
- * offset; implausible events are returned and counted per rule.
+ * offset; implausible events are returned and counted per rule. A guest
+ * mark comes back with its clocks, plausible, as dump's line says it.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "event_fields.h"
 #include "trace_read.h"
 #include "trace_write.h"
 #include "unit.h"
@@ -141,6 +143,89 @@ static void test_round_trip(void)
 	CHECK_STR(trace_comm(&ev.e, comm), "CPU 0/KVM");
 
 	CHECK_INT(trace_next(r, &ev), 0);
+	trace_close(r);
+}
+
+/*
+ * A VMX guest mark 7 at 2ms on CPU 1: the vCPU's TSC runs at 1.5 times
+ * the host's (48 fraction bits) less 7e12, so 5e12 host cycles are 5e11
+ * guest cycles (the product needs 128 bits); the guest read its TSC 1211
+ * cycles before the exit.
+ */
+static struct hvtrace_event mark_event(void)
+{
+	struct hvtrace_event e = {
+		.seq = 5, .ts_ns = 2000000, .info1 = 7,
+		.info2 = 500000000000ULL - 1211, .rip = 0x1088, .reason = 10,
+		.vcpu_id = 3, .vm_id = 1, .vm_pid = 4000, .tid = 4004,
+		.cpu_exit = 1, .cpu_entry = 1, .isa = HVTRACE_ISA_VMX,
+		.type = HVTRACE_EV_MARK, .flags = HVTRACE_EVF_RIP_VALID,
+	};
+
+	e.mark.host_tsc = 5000000000000ULL;
+	e.mark.tsc_offset = -7000000000000ULL;
+	e.mark.tsc_ratio = 3ULL << 47;
+	e.mark.tsc_frac_bits = 48;
+	return e;
+}
+
+static void test_mark_round_trip(void)
+{
+	struct hvtrace_event mark = mark_event(), ex = exit_event();
+	char sub[96], err[512], line[EVENT_LINE_MAX];
+	struct trace_writer *w;
+	struct trace_reader *r;
+	struct trace_info info;
+	struct trace_event ev;
+	struct event_view v;
+
+	snprintf(sub, sizeof(sub), "%s/marks", dir);
+	w = trace_create(sub, 2, &env);
+	if (!CHECK(w != NULL))
+		return;
+	CHECK_INT(trace_append(w, &ex), 0);
+	CHECK_INT(trace_append(w, &mark), 0);
+	CHECK_U64(trace_skipped(w), 0);
+	CHECK_INT(trace_finish(w), 0);
+	r = trace_open(sub, TRACE_STRICT, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return;
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(trace_event_type(&ev), HVTRACE_EV_EXIT);
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(ev.id, TRACE_EV_MARK_VMX);
+	CHECK(trace_is_mark(&ev) && !trace_is_preempt(&ev));
+	CHECK_INT(trace_event_type(&ev), HVTRACE_EV_MARK);
+	/* Its time is its exit's: no duration. */
+	CHECK_U64(ev.ts_ns, mark.ts_ns);
+	CHECK_U64(trace_exit_ns(&ev), mark.ts_ns);
+	CHECK_U64(ev.e.duration_ns, 0);
+	CHECK_U64(ev.e.handling_ns, 0);
+	CHECK_U64(ev.e.info1, 7);
+	CHECK_U64(ev.e.info2, mark.info2);
+	CHECK_U64(ev.e.mark.host_tsc, mark.mark.host_tsc);
+	CHECK_U64(ev.e.mark.tsc_offset, mark.mark.tsc_offset);
+	CHECK_U64(ev.e.mark.tsc_ratio, mark.mark.tsc_ratio);
+	CHECK_U64(ev.e.mark.tsc_frac_bits, 48);
+	CHECK_U64(ev.e.rip, 0x1088);
+	CHECK_INT(ev.e.vcpu_id, 3);
+
+	event_view_trace(&v, &ev.e, trace_event_type(&ev), ev.ts_ns, ev.cpu,
+			 "CPUID", "vm1", "");
+	CHECK_STR(v.type, "mark");
+	CHECK_U64(v.guest_tsc_at_exit, 500000000000ULL);
+	/* The clocks are not a time split. */
+	for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+		CHECK_U64(v.part_ns[i], 0);
+	*event_text(line, &v) = '\0';
+	CHECK_STR(line, "[0.002000] vm vm1 pid 4000 vcpu3 cpu1 mark 7 rip "
+		  "0x1088 guest tsc 499999998789 (at the exit: 500000000000, "
+		  "+1211 cycles)");
+
+	CHECK_INT(trace_next(r, &ev), 0);
+	trace_get_info(r, &info);
+	CHECK_U64(info.implausible, 0);
+	CHECK_U64(info.damaged_packets, 0);
 	trace_close(r);
 }
 
@@ -316,6 +401,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	test_round_trip();
+	test_mark_round_trip();
 	test_formats();
 	test_damage();
 	cleanup();
