@@ -70,6 +70,28 @@ static struct trace_event preempt(uint32_t vcpu, uint32_t pid, uint64_t dur,
 	return ev;
 }
 
+/*
+ * Guest mark ID of vCPU 0 at a CPUID exit: no exit, and its clocks, where
+ * an exit's parts are, must not count as any.
+ */
+static struct trace_event mark(uint64_t id)
+{
+	struct trace_event ev = npf(RIP, 0, 0, 0, 0, 0);
+
+	ev.id = TRACE_EV_MARK_SVM;
+	ev.e.type = HVTRACE_EV_MARK;
+	ev.e.reason = 0x72;
+	ev.e.flags = HVTRACE_EVF_RIP_VALID;
+	ev.e.handling_ns = ev.e.guest_ns = 0;
+	ev.e.info1 = id;
+	ev.e.info2 = 999000;
+	ev.e.mark.host_tsc = 1000000;
+	ev.e.mark.tsc_offset = -1000ULL;
+	ev.e.mark.tsc_ratio = 1ULL << 32;
+	ev.e.mark.tsc_frac_bits = 32;
+	return ev;
+}
+
 static void add(struct report *rep, struct trace_event ev)
 {
 	report_add(rep, &ev);
@@ -82,6 +104,29 @@ static void check_top(const struct report *rep, uint32_t top, uint32_t pid)
 
 	if (CHECK_MSG(p != NULL, "no top preemptor, want %u", pid))
 		CHECK_INT(p->pid, pid);
+}
+
+/* Marks past REP_MAX_MARKS: counted, not kept; no second pass adds them. */
+static void test_marks(void)
+{
+	struct report *rep = report_new();
+	const struct rep_mark *m;
+	uint64_t total;
+
+	if (!CHECK(rep != NULL))
+		return;
+	for (unsigned int i = 0; i < REP_MAX_MARKS + 44; i++)
+		add(rep, mark(i));
+	CHECK_INT(report_marks(rep, &m, &total), REP_MAX_MARKS);
+	CHECK_U64(total, REP_MAX_MARKS + 44);
+	CHECK_U64(m[REP_MAX_MARKS - 1].id, REP_MAX_MARKS - 1);
+	CHECK_U64(rep->events, 0);
+	CHECK_INT(rep->nr_reasons, 0);
+	report_again(rep);
+	add(rep, mark(1000));
+	CHECK_INT(report_marks(rep, &m, &total), REP_MAX_MARKS);
+	CHECK_U64(total, REP_MAX_MARKS + 44);
+	report_free(rep);
 }
 
 static struct trace_reader *empty_trace(char *dir)
@@ -121,6 +166,7 @@ static void test_split_and_preemptors(struct trace_reader *r)
 	/* Records: not exits; vCPU 1 has no exit at all. */
 	add(rep, preempt(0, 77, 30000, false));
 	add(rep, preempt(1, 4102, 5000, true));
+	add(rep, mark(7));
 	CHECK_INT(report_finish(rep, r), 0);
 
 	CHECK_U64(rep->events, 4);
@@ -131,6 +177,12 @@ static void test_split_and_preemptors(struct trace_reader *r)
 	CHECK_U64(rep->all_split.part_ns[REP_RUNNABLE], 65000);
 	CHECK_U64(rep->all_split.part_ns[REP_HANDLING], 85000);
 	CHECK_U64(rep->all_split.guest_ns, 4000);
+	CHECK_INT(rep->nr_marks, 1);
+	CHECK_U64(rep->marks[0].id, 7);
+	CHECK_U64(rep->marks[0].guest_tsc, 999000);
+	CHECK_U64(rep->marks[0].host_tsc, 1000000);
+	CHECK_U64(rep->marks[0].tsc_offset, -1000ULL);
+	CHECK_U64(rep->marks[0].ts_ns, now);
 
 	/* One reason: its split, its records, 78 on top (35us > 30us). */
 	CHECK_INT(rep->nr_reasons, 1);
@@ -259,6 +311,7 @@ int main(void)
 		test_split_and_preemptors(r);
 		test_tie(r);
 		test_full(r);
+		test_marks();
 		trace_close(r);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
