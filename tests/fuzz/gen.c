@@ -417,6 +417,12 @@ static void gen_watch(struct msg *m, struct rng *r)
 	if (chance(r, 15))
 		add_bitmap(w, HVTRACE_WATCH_FILTER_VCPUS, r, VCPU_BITS,
 			   VCPU_BITS / 8);
+	/* Guest marks: 2 is past the policy; a pid alone is refused. */
+	if (chance(r, 20))
+		add_u8(w, HVTRACE_WATCH_MARK_TRIGGERS, below(r, 3));
+	if (chance(r, 15))
+		add_u32(w, HVTRACE_WATCH_MARK_PID,
+			below(r, 2) ? 0 : (uint32_t)rnd(r));
 }
 
 static const unsigned int weight[NR_TCLASS] = {

@@ -116,6 +116,8 @@ static const struct pol watch_pol[HVTRACE_WATCH_MAX + 1] = {
 				       HVTRACE_WATCH_RATE_MAX },
 	[HVTRACE_WATCH_FILTER_PID] = { P_U32 },
 	[HVTRACE_WATCH_FILTER_VCPUS] = { P_BIN, .max = VCPU_BITS / 8 },
+	[HVTRACE_WATCH_MARK_TRIGGERS] = { P_U8, true, 0, 1 },
+	[HVTRACE_WATCH_MARK_PID] = { P_U32 },
 };
 
 void oracle_init(void)
@@ -645,7 +647,8 @@ static bool watch_leaf(const uint8_t *p, int len, unsigned int type,
 static int watch_check(const uint8_t *attrs, int alen, const char **why)
 {
 	const uint8_t *n = NULL;
-	uint64_t stall, window, exit_ns, preempt, vcpus_len = 0;
+	uint64_t stall, window, exit_ns, preempt, marks, mark_pid;
+	uint64_t vcpus_len = 0;
 	int nlen = 0, rem = alen;
 	const uint8_t *p = attrs;
 
@@ -677,6 +680,8 @@ static int watch_check(const uint8_t *attrs, int alen, const char **why)
 	watch_leaf(n, nlen, HVTRACE_WATCH_STALL_WINDOW_NS, &window);
 	watch_leaf(n, nlen, HVTRACE_WATCH_EXIT_NS, &exit_ns);
 	watch_leaf(n, nlen, HVTRACE_WATCH_PREEMPT_NS, &preempt);
+	watch_leaf(n, nlen, HVTRACE_WATCH_MARK_TRIGGERS, &marks);
+	watch_leaf(n, nlen, HVTRACE_WATCH_MARK_PID, &mark_pid);
 	if (!stall != !window) {
 		*why = "a stall needs its time and its window";
 		return EINVAL;
@@ -685,7 +690,11 @@ static int watch_check(const uint8_t *attrs, int alen, const char **why)
 		*why = "a stall longer than its window";
 		return EINVAL;
 	}
-	if (!exit_ns && !stall && !preempt) {
+	if (mark_pid && !marks) {
+		*why = "a VMM whose marks trigger, without mark triggers";
+		return EINVAL;
+	}
+	if (!exit_ns && !stall && !preempt && !marks) {
 		*why = "no trigger";
 		return EINVAL;
 	}
