@@ -56,9 +56,14 @@ static struct hvt_watch_vcpu *pool[HVTRACE_WATCH_POOL];
 static void scan_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(scan_work, scan_fn);
 
+/*
+ * Unbound: queued from the probes, a per-CPU work item would preempt the
+ * very vCPU thread whose capture it copies (and show up in its post
+ * window); the scheduler finds the scan a CPU with room instead.
+ */
 static void kick_fn(struct irq_work *work)
 {
-	mod_delayed_work(system_wq, &scan_work, 0);
+	mod_delayed_work(system_unbound_wq, &scan_work, 0);
 }
 
 static struct irq_work kick_work = IRQ_WORK_INIT(kick_fn);
@@ -397,7 +402,7 @@ static void scan(void)
 	if (news)
 		hvt_genl_notify_capture();
 	if (next != U64_MAX)
-		mod_delayed_work(system_wq, &scan_work,
+		mod_delayed_work(system_unbound_wq, &scan_work,
 				 nsecs_to_jiffies(next - now) + 1);
 out:
 	mutex_unlock(&scan_mutex);

@@ -5,43 +5,7 @@
 # kernel's own recording, and the watch goes with its socket and with the
 # module.
 . "$(dirname "$0")/lib.sh"
-
-W=$HVT_ROOT/tests/e2e/watch_nl.py
-OUT=/tmp/watch.json
-
-# watch SETTINGS... -- GUEST ARGS...: arm with SETTINGS, run hvguest,
-# give the post windows time to end, disarm; the captures are in $OUT
-# and the guest's line in $GUEST_LINE.
-watch() {
-	local settings=() pid
-
-	while [ "$1" != -- ]; do
-		settings+=("$1")
-		shift
-	done
-	shift
-	rm -f "$OUT" /tmp/watch.ready
-	"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready "${settings[@]}" &
-	pid=$!
-	while [ ! -e /tmp/watch.ready ]; do
-		kill -0 "$pid" 2>/dev/null || fail "watch_nl.py run ended early"
-		sleep 0.1
-	done
-	[ -s /tmp/watch.ready ] && fail "arming: $(cat /tmp/watch.ready)"
-	GUEST_LINE=$(guest "$@") || exit 1
-	sleep 0.5
-	kill -TERM "$pid"
-	wait "$pid" || fail "watch_nl.py run failed"
-	[ -s "$OUT" ] || fail "no captures file"
-}
-
-# cap EXPR: EXPR over d (the captures file), caps = d['captures'].
-cap() {
-	py "(lambda caps, st: $1)(d['captures'], d['status'])" <"$OUT"
-}
-
-# The port of an IOIO exit record (SVM EXITINFO1 bits 31:16).
-PORT="(r['info1'] >> 16)"
+. "$(dirname "$0")/watch_lib.sh"
 
 echo "# known sequence: 40 fast exits, one slow one, for 1s; history 16, two vCPUs"
 # The kernel's own trace of kvm_exit is the ground truth for which exits
@@ -216,7 +180,7 @@ expect_eq "off CPU at least the hog's 60ms, the value" True \
 	"$(cap "all(r['duration_ns'] >= 60000000 and r['duration_ns'] == c['header']['value_ns'] for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
 
 echo "# refused settings change nothing"
-expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall or preemption limit" \
+expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall, preemption limit or guest marks" \
 	"$("$PYTHON" "$W" arm-only history=8)"
 expect_eq "stall longer than its window" "refused EINVAL: a stall's time out of the guest is longer than its window" \
 	"$("$PYTHON" "$W" arm-only stall_ns=50000000 stall_window_ns=20000000)"

@@ -55,14 +55,16 @@ WATCH = ["unspec", "pad", "exit_ns", "exit_on", "halt_triggers", "stall_ns",
          "stall_window_ns", "preempt_ns", "history", "post_ns", "rate",
          "rate_total", "filter_pid", "filter_vcpus", "armed", "vcpus",
          "mem_bytes", "captures", "pending", "dropped", "suppressed_busy",
-         "suppressed_rate", "suppressed_total", "no_history", "vcpu_bytes"]
-W_U8 = {"exit_on", "halt_triggers", "armed"}
-W_U32 = {"history", "rate", "rate_total", "filter_pid", "vcpus", "pending"}
+         "suppressed_rate", "suppressed_total", "no_history", "vcpu_bytes",
+         "mark_triggers", "mark_pid"]
+W_U8 = {"exit_on", "halt_triggers", "armed", "mark_triggers"}
+W_U32 = {"history", "rate", "rate_total", "filter_pid", "vcpus", "pending",
+         "mark_pid"}
 CAPTURE = ["unspec", "pad", "id", "vm_id", "vm_pid", "vcpu_id", "tid",
            "trigger", "trigger_ts", "value_ns", "limit_ns", "window_ns",
            "on", "first_seq", "trigger_seq", "end_seq", "suppressed",
            "clock_ns", "realtime_ns"]
-TRIGGERS = ["exit", "stall", "preempted"]
+TRIGGERS = ["exit", "stall", "preempted", "mark"]
 
 # struct hvtrace_event, 160 bytes
 EVENT = struct.Struct("<7Q7I2H2BHI4QQQ16s")
@@ -73,6 +75,8 @@ EVENT_FIELDS = ["seq", "ts_ns", "duration_ns", "info1", "info2", "addr",
                 "runnable_ns", "other_ns", "preempt_ns", "guest_ns",
                 "preempt_comm"]
 assert EVENT.size == 160
+# A guest mark's (type 3) record holds its TSC fields where the parts are.
+MARK_FIELDS = ["host_tsc", "tsc_offset", "tsc_ratio", "tsc_frac_bits"]
 
 
 def attr(kind, payload):
@@ -184,6 +188,9 @@ def read_captures(g):
                     e = dict(zip(EVENT_FIELDS, EVENT.unpack_from(v, i)))
                     e["preempt_comm"] = e["preempt_comm"].rstrip(b"\0") \
                         .decode(errors="replace")
+                    if e["type"] == 3:
+                        for m, p in zip(MARK_FIELDS, EVENT_FIELDS[20:24]):
+                            e[m] = e.pop(p)
                     out[-1]["records"].append(e)
     for c in out:
         h = c["header"]

@@ -1,0 +1,93 @@
+# Guest marks in the module, read through a plain netlink socket: each
+# mark a guest makes (hvguest's CPUID of leaf 0x48565400, as hvmark's) is
+# a record with its id, the TSC the guest passed and its RIP; the TSC
+# offset and ratio it carries map the host's TSC onto the guest's, a
+# little after the guest's own reading (the exit's cost, stated); a mark
+# triggers the watch only where the operator allows it, under the rate
+# limits; a CPUID of another leaf is no mark.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/watch_lib.sh"
+
+MARK=3	# HVTRACE_EV_MARK
+# The guest's log: {id: the TSC it passed}, its last 64 marks.
+guest_tsc() {
+	echo "dict((int(a), int(b)) for a, b in (x.split(':') for x in '$(field mark_tsc "$GUEST_LINE")'.split(',')))"
+}
+# The guest's TSC at the host's TSC read of a mark record r.
+AT="(((r['host_tsc'] * r['tsc_ratio']) >> r['tsc_frac_bits']) + r['tsc_offset']) % 2**64"
+
+echo "# a mark and a 20ms exit an iteration, for 1s; marks trigger, 3 a minute"
+watch mark_triggers=1 history=8 post_ns=5000000 rate=3 -- \
+	--cpuid 1:0x48565400 --slow 1:20000 --seconds 1
+marks=$(field marks "$GUEST_LINE")
+rip_mark=$(field rip_mark "$GUEST_LINE")
+gpid=$(field pid "$GUEST_LINE")
+[ "$marks" -ge 10 ] || fail "the guest made $marks marks"
+mk="[(c, r) for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq']]"
+expect_eq "every mark a capture or suppressed, exactly" "$marks" \
+	"$(cap "len(caps) + st['suppressed_busy'] + st['suppressed_rate'] + st['suppressed_total']")"
+expect_eq "3 a minute: captures, the rest suppressed" True \
+	"$(cap "3 <= len(caps) <= 3 * len(set(c['header']['trigger_ts'] // 60000000000 for c in caps)) and st['suppressed_rate'] > 0")"
+expect_eq "each triggered by its mark record" True \
+	"$(cap "len($mk) == len(caps) and all(c['header']['trigger'] == 'mark' and r['type'] == $MARK and c['header']['trigger_ts'] == r['ts_ns'] for c, r in $mk)")"
+expect_eq "the mark: its id, the TSC the guest passed, the CPUID's RIP" True \
+	"$(cap "(lambda g: all(r['info1'] in g and r['info2'] == g[r['info1']] and r['rip'] == $rip_mark and r['duration_ns'] == 0 and r['vm_pid'] == $gpid for c, r in $mk))($(guest_tsc))")"
+expect_eq "ids in the order made" True \
+	"$(cap "[r['info1'] for c, r in $mk] == sorted(r['info1'] for c, r in $mk)")"
+# (A preemption of the CPUID's exit may come between.)
+expect_eq "then its CPUID exit: same RIP, from the mark on" "[]" \
+	"$(cap "[(x, r) for c, r in $mk for x in [min((x for x in c['records'] if x['seq'] > r['seq'] and x['type'] == 1), key=lambda x: x['seq'], default=None)] if x and not (x['reason'] == 0x72 and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < 1000000)]")"
+# The mapping: KVM's offset and ratio turn the host TSC read in the
+# probe into the guest's TSC then. The guest read its own TSC before its
+# CPUID, in the guest: after the vCPU's previous entry (the end of the
+# exit before, by the host clock). So the difference, in time at the
+# host TSC's rate (from the marks' two clocks), lies between 0 and the
+# time since that entry: the alignment error, stated.
+"$PYTHON" -c "$(cat <<'PY'
+import json, sys
+caps = json.load(open(sys.argv[1]))["captures"]
+ms = []
+for c in caps:
+    rs = c["records"]
+    m = [r for r in rs if r["seq"] == c["header"]["trigger_seq"]][0]
+    exits = [r for r in rs if r["type"] == 1 and r["seq"] < m["seq"]]
+    if exits:
+        prev = max(exits, key=lambda r: r["seq"])
+        ms.append((m, prev["ts_ns"] + prev["duration_ns"]))
+ms.sort(key=lambda x: x[0]["ts_ns"])
+a, b = ms[0][0], ms[-1][0]
+rate = (b["host_tsc"] - a["host_tsc"]) / (b["ts_ns"] - a["ts_ns"])
+err = []
+for r, entry in ms:
+    at = (((r["host_tsc"] * r["tsc_ratio"]) >> r["tsc_frac_bits"])
+          + r["tsc_offset"]) % 2**64
+    ns = (at - r["info2"]) / rate
+    if not 0 < ns <= r["ts_ns"] - entry + 1000:
+        sys.exit("mark %d: %.0f ns after the guest's reading, %d ns after "
+                 "the entry before" % (r["info1"], ns, r["ts_ns"] - entry))
+    err.append(ns)
+err.sort()
+print("  alignment error over %d marks: %.1f to %.1f us, median %.1f us "
+      "(host TSC %.0f MHz; ratio %d >> %d)" % (
+          len(err), err[0] / 1000, err[-1] / 1000, err[len(err) // 2] / 1000,
+          rate * 1000, a["tsc_ratio"], a["tsc_frac_bits"]))
+PY
+)" "$OUT" || fail "a mark's guest TSC outside its time in the guest"
+
+echo "# marks of a VMM not allowed: recorded in the history, never a trigger"
+watch mark_triggers=1 mark_pid=1 exit_ns=15000000 history=8 rate=100 -- \
+	--cpuid 1:0x48565400 --slow 1:20000 --seconds 0.5
+expect_eq "captures: the slow exits' only" True \
+	"$(cap "len(caps) >= 3 and all(c['header']['trigger'] == 'exit' for c in caps)")"
+expect_eq "their histories hold the guest's marks" True \
+	"$(cap "(lambda g: all(any(r['type'] == $MARK and r['info2'] == g.get(r['info1']) for r in c['records']) for c in caps))($(guest_tsc))")"
+
+echo "# a CPUID of leaf 0 is no mark"
+watch mark_triggers=1 exit_ns=15000000 history=8 rate=100 -- \
+	--cpuid 1 --slow 1:20000 --seconds 0.5
+expect_eq "captures of the slow exits, no mark in them" "True 0" \
+	"$(cap "'%s %d' % (len(caps) >= 3, sum(r['type'] == $MARK for c in caps for r in c['records']))")"
+
+echo "# refused: a VMM for marks without marks triggering"
+expect_eq "WATCH_START" "refused EINVAL: a VMM whose marks trigger, but marks do not trigger" \
+	"$("$PYTHON" "$W" arm-only exit_ns=1000000 mark_pid=5)"
