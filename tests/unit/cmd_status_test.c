@@ -5,7 +5,10 @@
  */
 #include "fake_nl.h"
 
-/* Exits 100 + base.., preemption records 10 + base.., no_entry base + 1. */
+/*
+ * Exits 100 + base.., preemption records 10 + base.., no_entry base + 1,
+ * guest marks 50 + base..
+ */
 static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 {
 	for (uint16_t a = HVTRACE_ACCT_SEEN; a <= HVTRACE_ACCT_UNPAIRED; a++)
@@ -14,6 +17,9 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 	     a <= HVTRACE_ACCT_PREEMPT_LOST; a++)
 		mnl_attr_put_u64(nlh, a, 10 + base + a);
 	mnl_attr_put_u64(nlh, HVTRACE_ACCT_NO_ENTRY, base + 1);
+	for (uint16_t a = HVTRACE_ACCT_MARK_FILTERED;
+	     a <= HVTRACE_ACCT_MARK_LOST; a++)
+		mnl_attr_put_u64(nlh, a, 50 + base + a - HVTRACE_ACCT_MARK_FILTERED);
 }
 
 static void put_status(uint64_t refused, uint8_t reclaim)
@@ -76,12 +82,14 @@ static void test_json(void)
 		  "\"lost\":108,\"overwritten\":109,\"drained\":110,"
 		  "\"unpaired\":111,\"no_entry\":1,\"preempt_seen\":22,"
 		  "\"preempt_filtered\":23,\"preempt_below_threshold\":24,"
-		  "\"preempt_recorded\":25,\"preempt_lost\":26},"
+		  "\"preempt_recorded\":25,\"preempt_lost\":26,"
+		  "\"mark_filtered\":50,\"mark_recorded\":51,\"mark_lost\":52},"
 		  "{\"cpu\":2,\"seen\":204,");
 	CHECK_HAS(out, "\"no_entry\":101,\"preempt_seen\":122,");
 	CHECK_HAS(out, "],\"total\":{\"seen\":1104,");
 	CHECK_HAS(out, "\"unpaired\":1111,\"no_entry\":1001,");
-	CHECK_HAS(out, "\"preempt_lost\":1026}}}\n");
+	CHECK_HAS(out, "\"preempt_lost\":1026,\"mark_filtered\":1050,"
+		  "\"mark_recorded\":1051,\"mark_lost\":1052}}}\n");
 	/* ABI 3 has no per-CPU nests in the reply: the rows are the dump's. */
 	CHECK_HASNT(out, "{\"cpu\":1,");
 	free(out);
@@ -128,6 +136,12 @@ static void test_text(void)
 		  "           25           26\n  2               122");
 	CHECK_HAS(out, "  total          1022         1023            1024"
 		  "         1025         1026\n");
+	CHECK_HAS(out, "\naccounting of guest marks (filtered + recorded + "
+		  "lost):\n"
+		  "  cpu        filtered     recorded         lost\n"
+		  "  0                50           51           52\n"
+		  "  2               150          151          152\n"
+		  "  total          1050         1051         1052\n");
 	free(out);
 }
 

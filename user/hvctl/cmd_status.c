@@ -46,6 +46,13 @@ static const struct acct_field preempt_fields[] = {
 	{ HVTRACE_ACCT_PREEMPT_LOST, "preempt_lost", "lost" },
 };
 
+/* Guest marks: no threshold; the VM and vCPU filters apply. */
+static const struct acct_field mark_fields[] = {
+	{ HVTRACE_ACCT_MARK_FILTERED, "mark_filtered", "filtered" },
+	{ HVTRACE_ACCT_MARK_RECORDED, "mark_recorded", "recorded" },
+	{ HVTRACE_ACCT_MARK_LOST, "mark_lost", "lost" },
+};
+
 struct acct_set {
 	const char *title;
 	const struct acct_field *f;
@@ -59,11 +66,13 @@ static const struct acct_set acct_sets[] = {
 		 exit_fields),
 	ACCT_SET("preemptions (seen = filtered + below_threshold + recorded "
 		 "+ lost)", preempt_fields),
+	ACCT_SET("guest marks (filtered + recorded + lost)", mark_fields),
 };
 
 #define N_SETS ARRAY_SIZE(acct_sets)
 /* A row's columns: indent, cpu (JSON), cpu (text) and every set's. */
-#define ACCT_COLS (3 + ARRAY_SIZE(exit_fields) + ARRAY_SIZE(preempt_fields))
+#define ACCT_COLS (3 + ARRAY_SIZE(exit_fields) + ARRAY_SIZE(preempt_fields) + \
+		   ARRAY_SIZE(mark_fields))
 
 /*
  * The columns of a row, in COLS: JSON has every set's in one object,
