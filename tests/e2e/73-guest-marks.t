@@ -91,3 +91,38 @@ expect_eq "captures of the slow exits, no mark in them" "True 0" \
 echo "# refused: a VMM for marks without marks triggering"
 expect_eq "WATCH_START" "refused EINVAL: a VMM whose marks trigger, but marks do not trigger" \
 	"$("$PYTHON" "$W" arm-only exit_ns=1000000 mark_pid=5)"
+
+echo "# recording: every mark in the trace as the guest made it, no threshold"
+reset_config
+t=/tmp/marks
+"$HVCTL" record -q -o $t --duration 30s --threshold 50ms &
+rec=$!
+wait_recording
+GUEST_LINE=$(guest --vcpus 2 --cpuid 10:0x48565400 --pio 5 --seconds 0.5) || exit 1
+kill -INT $rec
+wait $rec || fail "record exited $?"
+marks=$(field marks "$GUEST_LINE")
+expect_eq "module: marks recorded, none lost" "$marks 0" "$(acct mark_recorded) $(acct mark_lost)"
+check_accounting
+d=$("$HVCTL" dump $t --format json) || fail "dump failed"
+expect_eq "dump: the marks, ids 1..$marks" True \
+	"$(echo "$d" | events_py "sorted(e['mark_id'] for e in ev if e['type'] == 'mark') == list(range(1, $marks + 1))")"
+expect_eq "dump: the guest's TSC of each (its last 64)" True \
+	"$(echo "$d" | events_py "(lambda g: all(e['guest_tsc'] == g[e['mark_id']] for e in ev if e['type'] == 'mark' and e['mark_id'] in g))($(guest_tsc))")"
+expect_eq "dump: at the exit, after the guest's reading" True \
+	"$(echo "$d" | events_py "all(e['guest_tsc_at_exit'] > e['guest_tsc'] and e['rip'] == $(field rip_mark "$GUEST_LINE") for e in ev if e['type'] == 'mark')")"
+bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"
+expect_eq "babeltrace2: the marks" "$marks" "$(grep -c 'guest_mark_svm:' <<<"$bt")"
+expect_eq "report: the marks counted apart from exits" "$marks" \
+	"$("$HVCTL" -j report $t | py "d['marks']['count']")"
+"$HVCTL" report $t | grep -A3 '^Guest marks'
+
+echo "# a VM filter of another VMM: marks filtered, counted"
+reset_config
+hv filter pid 1
+hv start
+GUEST_LINE=$(guest --cpuid 10:0x48565400 --seconds 0.2) || exit 1
+hv stop
+expect_eq "module: marks filtered, none recorded" "$(field marks "$GUEST_LINE") 0" \
+	"$(acct mark_filtered) $(acct mark_recorded)"
+reset_config
