@@ -30,15 +30,14 @@ static u64 tsc_frac_bits(u8 isa, u64 ratio)
 	return isa == HVTRACE_ISA_SVM ? 32 : 48;
 }
 
-void hvt_guest_mark(struct hvt_cpu *c, struct kvm_vcpu *vcpu,
-		    struct hvt_vcpu *v)
+void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
 {
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_mark *m = &v->mark;
 	const struct hvt_config *cfg;
 
 	/* A nested guest's CPUID is its hypervisor's business, not a mark. */
-	if (hvt_vcpu_protected(vcpu) || hvt_vcpu_nested(vcpu) ||
-	    hvt_vcpu_reg32(vcpu, VCPU_REGS_RAX) != HVTRACE_MARK_LEAF)
+	if (hvt_vcpu_protected(vcpu) || hvt_vcpu_nested(vcpu))
 		return;
 	m->id = hvt_vcpu_reg32(vcpu, VCPU_REGS_RCX);
 	m->guest_tsc = (u64)hvt_vcpu_reg32(vcpu, VCPU_REGS_RDX) << 32 |

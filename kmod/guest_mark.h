@@ -5,25 +5,30 @@
 
 #include <linux/kvm_host.h>
 
-#include "stats.h"
+#include "compat/kvm_vcpu.h"
 #include "vcpu.h"
 
 #define HVT_SVM_EXIT_CPUID	0x072
 #define HVT_VMX_EXIT_CPUID	10
 
-/* Is V's exit in flight a CPUID? Its reason is read (with details). */
-static __always_inline bool hvt_exit_is_cpuid(const struct hvt_vcpu *v)
+/*
+ * Is V's exit in flight a CPUID of HVTRACE_MARK_LEAF? Its reason is read
+ * (with details). Inline: the CPUIDs that are no mark pay a compare.
+ */
+static __always_inline bool hvt_exit_is_mark(const struct kvm_vcpu *vcpu,
+					     const struct hvt_vcpu *v)
 {
-	if (v->isa == HVTRACE_ISA_SVM)
-		return v->reason == HVT_SVM_EXIT_CPUID;
-	return v->isa == HVTRACE_ISA_VMX && (u16)v->reason == HVT_VMX_EXIT_CPUID;
+	if (v->isa == HVTRACE_ISA_SVM) {
+		if (v->reason != HVT_SVM_EXIT_CPUID)
+			return false;
+	} else if (v->isa != HVTRACE_ISA_VMX ||
+		   (u16)v->reason != HVT_VMX_EXIT_CPUID) {
+		return false;
+	}
+	return hvt_vcpu_reg32(vcpu, VCPU_REGS_RAX) == HVTRACE_MARK_LEAF;
 }
 
-/*
- * V's CPUID exit, on this CPU (state C), while recording or watching: a
- * mark if the guest asked for HVTRACE_MARK_LEAF.
- */
-void hvt_guest_mark(struct hvt_cpu *c, struct kvm_vcpu *vcpu,
-		    struct hvt_vcpu *v);
+/* V's exit is a mark, if its guest's registers are its own. */
+void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v);
 
 #endif /* _HVT_GUEST_MARK_H */

@@ -53,8 +53,8 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		hvt_exit_info_read(vcpu, v, true);
 		v->cpu_exit = smp_processor_id();
 		v->tid = current->pid;
-		if (unlikely(hvt_exit_is_cpuid(v)))
-			hvt_guest_mark(c, vcpu, v);
+		if (unlikely(hvt_exit_is_mark(vcpu, v)))
+			hvt_guest_mark(vcpu, v);
 	} else {
 		hvt_exit_info_read(vcpu, v, false);
 	}
