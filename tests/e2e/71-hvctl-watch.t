@@ -101,6 +101,31 @@ line=$(grep ' preempted vm ' /tmp/watch.out | head -n 1)
 echo "  story: $line"
 [[ $line == *"hvhog ($HOG_PID)"* ]] || fail "the hog ($HOG_PID) is not named: $line"
 
+echo "# guest marks: the story names the mark and the TSC the guest passed"
+rm -rf "$D"
+watch_start --guest-mark --history 16
+r=$(guest --cpuid 1:0x48565400 --slow 1:20000 --seconds 0.2) || exit 1
+wait_captures 1
+watch_stop
+line=$(grep ' mark vm ' /tmp/watch.out | head -n 1)
+echo "  story: $line"
+[[ $line =~ \ mark\ vm\ [0-9]+\ vcpu\ 0:\ guest\ mark\ ([0-9]+)\ \(guest\ tsc\ ([0-9]+)\) ]] ||
+	fail "story line: '$line'"
+expect_eq "the TSC the guest passed with mark ${BASH_REMATCH[1]}" \
+	"$(field mark_tsc "$r" | tr , '\n' | sed -n "s/^${BASH_REMATCH[1]}://p")" \
+	"${BASH_REMATCH[2]}"
+echo "# ... only from the VMM allowed (--guest-mark=1: no VMM)"
+rm -rf "$D"
+watch_start --guest-mark=1 --exit 15ms
+guest --cpuid 1:0x48565400 --slow 1:20000 --seconds 0.2 >/dev/null || exit 1
+wait_captures 1
+watch_stop
+expect_eq "captures of the slow exits, none of a mark" "0" \
+	"$(grep -c ' mark vm ' /tmp/watch.out)"
+expect_eq "--guest-mark=abc: refused" \
+	"Error: --guest-mark takes the VMM's pid, not 'abc'." \
+	"$("$HVCTL" watch -o "$D" --guest-mark=abc 2>&1 | head -n 1)"
+
 echo "# a stall: 10 x 3ms in the VMM within 200ms"
 rm -rf "$D"
 watch_start --stall 20ms/200ms
