@@ -452,6 +452,14 @@ static void test_story(void)
 	capture_story_line(line, sizeof(line), &st);
 	CHECK_STR(line, "mark vm 3 vcpu 0: guest mark (its record is not in "
 		  "the capture); before it 2 HLT exits from rip 0x3000");
+	/* One exit before it: "exit", not "exits". */
+	mark_capture(&c);
+	c.events = &evs[1];
+	c.nr_events = 2;
+	c.first_seq = 71;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789); "
+		  "before it 1 HLT exit from rip 0x3000");
 
 	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_MARK), "mark");
 	CHECK_INT(capture_trigger_parse("mark"), HVTRACE_TRIGGER_MARK);

@@ -376,8 +376,8 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 		break;
 	}
 	if (*st->reason) {
-		fprintf(f, "; before it %" PRIu64 " %s exits", st->reason_count,
-			st->reason);
+		fprintf(f, "; before it %" PRIu64 " %s exit%s", st->reason_count,
+			st->reason, st->reason_count == 1 ? "" : "s");
 		if (st->qual) {
 			capture_qual_text(q, sizeof(q), st);
 			fprintf(f, " at %s", q);
