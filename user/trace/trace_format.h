@@ -26,11 +26,15 @@
 #define TRACE_MAGIC		0xC1FC1FC1U
 #define TRACE_SIDE_DIR		"hvtrace"	/* side files, under the trace */
 /*
- * The layout of struct trace_record; bumped whenever it changes. Format 1
- * (hvtrace ABI 1: 130-byte events, no preemption records) named no
- * version; readers refuse any format but this one.
+ * The layout of struct trace_record and its event classes; bumped
+ * whenever they change. Format 1 (hvtrace ABI 1: 130-byte events, no
+ * preemption records) named no version. Format 3 added the guest marks'
+ * classes: a format 2 hvctl refuses it whole rather than skip the
+ * packets holding a mark as damaged. Readers take TRACE_FORMAT_OLDEST
+ * (the same layout without marks) to TRACE_FORMAT.
  */
-#define TRACE_FORMAT		2
+#define TRACE_FORMAT		3
+#define TRACE_FORMAT_OLDEST	2
 
 struct trace_packet_header {
 	uint32_t magic;
@@ -52,8 +56,7 @@ struct trace_packet_context {
  * One event class per kind and vendor, so babeltrace2 prints each reason
  * by name from its vendor's enum. Every class has the same layout; the
  * mark classes name some of its fields their own way (struct
- * trace_record). Ids 7 to 9 came with guest marks, in format 2: an older
- * hvctl skips a packet holding one as damaged, and reads the rest.
+ * trace_record). Ids 7 to 9 came with guest marks, in format 3.
  */
 enum trace_event_id {
 	TRACE_EV_EXIT_VMX = 1,		/* "kvm_exit_vmx" */

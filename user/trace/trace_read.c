@@ -370,11 +370,12 @@ static int load_metadata(struct trace_reader *r)
 	else if ((format = metadata_format(text)) < 1)
 		ret = fail(r, "%s: hvtrace_format is not a version number",
 			   path);
-	else if (format != TRACE_FORMAT)
+	else if (format < TRACE_FORMAT_OLDEST || format > TRACE_FORMAT)
 		ret = fail(r, "%s: trace format %d, from %s hvctl; this one "
-			   "reads format %d only (babeltrace2 reads any)",
+			   "reads formats %d to %d (babeltrace2 reads any)",
 			   r->dir, format, format < TRACE_FORMAT ?
-			   "an older (before ABI 2)" : "a newer", TRACE_FORMAT);
+			   "an older (before ABI 2)" : "a newer",
+			   TRACE_FORMAT_OLDEST, TRACE_FORMAT);
 	else if (!metadata_uuid(text, r->uuid))
 		ret = fail(r, "%s: no trace uuid", path);
 	free(text);
