@@ -248,7 +248,7 @@ static void check_format(const char *sed, const char *want)
 static void test_formats(void)
 {
 	check_format("s/= 3;/= 4;/", "trace format 4, from a newer hvctl");
-	check_format("s/= 3;/= x;/", "hvtrace_format is not a version number");
+	check_format("s/= 4;/= x;/", "hvtrace_format is not a version number");
 	check_format("d", "trace format 1, from an older (before ABI 2) hvctl; "
 		     "this one reads formats 2 to 3");
 }
