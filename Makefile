@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make                 hvctl, and hvtrace.ko for the running kernel if its
-#                      headers are installed (not the test tools)
+# make                 hvctl, hvmark (static, for guests), and hvtrace.ko
+#                      for the running kernel if its headers are installed
+#                      (not the test tools)
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
 # make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
 #                      nlfuzz; tests/pyfork: pyfork)
-# make install         hvctl, its man page and bash completion (PREFIX=/usr,
-#                      SBINDIR, MANDIR, BASHCOMPDIR, DESTDIR)
+# make install         hvctl, hvmark, their man pages and hvctl's bash
+#                      completion (PREFIX=/usr, SBINDIR, BINDIR, MANDIR,
+#                      BASHCOMPDIR, DESTDIR)
 # make check           every test (unit, KUnit, VM suites on 6.1, 6.12 and
 #                      the debug kernel, part of them on 6.12-rt, DKMS);
 #                      installs the Debian packages it needs
@@ -44,6 +46,7 @@ HVCTL_CFLAGS := -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
 	  -DHVTRACE_VERSION=\"$(HVTRACE_VERSION)\"
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 MNL_CFLAGS := $(shell pkg-config --cflags libmnl 2>/dev/null)
@@ -56,15 +59,18 @@ USER_CFLAGS = $(HVCTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(MNL_CFLAGS)
 # A DKMS source tree holds the module only (dkms.conf): no user/.
 ifneq ($(wildcard user/layers.mk),)
 include user/layers.mk
+include user/hvmark/hvmark.mk
 endif
 
-.PHONY: all hvctl module module-or-hint guest check demo check-style \
+.PHONY: all hvctl hvmark module module-or-hint guest check demo check-style \
 	check-spec dkms-install check-host clean install fuzz check-matrix \
 	user-libs
 
-all: hvctl module-or-hint
+all: hvctl hvmark module-or-hint
 
 hvctl: $(BUILD)/bin/hvctl
+
+hvmark: $(BUILD)/bin/hvmark
 
 user-libs: $(USER_LIBS)
 
@@ -75,6 +81,12 @@ $(BUILD)/bin/hvctl: $(USER_OUT)/hvctl/hvctl.o $(USER_LIBS)
 # The Makefile too: new flags rebuild main as they do the layers.
 $(USER_OUT)/hvctl/hvctl.o: Makefile user/layers.mk
 -include $(USER_OUT)/hvctl/hvctl.d
+
+# Static: guests run it from an initramfs or a minimal image as it is
+# (glibc's libc.a, from libc6-dev). Of libhvc.a only duration.o comes in.
+$(BUILD)/bin/hvmark: $(HVMARK_MAIN_OBJ) $(HVMARK_LIB) $(USER_OUT)/libhvc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^
 
 # The programs the test VM runs: hvguest, hvhog, nlfuzz, and pyfork.
 guest:
@@ -138,9 +150,11 @@ dkms-install:
 check-host:
 	tests/check-host
 
-install: hvctl
+install: hvctl hvmark
 	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)$(SBINDIR)/hvctl
 	install -D -m 0644 docs/hvctl.8 $(DESTDIR)$(MANDIR)/man8/hvctl.8
+	install -D -m 0755 $(BUILD)/bin/hvmark $(DESTDIR)$(BINDIR)/hvmark
+	install -D -m 0644 docs/hvmark.1 $(DESTDIR)$(MANDIR)/man1/hvmark.1
 	install -D -m 0644 scripts/hvctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/hvctl
 
