@@ -5,7 +5,8 @@
 #                      (not the test tools)
 # make module KDIR=D   hvtrace.ko for the kernel whose build tree is D
 # make guest           the test tools (tests/guest: hvguest, hvhog; tests/fuzz:
-#                      nlfuzz; tests/pyfork: pyfork)
+#                      nlfuzz; tests/pyfork: pyfork; tests/e2e/qemu-linux-guest:
+#                      a Linux guest's initramfs with hvmark)
 # make install         hvctl, hvmark, their man pages and hvctl's bash
 #                      completion (PREFIX=/usr, SBINDIR, BINDIR, MANDIR,
 #                      BASHCOMPDIR, DESTDIR)
@@ -88,11 +89,13 @@ $(BUILD)/bin/hvmark: $(HVMARK_MAIN_OBJ) $(HVMARK_LIB) $(USER_OUT)/libhvc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^
 
-# The programs the test VM runs: hvguest, hvhog, nlfuzz, and pyfork.
-guest:
+# The programs the test VM runs: hvguest, hvhog, nlfuzz, pyfork, and the
+# initramfs of a Linux guest that runs hvmark.
+guest: hvmark
 	$(MAKE) -C tests/guest
 	$(MAKE) -C tests/fuzz
 	$(MAKE) -C tests/pyfork
+	$(MAKE) -C tests/e2e/qemu-linux-guest
 
 module-or-hint:
 	@if [ -f $(KDIR)/Makefile ]; then \

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the e2e tests (after tests/e2e/lib.sh): a real Linux guest,
+# booted by the host's qemu-system-x86_64 under this machine's KVM (in
+# the test VM: nested, on its emulated SVM), with hvmark in its
+# initramfs (this folder's Makefile, `make guest`). The guest runs
+# `/hvmark -n N -i 20ms ID` (init.c) and powers off. Its kernel is the
+# one running here: the test VM's image (tests/vm/run exports it), or on
+# a real host /boot's.
+#
+#   qlg_boot OUT N ID      boot it and wait for its power-off, a hung boot
+#                          retried (below): 0, or 1 with what went wrong.
+#                          QLG_PID is the QEMU pid of the boot that ran
+#                          (hvctl's `filter pid`, --vm filters), QLG_PIDS
+#                          every attempt's, QLG_SECS its seconds from
+#                          start to power-off, OUT its serial console
+#   qlg_start OUT N ID [SECS]  the same, one attempt, in the background:
+#                          QLG_PID at once (to watch the guest while it
+#                          runs); killed after SECS (60)
+#   qlg_wait               until qlg_start's guest powers off: 0, or 1
+#                          with what went wrong; sets QLG_SECS
+#   qlg_marks OUT          its hvmark lines, as hvmark printed them
+#
+# The guest is a PC with no default devices, a serial port only; the
+# kernel is told to skip what it would probe in vain (the i8042) and
+# not to use kvmclock. Under the test VM's emulation a boot takes 15 to
+# 25 s, of which 6 to 10 s in the guest's kernel. Some boots hang there
+# (a few in ten, at any point of the kernel's start, on 6.1 and 6.12
+# alike, interrupts off and not halted: nested SVM under QEMU's TCG,
+# not the guest, not hvmark), so qlg_boot tries up to QLG_TRIES times.
+
+QLG_INITRD=$HVT_ROOT/build/qemu-linux-guest/initramfs.cpio
+QLG_TRIES=${QLG_TRIES:-4}
+QLG_PID=
+QLG_PIDS=
+QLG_SECS=
+
+# qlg_kernel: the image of the kernel running here.
+qlg_kernel() {
+	local img=${HVT_KERNEL_IMAGE:-/boot/vmlinuz-$(uname -r)}
+
+	[ -r "$img" ] || { echo "qlg: no readable kernel image at $img" >&2; return 1; }
+	echo "$img"
+}
+
+qlg_start() {
+	local out=$1 n=$2 id=$3 secs=${4:-60} kernel
+
+	kernel=$(qlg_kernel) || return 1
+	[ -r "$QLG_INITRD" ] ||
+		{ echo "qlg: no $QLG_INITRD (make guest)" >&2; return 1; }
+	[ -c /dev/kvm ] || { echo "qlg: no /dev/kvm" >&2; return 1; }
+	QLG_OUT=$out
+	QLG_DEADLINE=$((SECONDS + secs))
+	QLG_T0=$(date +%s.%N)
+	: >"$out"
+	qemu-system-x86_64 -enable-kvm -cpu host -m 256 -smp 1 \
+		-machine pc -nodefaults -no-user-config -display none \
+		-no-reboot -serial "file:$out" \
+		-kernel "$kernel" -initrd "$QLG_INITRD" \
+		-append "console=ttyS0 quiet panic=-1 no-kvmclock i8042.nokbd i8042.noaux i8042.nopnp hvmark.n=$n hvmark.id=$id" \
+		</dev/null >"$out.qemu" 2>&1 &
+	QLG_PID=$!
+	QLG_PIDS+="${QLG_PIDS:+ }$QLG_PID"
+}
+
+# qlg_wait: 0 when the guest powered off after its init's last line;
+# 2 when it hung (killed at the deadline), 1 on any other failure.
+qlg_wait() {
+	local rc
+
+	while kill -0 "$QLG_PID" 2>/dev/null; do
+		if [ "$SECONDS" -ge "$QLG_DEADLINE" ]; then
+			kill -KILL "$QLG_PID" 2>/dev/null
+			wait "$QLG_PID" 2>/dev/null
+			echo "qlg: guest $QLG_PID did not power off in time; its console ends:" \
+			     "$(tr -d '\r' <"$QLG_OUT" | grep -v '^$' | tail -n 1)" >&2
+			return 2
+		fi
+		sleep 0.2
+	done
+	wait "$QLG_PID"
+	rc=$?
+	QLG_SECS=$(echo "$(date +%s.%N) - $QLG_T0" | bc)
+	if [ "$rc" != 0 ]; then
+		echo "qlg: qemu exited $rc: $(cat "$QLG_OUT.qemu")" >&2
+		return 1
+	fi
+	grep -aq '^QLG-INIT: hvmark exit' "$QLG_OUT" || {
+		echo "qlg: the guest's init did not finish; its console:" >&2
+		tail -n 20 "$QLG_OUT" >&2
+		return 1
+	}
+}
+
+qlg_boot() {
+	local try rc=2
+
+	QLG_PIDS=
+	for ((try = 1; try <= QLG_TRIES && rc == 2; try++)); do
+		qlg_start "$@" || return 1
+		qlg_wait
+		rc=$?
+	done
+	[ "$rc" = 0 ]
+}
+
+qlg_marks() {
+	grep -a '^hvmark: mark ' "$1" | tr -d '\r'
+}
