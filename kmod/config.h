@@ -53,16 +53,18 @@ void hvt_config_publish(struct hvt_config *c);
 void hvt_config_reset_filters(struct hvt_config *c);
 void hvt_config_reset_overrides(struct hvt_config *c);
 
-/* Is V outside the VM and vCPU filters? */
-static inline bool hvt_filtered_vcpu(const struct hvt_config *c,
-				     const struct hvt_vcpu *v)
+/* Is V, exiting on v->cpu_exit, outside the VM, vCPU and CPU filters? */
+static inline bool hvt_filtered_where(const struct hvt_config *c,
+				      const struct hvt_vcpu *v)
 {
 	u32 f = c->filters;
 
 	if ((f & HVT_F_PID) && v->vm_pid != c->pid)
 		return true;
-	return (f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
-				    !test_bit(v->vcpu_id, c->vcpus));
+	if ((f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
+				 !test_bit(v->vcpu_id, c->vcpus)))
+		return true;
+	return (f & HVT_F_CPU) && !cpumask_test_cpu(v->cpu_exit, &c->cpus);
 }
 
 /* The probes' question: is this exit excluded by a filter? */
@@ -73,14 +75,12 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 
 	if (likely(!f))
 		return false;
-	if (hvt_filtered_vcpu(c, v))
+	if (hvt_filtered_where(c, v))
 		return true;
 	if ((f & HVT_F_REASON) && !test_bit(ridx, c->reasons))
 		return true;
 	if ((f & HVT_F_RIP) && (!(v->flags & HVTRACE_EVF_RIP_VALID) ||
 				v->rip < c->rip_min || v->rip > c->rip_max))
-		return true;
-	if ((f & HVT_F_CPU) && !cpumask_test_cpu(v->cpu_exit, &c->cpus))
 		return true;
 	return false;
 }

@@ -10,6 +10,7 @@
  * what KVM programmed, not guessed, and the guest's own reading, taken
  * just before its CPUID, says how far apart the two are.
  */
+#include <linux/math64.h>
 #include <linux/sched/clock.h>
 #include <asm/msr.h>
 
@@ -21,7 +22,8 @@
 
 /*
  * The hardware's TSC ratio formats: AMD's is 8.32 fixed point, Intel's
- * 16.48. KVM without TSC scaling keeps a ratio of 1: nothing to shift.
+ * 16.48; KVM keeps 1.0 in them even without TSC scaling, but a kernel
+ * whose vendor set no fraction bits has a plain 1: nothing to shift.
  */
 static u64 tsc_frac_bits(u8 isa, u64 ratio)
 {
@@ -30,11 +32,38 @@ static u64 tsc_frac_bits(u8 isa, u64 ratio)
 	return isa == HVTRACE_ISA_SVM ? 32 : 48;
 }
 
+/*
+ * Into the ring: through the VM, vCPU and CPU filters (no threshold), at
+ * most HVTRACE_MARK_RATE a second per vCPU.
+ */
+static void mark_record(struct hvt_cpu *c, struct hvt_vcpu *v)
+{
+	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
+	struct hvt_mark *m = &v->mark;
+	u32 second = div_u64(m->ts, NSEC_PER_SEC);
+
+	c->acct.mark_seen++;
+	if (cfg->filters && hvt_filtered_where(cfg, v)) {
+		c->acct.mark_filtered++;
+		return;
+	}
+	if (m->second != second) {
+		m->second = second;
+		m->recorded = 0;
+	}
+	if (m->recorded >= HVTRACE_MARK_RATE) {
+		c->acct.mark_limited++;
+		return;
+	}
+	m->recorded++;
+	hvt_record(c, v, HVTRACE_EV_MARK, 0, smp_processor_id());
+}
+
 void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_mark *m = &v->mark;
-	const struct hvt_config *cfg;
+	unsigned long flags;
 
 	/* A nested guest's CPUID is its hypervisor's business, not a mark. */
 	if (hvt_vcpu_protected(vcpu) || hvt_vcpu_nested(vcpu))
@@ -45,16 +74,16 @@ void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
 	m->tsc_offset = hvt_vcpu_tsc_offset(vcpu);
 	m->tsc_ratio = hvt_vcpu_tsc_ratio(vcpu);
 	m->tsc_frac_bits = tsc_frac_bits(v->isa, m->tsc_ratio);
-	/* Together: the host clock <-> host TSC pair of the mark. */
+	/*
+	 * Together, the host clock <-> host TSC pair of the mark: on AMD
+	 * before 6.5 kvm_exit fires with interrupts on.
+	 */
+	local_irq_save(flags);
 	m->ts = local_clock();
 	m->host_tsc = rdtsc_ordered();
+	local_irq_restore(flags);
 
-	if (READ_ONCE(hvt_recording)) {
-		cfg = rcu_dereference_sched(hvt_cfg);
-		if (cfg->filters && hvt_filtered_vcpu(cfg, v))
-			c->acct.mark_filtered++;
-		else
-			hvt_record(c, v, HVTRACE_EV_MARK, 0, smp_processor_id());
-	}
+	if (READ_ONCE(hvt_recording))
+		mark_record(c, v);
 	hvt_watch_mark(v);
 }

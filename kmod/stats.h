@@ -39,6 +39,8 @@ struct hvt_acct {
 	u64 mark_filtered;	/* guest marks: no threshold */
 	u64 mark_recorded;
 	u64 mark_lost;
+	u64 mark_seen;
+	u64 mark_limited;	/* over HVTRACE_MARK_RATE */
 };
 
 struct hvt_reason_stat {

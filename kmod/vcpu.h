@@ -36,6 +36,8 @@ struct hvt_mark {
 	u64 tsc_offset;
 	u64 tsc_ratio;
 	u64 tsc_frac_bits;
+	u32 second;		/* marks recorded in this second of the clock */
+	u32 recorded;
 };
 
 /* A vCPU's aggregates: its exits, and the rest of its time. */
@@ -78,12 +80,13 @@ struct hvt_vcpu {
 	u32 watch_minute;	/* captures in this minute of the clock */
 	u32 watch_count;
 	u64 watch_suppressed;	/* triggers without capture since the last */
-	struct hvt_mark mark;
 	/* Aggregates, reset lazily after a clear (hvt_vcpu_stat()). */
 	unsigned long gen;
 	struct hvt_vcpu_stat stat;
 	/* The table's: a destroyed vCPU's slot waits for a grace period. */
 	struct llist_node retired;
+	/* Guest marks: rare, out of the exits' way. */
+	struct hvt_mark mark;
 };
 
 /* V's aggregates, started afresh after a clear. */

@@ -125,6 +125,9 @@ expect_eq "captures of the slow exits, none of a mark" "0" \
 expect_eq "--guest-mark=abc: refused" \
 	"Error: --guest-mark takes the VMM's pid, not 'abc'." \
 	"$("$HVCTL" watch -o "$D" --guest-mark=abc 2>&1 | head -n 1)"
+expect_eq "--guest-mark 1234 (the PID only after =): refused" \
+	"Error: unexpected argument '1234'." \
+	"$("$HVCTL" watch -o "$D" --guest-mark 1234 2>&1 | head -n 1)"
 
 echo "# a stall: 10 x 3ms in the VMM within 200ms"
 rm -rf "$D"

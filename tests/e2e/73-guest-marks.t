@@ -9,6 +9,8 @@
 . "$(dirname "$0")/watch_lib.sh"
 
 MARK=3	# HVTRACE_EV_MARK
+# The CPUID exit's reason, by vendor (isa 1 VMX, 2 SVM).
+CPUID="{1: 10, 2: 0x72}[x['isa']]"
 # The guest's log: {id: the TSC it passed}, its last 64 marks.
 guest_tsc() {
 	echo "dict((int(a), int(b)) for a, b in (x.split(':') for x in '$(field mark_tsc "$GUEST_LINE")'.split(',')))"
@@ -36,7 +38,7 @@ expect_eq "ids in the order made" True \
 	"$(cap "[r['info1'] for c, r in $mk] == sorted(r['info1'] for c, r in $mk)")"
 # (A preemption of the CPUID's exit may come between.)
 expect_eq "then its CPUID exit: same RIP, from the mark on" "[]" \
-	"$(cap "[(x, r) for c, r in $mk for x in [min((x for x in c['records'] if x['seq'] > r['seq'] and x['type'] == 1), key=lambda x: x['seq'], default=None)] if x and not (x['reason'] == 0x72 and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < 1000000)]")"
+	"$(cap "[(x, r) for c, r in $mk for x in [min((x for x in c['records'] if x['seq'] > r['seq'] and x['type'] == 1), key=lambda x: x['seq'], default=None)] if not x or not (x['reason'] == $CPUID and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < 1000000)]")"
 # The mapping: KVM's offset and ratio turn the host TSC read in the
 # probe into the guest's TSC then. The guest read its own TSC before its
 # CPUID, in the guest: after the vCPU's previous entry (the end of the
@@ -59,6 +61,9 @@ a, b = ms[0][0], ms[-1][0]
 rate = (b["host_tsc"] - a["host_tsc"]) / (b["ts_ns"] - a["ts_ns"])
 err = []
 for r, entry in ms:
+    # Guest cycles are host cycles (the rate above) at a ratio of 1.0.
+    if r["tsc_ratio"] != 1 << r["tsc_frac_bits"]:
+        sys.exit("mark %d: a scaled TSC, ratio %d" % (r["info1"], r["tsc_ratio"]))
     at = (((r["host_tsc"] * r["tsc_ratio"]) >> r["tsc_frac_bits"])
           + r["tsc_offset"]) % 2**64
     ns = (at - r["info2"]) / rate
@@ -93,16 +98,19 @@ expect_eq "WATCH_START" "refused EINVAL: a VMM whose marks trigger, but marks do
 	"$("$PYTHON" "$W" arm-only exit_ns=1000000 mark_pid=5)"
 
 echo "# recording: every mark in the trace as the guest made it, no threshold"
+# A mark and a 20ms exit an iteration: under 100 marks a second a vCPU.
 reset_config
 t=/tmp/marks
 "$HVCTL" record -q -o $t --duration 30s --threshold 50ms &
 rec=$!
 wait_recording
-GUEST_LINE=$(guest --vcpus 2 --cpuid 10:0x48565400 --pio 5 --seconds 0.5) || exit 1
+GUEST_LINE=$(guest --vcpus 2 --cpuid 1:0x48565400 --slow 1:20000 --seconds 0.5) || exit 1
 kill -INT $rec
 wait $rec || fail "record exited $?"
 marks=$(field marks "$GUEST_LINE")
-expect_eq "module: marks recorded, none lost" "$marks 0" "$(acct mark_recorded) $(acct mark_lost)"
+expect_eq "module: marks seen, recorded; none limited, lost" \
+	"$marks $marks 0 0" \
+	"$(acct mark_seen) $(acct mark_recorded) $(acct mark_limited) $(acct mark_lost)"
 check_accounting
 d=$("$HVCTL" dump $t --format json) || fail "dump failed"
 expect_eq "dump: the marks, ids 1..$marks" True \
@@ -112,10 +120,25 @@ expect_eq "dump: the guest's TSC of each (its last 64)" True \
 expect_eq "dump: at the exit, after the guest's reading" True \
 	"$(echo "$d" | events_py "all(e['guest_tsc_at_exit'] > e['guest_tsc'] and e['rip'] == $(field rip_mark "$GUEST_LINE") for e in ev if e['type'] == 'mark')")"
 bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"
-expect_eq "babeltrace2: the marks" "$marks" "$(grep -c 'guest_mark_svm:' <<<"$bt")"
+expect_eq "babeltrace2: the marks" "$marks" "$(grep -cE 'guest_mark_(svm|vmx):' <<<"$bt")"
 expect_eq "report: the marks counted apart from exits" "$marks" \
 	"$("$HVCTL" -j report $t | py "d['marks']['count']")"
 "$HVCTL" report $t | grep -A3 '^Guest marks'
+
+echo "# a guest marking in a loop: 100 a second recorded, the rest limited"
+reset_config
+hv set-threshold 1s
+hv start
+GUEST_LINE=$(guest --cpuid 50:0x48565400 --seconds 0.5) || exit 1
+hv stop
+marks=$(field marks "$GUEST_LINE")
+[ "$marks" -ge 200 ] || fail "the guest made $marks marks"
+# The run spans one or two seconds of the clock: one has 100 or more.
+n=$(acct mark_recorded)
+expect_eq "100 to 200 recorded, the rest limited, none lost" "True $marks 0" \
+	"$([ "$n" -ge 100 ] && [ "$n" -le 200 ] && echo True) $((n + $(acct mark_limited))) $(acct mark_lost)"
+expect_eq "all seen" "$marks" "$(acct mark_seen)"
+check_accounting
 
 echo "# a VM filter of another VMM: marks filtered, counted"
 reset_config

@@ -183,9 +183,9 @@ reset_config() {
 check_accounting() {
 	local bad
 
-	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"]]')
+	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"] or c["mark_seen"] != c["mark_filtered"] + c["mark_limited"] + c["mark_recorded"] + c["mark_lost"]]')
 	[ "$bad" = "[]" ] || fail "accounting identity broken: $bad"
-	echo "  accounting: seen = filtered + below_threshold + recorded + lost on every CPU"
+	echo "  accounting: seen = filtered + below_threshold + recorded + lost on every CPU, marks' too"
 }
 
 # acct FIELD: a total accounting counter.

@@ -18,7 +18,7 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 		mnl_attr_put_u64(nlh, a, 10 + base + a);
 	mnl_attr_put_u64(nlh, HVTRACE_ACCT_NO_ENTRY, base + 1);
 	for (uint16_t a = HVTRACE_ACCT_MARK_FILTERED;
-	     a <= HVTRACE_ACCT_MARK_LOST; a++)
+	     a <= HVTRACE_ACCT_MARK_LIMITED; a++)
 		mnl_attr_put_u64(nlh, a, 50 + base + a - HVTRACE_ACCT_MARK_FILTERED);
 }
 
@@ -83,12 +83,14 @@ static void test_json(void)
 		  "\"unpaired\":111,\"no_entry\":1,\"preempt_seen\":22,"
 		  "\"preempt_filtered\":23,\"preempt_below_threshold\":24,"
 		  "\"preempt_recorded\":25,\"preempt_lost\":26,"
-		  "\"mark_filtered\":50,\"mark_recorded\":51,\"mark_lost\":52},"
+		  "\"mark_seen\":53,\"mark_filtered\":50,\"mark_limited\":54,"
+		  "\"mark_recorded\":51,\"mark_lost\":52},"
 		  "{\"cpu\":2,\"seen\":204,");
 	CHECK_HAS(out, "\"no_entry\":101,\"preempt_seen\":122,");
 	CHECK_HAS(out, "],\"total\":{\"seen\":1104,");
 	CHECK_HAS(out, "\"unpaired\":1111,\"no_entry\":1001,");
-	CHECK_HAS(out, "\"preempt_lost\":1026,\"mark_filtered\":1050,"
+	CHECK_HAS(out, "\"preempt_lost\":1026,\"mark_seen\":1053,"
+		  "\"mark_filtered\":1050,\"mark_limited\":1054,"
 		  "\"mark_recorded\":1051,\"mark_lost\":1052}}}\n");
 	/* ABI 3 has no per-CPU nests in the reply: the rows are the dump's. */
 	CHECK_HASNT(out, "{\"cpu\":1,");
@@ -136,12 +138,16 @@ static void test_text(void)
 		  "           25           26\n  2               122");
 	CHECK_HAS(out, "  total          1022         1023            1024"
 		  "         1025         1026\n");
-	CHECK_HAS(out, "\naccounting of guest marks (filtered + recorded + "
-		  "lost):\n"
-		  "  cpu        filtered     recorded         lost\n"
-		  "  0                50           51           52\n"
-		  "  2               150          151          152\n"
-		  "  total          1050         1051         1052\n");
+	CHECK_HAS(out, "\naccounting of guest marks (seen = filtered + "
+		  "limited + recorded + lost):\n"
+		  "  cpu            seen     filtered      limited     recorded"
+		  "         lost\n"
+		  "  0                53           50           54           51"
+		  "           52\n"
+		  "  2               153          150          154          151"
+		  "          152\n"
+		  "  total          1053         1050         1054         1051"
+		  "         1052\n");
 	free(out);
 }
 

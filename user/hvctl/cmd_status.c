@@ -46,9 +46,11 @@ static const struct acct_field preempt_fields[] = {
 	{ HVTRACE_ACCT_PREEMPT_LOST, "preempt_lost", "lost" },
 };
 
-/* Guest marks: no threshold; the VM and vCPU filters apply. */
+/* Guest marks: no threshold; the VM, vCPU and CPU filters, a rate. */
 static const struct acct_field mark_fields[] = {
+	{ HVTRACE_ACCT_MARK_SEEN, "mark_seen", "seen" },
 	{ HVTRACE_ACCT_MARK_FILTERED, "mark_filtered", "filtered" },
+	{ HVTRACE_ACCT_MARK_LIMITED, "mark_limited", "limited" },
 	{ HVTRACE_ACCT_MARK_RECORDED, "mark_recorded", "recorded" },
 	{ HVTRACE_ACCT_MARK_LOST, "mark_lost", "lost" },
 };
@@ -66,7 +68,8 @@ static const struct acct_set acct_sets[] = {
 		 exit_fields),
 	ACCT_SET("preemptions (seen = filtered + below_threshold + recorded "
 		 "+ lost)", preempt_fields),
-	ACCT_SET("guest marks (filtered + recorded + lost)", mark_fields),
+	ACCT_SET("guest marks (seen = filtered + limited + recorded + lost)",
+		 mark_fields),
 };
 
 #define N_SETS ARRAY_SIZE(acct_sets)

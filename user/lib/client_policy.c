@@ -67,6 +67,8 @@ const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1] = {
 	P(HVTRACE_ACCT_MARK_FILTERED, U64),
 	P(HVTRACE_ACCT_MARK_RECORDED, U64),
 	P(HVTRACE_ACCT_MARK_LOST, U64),
+	P(HVTRACE_ACCT_MARK_SEEN, U64),
+	P(HVTRACE_ACCT_MARK_LIMITED, U64),
 };
 
 const struct hvnl_policy hvc_policy_cfg[HVTRACE_CFG_MAX + 1] = {

@@ -57,9 +57,12 @@
  *        HVTRACE_ACCT_PREEMPT_LOST: NLA_U64
  *        HVTRACE_ACCT_NO_ENTRY: NLA_U64, of SEEN, exits ended by their
  *            vCPU's destruction (HVTRACE_EVF_NO_ENTRY)
- *        guest marks while recording (no threshold; the VM and vCPU
- *        filters apply):
+ *        guest marks while recording (no threshold; the VM, vCPU and
+ *        CPU filters apply; at most HVTRACE_MARK_RATE a second per vCPU):
+ *        HVTRACE_ACCT_MARK_SEEN: NLA_U64, = filtered + limited + recorded
+ *            + lost
  *        HVTRACE_ACCT_MARK_FILTERED: NLA_U64
+ *        HVTRACE_ACCT_MARK_LIMITED: NLA_U64, over HVTRACE_MARK_RATE
  *        HVTRACE_ACCT_MARK_RECORDED: NLA_U64
  *        HVTRACE_ACCT_MARK_LOST: NLA_U64
  *    HVTRACE_A_EXITS_SEEN: NLA_U64, since load, never cleared
@@ -459,6 +462,8 @@ enum hvtrace_acct_attr {
 	HVTRACE_ACCT_MARK_FILTERED,
 	HVTRACE_ACCT_MARK_RECORDED,
 	HVTRACE_ACCT_MARK_LOST,
+	HVTRACE_ACCT_MARK_SEEN,
+	HVTRACE_ACCT_MARK_LIMITED,
 
 	__HVTRACE_ACCT_MAX
 };
@@ -764,6 +769,13 @@ enum hvtrace_event_type {
  * HVTRACE_EV_MARK record (hvmark(1) issues marks).
  */
 #define HVTRACE_MARK_LEAF	0x48565400U
+/*
+ * Marks recorded a second (of the host clock) per vCPU, at most: a guest
+ * issues them at will, and must not fill the rings that hold the exits
+ * above the threshold. The watch's histories take every mark; its
+ * triggers have their rate limits.
+ */
+#define HVTRACE_MARK_RATE	100
 
 /* hvtrace_event.flags */
 #define HVTRACE_EVF_RIP_VALID	(1U << 0)	/* rip holds the guest RIP */
