@@ -2,7 +2,10 @@
 # kernel with hvmark in its initramfs (tests/e2e/qemu-linux-guest), and
 # hvmark's CPUID marks run in a guest of KVM here. The guest says exactly
 # what it marked: N lines, ids ID to ID+N-1 in order, TSCs and
-# monotonic times increasing.
+# monotonic times increasing. The host records each mark with the id and
+# TSC the guest printed, in the QEMU process's VM, maps the host's TSC onto
+# the guest's past the guest's reading, and hvctl watch --guest-mark
+# captures them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu-linux-guest/lib.sh"
 
@@ -15,13 +18,62 @@ OUT=/tmp/qlg-console
 # TSC monotonic_ns NS", one a mark, in order), MARK_IDS and MARK_TSCS
 # their ids and TSCs (arrays, index k is mark ID+k), QLG_PID the QEMU pid
 # of the boot that ran (QLG_PIDS: every attempt's), for hvctl's filters.
-# HOST-SIDE CHECKS GO HERE (hvctl record of the marks, being written in
-# the module: HVTRACE_EV_MARK); until then, nothing.
+T=/tmp/qlg-trace
+D=/tmp/qlg-caps
 host_checks() {
-	:
+	local d q mk
+
+	d=$("$HVCTL" dump $T --format json) || fail "dump failed"
+	mk="[e for e in ev if e['type'] == 'mark']"
+	expect_eq "recorded: the marks, ids $ID.., of QEMU $QLG_PID" \
+		"[$(IFS=,; echo "${MARK_IDS[*]}")] [$QLG_PID]" \
+		"$(echo "$d" | events_py "'%s %s' % ([e['mark_id'] for e in $mk], sorted(set(e['vm_pid'] for e in $mk)))" | tr -d ' ' | sed 's/\]\[/] [/')"
+	expect_eq "with the TSCs hvmark printed" \
+		"[$(IFS=,; echo "${MARK_TSCS[*]}")]" \
+		"$(echo "$d" | events_py "[e['guest_tsc'] for e in $mk]" | tr -d ' ')"
+	# The guest read its TSC before its CPUID; the host's TSC at the
+	# exit, mapped through KVM's offset and ratio, is later, and by less
+	# than the time since the mark before (hvmark read its TSC after
+	# that CPUID returned).
+	q=$(echo "$d" | events_py "(lambda m: (lambda rate: [((e['guest_tsc_at_exit'] - e['guest_tsc']) / rate, e['ts_ns'] - p['ts_ns'] if p else None) for p, e in zip([None] + m, m)])((m[-1]['host_tsc'] - m[0]['host_tsc']) / (m[-1]['ts_ns'] - m[0]['ts_ns'])))($mk)")
+	echo "  lag of each mark (ns), and the time since the one before: $q"
+	expect_eq "the mapped TSC after the guest's, within the time since the last mark" True \
+		"$("$PYTHON" -c "import sys; q = eval(sys.argv[1]); print(all(0 < lag and (since is None or lag < since) for lag, since in q))" "$q")"
+	expect_eq "babeltrace2 reads them" "$N" \
+		"$(babeltrace2 $T | grep -cE 'guest_mark_(svm|vmx):')"
+	# The watch: each mark a capture (20ms apart, 10 a minute allowed),
+	# or, the scan not done with the one before, suppressed as busy.
+	expect_eq "watch: a capture or suppressed for each mark, none rated" \
+		"$N 0 0" \
+		"$(py "'%d %d %d' % (d['captures'] + d['suppressed_busy'], d['suppressed_rate'], d['suppressed_total'])" <<<"$WST")"
+	expect_eq "watch: a story line for each capture" \
+		"$(py "d['captures']" <<<"$WST")" "$(grep -c ' mark vm ' /tmp/qlg-watch.out)"
+	expect_eq "watch: the story's TSCs are hvmark's" True \
+		"$(grep -o 'guest mark [0-9]* (guest tsc [0-9]*)' /tmp/qlg-watch.out | awk -v ids="${MARK_IDS[*]}" -v tscs="${MARK_TSCS[*]}" 'BEGIN { n = split(ids, i); split(tscs, t); for (k = 1; k <= n; k++) want[i[k]] = t[k] } { gsub(/[()]/, ""); ok = ok + (want[$3] == $6); c++ } END { print (c > 0 && ok == c) ? "True" : "False" }')"
 }
 
+reset_config
+hv set-threshold 1s
+rm -rf $T $D
+"$HVCTL" record -q -o $T --duration 600s &
+rec=$!
+wait_recording
+"$HVCTL" watch -o $D --guest-mark --history 16 --post 5ms --rate 10 \
+	>/tmp/qlg-watch.out 2>/tmp/qlg-watch.err &
+wpid=$!
+for _ in $(seq 100); do
+	[ "$("$HVCTL" -j status | py "d['watch']['armed']")" = True ] && break
+	sleep 0.1
+done
+
 qlg_boot "$OUT" "$N" "$ID" || fail "the Linux guest did not run hvmark"
+sleep 0.5
+WST=$("$HVCTL" -j status | py "json.dumps(d['watch'])")
+kill -TERM $wpid
+wait $wpid || fail "hvctl watch exited $?: $(cat /tmp/qlg-watch.err)"
+kill -INT $rec
+wait $rec || fail "record exited $?"
+cat /tmp/qlg-watch.out
 echo "  boot: ${QLG_SECS}s (qemu $QLG_PID; attempts: $QLG_PIDS)"
 grep -a '^QLG-INIT: hvmark exit' "$OUT" | tr -d '\r' | sed 's/^/  /'
 expect_eq "hvmark's exit status in the guest" "QLG-INIT: hvmark exit 0" \
@@ -55,3 +107,4 @@ done
 echo "  TSCs and monotonic times increase; marks 20ms apart or more"
 
 host_checks
+reset_config

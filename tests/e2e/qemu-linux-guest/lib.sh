@@ -66,7 +66,7 @@ qlg_start() {
 	QLG_DEADLINE=$((SECONDS + secs))
 	QLG_T0=$(date +%s.%N) QLG_SECS=
 	: >"$out"
-	qemu-system-x86_64 -enable-kvm -cpu host,pmu=off -m 256 -smp 1 \
+	qemu-system-x86_64 -enable-kvm -cpu "${QLG_CPU:-host,pmu=off}" -m 256 -smp 1 \
 		-machine pc -nodefaults -no-user-config -display none \
 		-no-reboot -serial "file:$out" \
 		-kernel "$kernel" -initrd "$QLG_INITRD" \
