@@ -103,8 +103,16 @@ echo "# halts are idle, not stalls: 10 x 5ms halted"
 watch stall_ns=20000000 stall_window_ns=100000000 -- --halt 10:5000
 rip_halt=$(field rip_halt "$GUEST_LINE")
 # (Set-up and the halts' I/O exits may still make one, under emulation.)
-expect_eq "stall captures: their value without the halts' time, exactly" True \
-	"$(cap "all(c['header']['value_ns'] in [sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']) for k in range(c['header']['trigger_seq'])] for c in caps if c['header']['trigger'] == 'stall')")"
+nohalt="(lambda k: sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']))"
+if [ "$HVT_KERNEL_KIND" != debug ]; then
+	expect_eq "stall captures: their value without the halts' time, exactly" True \
+		"$(cap "all(c['header']['value_ns'] in [$nohalt(k) for k in range(c['header']['trigger_seq'])] for c in caps if c['header']['trigger'] == 'stall')")"
+else
+	# Slower exits: the window's start may cut one, which then counts
+	# in part (never more than its time outside a halt).
+	expect_eq "stall captures: their value without the halts' time, an exit cut at most" True \
+		"$(cap "all(any($nohalt(k + 1) <= c['header']['value_ns'] <= $nohalt(k) for k in range(c['header']['trigger_seq'])) for c in caps if c['header']['trigger'] == 'stall')")"
+fi
 # A halt's exit may still be the one that crosses, by its time outside the
 # halt (waking up, runnable: the debug kernel is slow); never by its halt.
 expect_eq "a capture on a halt's exit: crossed by its time outside the halt" "[]" \
