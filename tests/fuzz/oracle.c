@@ -624,6 +624,9 @@ static bool has_dump(unsigned int cmd)
 static bool watch_leaf(const uint8_t *p, int len, unsigned int type,
 		       uint64_t *v)
 {
+	bool found = false;
+
+	/* The last of repeated attributes counts, as in nla_parse(). */
 	*v = 0;
 	while (len >= NLA_HDRLEN && attr_at(p)->nla_len >= NLA_HDRLEN &&
 	       attr_at(p)->nla_len <= len) {
@@ -631,12 +634,12 @@ static bool watch_leaf(const uint8_t *p, int len, unsigned int type,
 
 		if ((a->nla_type & NLA_TYPE_MASK) == type) {
 			*v = leaf_value(p + NLA_HDRLEN, a->nla_len - NLA_HDRLEN);
-			return true;
+			found = true;
 		}
 		len -= NLA_ALIGN(a->nla_len);
 		p += NLA_ALIGN(a->nla_len);
 	}
-	return false;
+	return found;
 }
 
 /*
