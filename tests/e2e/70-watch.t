@@ -104,15 +104,10 @@ watch stall_ns=20000000 stall_window_ns=100000000 -- --halt 10:5000
 rip_halt=$(field rip_halt "$GUEST_LINE")
 # (Set-up and the halts' I/O exits may still make one, under emulation.)
 nohalt="(lambda k: sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and k < r['seq'] <= c['header']['trigger_seq']))"
-if [ "$HVT_KERNEL_KIND" != debug ]; then
-	expect_eq "stall captures: their value without the halts' time, exactly" True \
-		"$(cap "all(c['header']['value_ns'] in [$nohalt(k) for k in range(c['header']['trigger_seq'])] for c in caps if c['header']['trigger'] == 'stall')")"
-else
-	# Slower exits: the window's start may cut one, which then counts
-	# in part (never more than its time outside a halt).
-	expect_eq "stall captures: their value without the halts' time, an exit cut at most" True \
-		"$(cap "all(any($nohalt(k + 1) <= c['header']['value_ns'] <= $nohalt(k) for k in range(c['header']['trigger_seq'])) for c in caps if c['header']['trigger'] == 'stall')")"
-fi
+# The window's start may cut an exit (a halt's exit is long: 6.1 did),
+# which then counts in part, never more than its time outside a halt.
+expect_eq "stall captures: their value without the halts' time, an exit cut at most" True \
+	"$(cap "all(any($nohalt(k + 1) <= c['header']['value_ns'] <= $nohalt(k) for k in range(c['header']['trigger_seq'])) for c in caps if c['header']['trigger'] == 'stall')")"
 # A halt's exit may still be the one that crosses, by its time outside the
 # halt (waking up, runnable: the debug kernel is slow); never by its halt.
 expect_eq "a capture on a halt's exit: crossed by its time outside the halt" "[]" \
@@ -133,8 +128,14 @@ watch stall_ns=20000000 stall_window_ns=50000000 exit_ns=10000000 -- \
 taskset -pc "$cpus" $$ >/dev/null
 # Two exits are slow by design: the spin's start (port 0x3f3: the VMM
 # tells the world) and the last one (0x3f0), which runs to destruction.
+# On the debug kernel the host's own interrupt handling can hold a vCPU
+# 10ms and more (an INTR exit, 16ms seen): the host's doing, not the
+# guest's.
+own="[0x3f0], [0x3f3]"
+intr="False"
+[ "$HVT_KERNEL_KIND" = debug ] && intr="r['reason'] == {1: 1, 2: 0x60}[r['isa']]"
 expect_eq "captures but of the VMM's own slow exits" "[]" \
-	"$(cap "[(c['header'], [r for r in c['records'] if r['seq'] == c['header']['trigger_seq']]) for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] not in ([0x3f0], [0x3f3])]")"
+	"$(cap "[(c['header'], r) for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and not ([$PORT] in ($own) or $intr)]")"
 expect_eq "nothing suppressed" "0 0" \
 	"$(cap "'%d %d' % (st['suppressed_rate'], st['suppressed_total'])")"
 
