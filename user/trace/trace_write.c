@@ -91,6 +91,24 @@ static const char *const mark_fields[] = {
  * Every class shares one layout (trace_format.h): the time split (a
  * mark's clocks) next to the duration, the preemptor last.
  */
+/* Every event class, by kind and vendor, in id order. */
+static const struct {
+	const char *name;
+	unsigned int id;
+	const char *reason_type;
+	bool mark;
+} event_classes[] = {
+	{ "kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t", false },
+	{ "kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t", false },
+	{ "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t", false },
+	{ "vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX, "enum vmx_reason_t", false },
+	{ "vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM, "enum svm_reason_t", false },
+	{ "vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN, "uint32_t", false },
+	{ "guest_mark_vmx", TRACE_EV_MARK_VMX, "enum vmx_reason_t", true },
+	{ "guest_mark_svm", TRACE_EV_MARK_SVM, "enum svm_reason_t", true },
+	{ "guest_mark", TRACE_EV_MARK_UNKNOWN, "uint32_t", true },
+};
+
 static void write_event_class(FILE *f, const char *name, unsigned int id,
 			      const char *reason_type, bool mark)
 {
@@ -134,6 +152,7 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 {
 	char uuid[40], path[4096];
 	int64_t off = env->clock_offset_ns;
+	size_t i;
 	FILE *f;
 
 	f = trace_open_file(w, "metadata");
@@ -199,24 +218,10 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		"};\n\n", off / 1000000000, off % 1000000000);
 	write_reason_enum(f, "vmx_reason_t", HV_ISA_VMX);
 	write_reason_enum(f, "svm_reason_t", HV_ISA_SVM);
-	write_event_class(f, "kvm_exit_vmx", TRACE_EV_EXIT_VMX,
-			  "enum vmx_reason_t", false);
-	write_event_class(f, "kvm_exit_svm", TRACE_EV_EXIT_SVM,
-			  "enum svm_reason_t", false);
-	write_event_class(f, "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t",
-			  false);
-	write_event_class(f, "vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX,
-			  "enum vmx_reason_t", false);
-	write_event_class(f, "vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM,
-			  "enum svm_reason_t", false);
-	write_event_class(f, "vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN,
-			  "uint32_t", false);
-	write_event_class(f, "guest_mark_vmx", TRACE_EV_MARK_VMX,
-			  "enum vmx_reason_t", true);
-	write_event_class(f, "guest_mark_svm", TRACE_EV_MARK_SVM,
-			  "enum svm_reason_t", true);
-	write_event_class(f, "guest_mark", TRACE_EV_MARK_UNKNOWN, "uint32_t",
-			  true);
+	for (i = 0; i < ARRAY_SIZE(event_classes); i++)
+		write_event_class(f, event_classes[i].name, event_classes[i].id,
+				  event_classes[i].reason_type,
+				  event_classes[i].mark);
 	if (fflush(f) || ferror(f)) {
 		snprintf(path, sizeof(path), "%s/metadata", w->dir);
 		int ret = hvc_err(errno, "writing %s: %s", path,
