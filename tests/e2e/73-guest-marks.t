@@ -39,8 +39,13 @@ expect_eq "ids in the order made" True \
 # (A preemption of the CPUID's exit may come between; one that outlasts
 # the 5ms post window leaves the exit out: the debug kernel's are long.)
 next="[(r, min((x for x in c['records'] if x['seq'] > r['seq'] and x['type'] == 1), key=lambda x: x['seq'], default=None)) for c, r in $mk]"
+# The exit's time is read after the mark's record, in the same probe,
+# with interrupts off: within 1ms, or 20ms on the debug kernel, whose
+# KASAN-checked record under emulation once took 1.45ms.
+lag=1000000
+[ "$HVT_KERNEL_KIND" = debug ] && lag=20000000
 expect_eq "then its CPUID exit: same RIP, from the mark on" "[]" \
-	"$(cap "[(x, r) for r, x in $next if x and not (x['reason'] == $CPUID and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < 1000000)]")"
+	"$(cap "[(x, r) for r, x in $next if x and not (x['reason'] == $CPUID and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < $lag)]")"
 expect_eq "that exit in a capture, at least one" True "$(cap "any(x for r, x in $next)")"
 # The mapping: KVM's offset and ratio turn the host TSC read in the
 # probe into the guest's TSC then. The guest read its own TSC before its
@@ -87,8 +92,12 @@ watch mark_triggers=1 mark_pid=1 exit_ns=15000000 history=8 rate=100 -- \
 	--cpuid 1:0x48565400 --slow 1:20000 --seconds 0.5
 expect_eq "captures: the slow exits' only" True \
 	"$(cap "len(caps) >= 3 and all(c['header']['trigger'] == 'exit' for c in caps)")"
-expect_eq "their histories hold the guest's marks" True \
-	"$(cap "(lambda g: all(any(r['type'] == $MARK and r['info2'] == g.get(r['info1']) for r in c['records']) for c in caps))($(guest_tsc))")"
+# Each slow exit's capture holds the mark made just before it. (Another
+# exit may cross 15ms too, before the first mark: the debug kernel's
+# start of a vCPU.)
+slow="[c for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['type'] == 1 and $PORT == 0x81]"
+expect_eq "the slow exits' histories hold the guest's marks" True \
+	"$(cap "(lambda g, s: len(s) >= 3 and all(any(r['type'] == $MARK and r['info2'] == g.get(r['info1']) for r in c['records']) for c in s))($(guest_tsc), $slow)")"
 
 echo "# a CPUID of leaf 0 is no mark"
 watch mark_triggers=1 exit_ns=15000000 history=8 rate=100 -- \
