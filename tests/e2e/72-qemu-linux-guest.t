@@ -39,6 +39,13 @@ host_checks() {
 	echo "  lag of each mark (ns), and the time since the one before: $q"
 	expect_eq "the mapped TSC after the guest's, within the time since the last mark" True \
 		"$("$PYTHON" -c "import sys; q = eval(sys.argv[1]); print(all(0 < lag and (since is None or lag < since) for lag, since in q))" "$q")"
+	# VM names: QEMU's -name and -uuid, in the trace and its filters.
+	expect_eq "the trace's VM: QEMU's name and UUID" True \
+		"$(awk -F'\t' -v p="$QLG_PID" -v n="$QLG_NAME" -v u="$QLG_UUID" '$1 == p && $3 == n && $4 == u { f = 1 } END { print f ? "True" : "False" }' $T/hvtrace/vms.tsv)"
+	expect_eq "dump --vm NAME: the marks" "$N" \
+		"$("$HVCTL" dump $T --vm "$QLG_NAME" | grep -c 'mark')"
+	expect_eq "dump --vm UUID: the same" "$N" \
+		"$("$HVCTL" dump $T --vm "$QLG_UUID" | grep -c 'mark')"
 	expect_eq "babeltrace2 reads them" "$N" \
 		"$(babeltrace2 $T | grep -cE 'guest_mark_(svm|vmx):')"
 	# The watch: each mark a capture (20ms apart, 10 a minute allowed),
@@ -46,8 +53,8 @@ host_checks() {
 	expect_eq "watch: a capture or suppressed for each mark, none rated" \
 		"$N 0 0" \
 		"$(py "'%d %d %d' % (d['captures'] + d['suppressed_busy'], d['suppressed_rate'], d['suppressed_total'])" <<<"$WST")"
-	expect_eq "watch: a story line for each capture" \
-		"$(py "d['captures']" <<<"$WST")" "$(grep -c ' mark vm ' /tmp/qlg-watch.out)"
+	expect_eq "watch: a story line for each capture, naming the VM" \
+		"$(py "d['captures']" <<<"$WST")" "$(grep -c " mark vm $QLG_NAME vcpu 0: " /tmp/qlg-watch.out)"
 	expect_eq "watch: the story's TSCs are hvmark's" True \
 		"$(grep -o 'guest mark [0-9]* (guest tsc [0-9]*)' /tmp/qlg-watch.out | awk -v ids="${MARK_IDS[*]}" -v tscs="${MARK_TSCS[*]}" 'BEGIN { n = split(ids, i); split(tscs, t); for (k = 1; k <= n; k++) want[i[k]] = t[k] } { gsub(/[()]/, ""); ok = ok + (want[$3] == $6); c++ } END { print (c > 0 && ok == c) ? "True" : "False" }')"
 }

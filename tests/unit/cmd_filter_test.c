@@ -50,7 +50,7 @@ static void test_bad_values(void)
 	CHECK_USAGE(FILTER("vcpu", "7-2"), "vcpu range 7-2 is reversed");
 	CHECK_USAGE(FILTER("vcpu", "5000"), "vcpu 5000 is out of range");
 	CHECK_USAGE(FILTER("cpu", "0,x"), "bad cpu list");
-	CHECK_USAGE(FILTER("pid", "abc"), "bad pid 'abc'");
+	CHECK_USAGE(FILTER("pid", "abc"), "pid abc: no running VM of that name or UUID (nor a pid)");
 	CHECK_USAGE(FILTER("reason", "nfp"), "unknown exit reason 'nfp'");
 	CHECK_USAGE(FILTER("rip", "0x2000-0x1000"), "ends before it starts");
 	CHECK_USAGE(FILTER("pid"), "'pid' needs a value");

@@ -74,7 +74,7 @@ static void test_bad_sends_nothing(void)
 	CHECK_INT(fake_opens, 0);
 	put_module();
 	CHECK_INT(RUN("--pid=abc"), 2);
-	CHECK_HAS(fake_err, "bad pid 'abc'");
+	CHECK_HAS(fake_err, "--pid abc: no running VM of that name or UUID (nor a pid)");
 	CHECK_INT(fake_opens, 0);
 	put_module();
 	CHECK_INT(RUN_O("-q", "--duration=-1s"), 2);

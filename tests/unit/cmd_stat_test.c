@@ -95,7 +95,7 @@ static void test_json(void)
 	/* Parts ahead of the total: no handling rather than a wrap. */
 	CHECK_HAS(out, "\"handling_ns\":0,\"vmm_ns\":0,\"halt_ns\":150000,");
 	CHECK_HAS(out, "\"vcpus\":[{\"vm_id\":1,\"vm_pid\":4242,\"vcpu\":0,"
-		  "\"tid\":4243,\"count\":30,\"total_ns\":400000,"
+		  "\"tid\":4243,\"vm_name\":\"\",\"vm_uuid\":\"\",\"count\":30,\"total_ns\":400000,"
 		  "\"min_ns\":1000,\"max_ns\":9000,\"guest_ns\":600000,"
 		  "\"handling_ns\":50000,\"vmm_ns\":100000,\"halt_ns\":50000,"
 		  "\"runnable_ns\":200000,\"other_ns\":0,\"preemptions\":3,"
@@ -136,10 +136,11 @@ static void test_text(void)
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
-	CHECK_HAS(out, "\nvcpu                                               "
-		  "exits       time       min       avg       max  preemptions"
+	CHECK_HAS(out, "\nvcpu                                        name      "
+		  "              exits       time       min       avg       max  preemptions"
 		  "    preempted\n"
-		  "vm 1    pid 4242     vcpu 0    tid 4243               30"
+		  "vm 1    pid 4242     vcpu 0    tid 4243     -     "
+		  "                     30"
 		  "    400.0us     1.0us    13.3us     9.0us            3"
 		  "      180.0us\n");
 	CHECK_HAS(out, "\nvcpu time split                     guest"
@@ -338,17 +339,20 @@ static void test_out_of_guest(void)
 	free(out);
 
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
-	CHECK_HAS(out, "\"vcpu\":2,\"tid\":5003,\"count\":10,");
+	CHECK_HAS(out, "\"vcpu\":2,\"tid\":5003,\"vm_name\":\"\",\"vm_uuid\":\"\","
+		  "\"count\":10,");
 	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":false},{\"vm_id\":2,"
 		  "\"vm_pid\":5000,\"vcpu\":3,\"tid\":5004,");
 	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":true}],\"preemptors\":[]}");
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
-	CHECK_HAS(out, "vm 2    pid 5000     vcpu 2    tid 5003               10"
+	CHECK_HAS(out, "vm 2    pid 5000     vcpu 2    tid 5003     -     "
+		  "                     10"
 		  "    100.0us     1.0us    10.0us    50.0us            0"
 		  "          0ns\n"
-		  "vm 2    pid 5000     vcpu 3    tid 5004               10"
+		  "vm 2    pid 5000     vcpu 3    tid 5004     -     "
+		  "                     10"
 		  "    100.0us     1.0us    10.0us    50.0us            0"
 		  "          0ns  gone\n");
 	CHECK_HAS(out, "\nvm 2 vcpu 3 (gone)         100.0us  50.0%");

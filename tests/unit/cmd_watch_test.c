@@ -642,7 +642,7 @@ static void test_run(void)
 	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
 	s = slurp(file);
 	CHECK_HAS(s, "\"trigger\":\"stall\",\"capture_id\":1,\"vm_id\":3,"
-		  "\"vm_pid\":1200,\"vcpu\":2,\"tid\":1207,"
+		  "\"vm_pid\":1200,\"vm_name\":\"\",\"vcpu\":2,\"tid\":1207,"
 		  "\"trigger_ts_ns\":5000000000000,\"value_ns\":43200000,"
 		  "\"limit_ns\":20000000,\"window_ns\":50000000,"
 		  "\"first_seq\":1000,\"trigger_seq\":1015,\"end_seq\":1017,"

@@ -23,10 +23,11 @@
 #include "hvctl.h"
 #include "trace_format.h"
 #include "trace_write.h"
+#include "vm_seen.h"
 
-#define MAX_VMS		256
 #define POLL_MS		200	/* drain at least this often */
 #define FLUSH_NS	1000000000ULL	/* partial packets reach disk */
+#define NAMES_NS	250000000ULL	/* new VMs named (vm_seen.h) */
 
 struct rec_opts {
 	const char *dir;
@@ -41,9 +42,8 @@ struct rec_state {
 	uint64_t *base_lost;	/* per CPU, at start */
 	uint64_t *lost;		/* per CPU, since start */
 	uint64_t lost_total;
-	pid_t vm_pids[MAX_VMS];
-	uint32_t vm_ids[MAX_VMS];
-	unsigned int nr_vms;
+	struct vm_seen vms;
+	uint64_t vcpus_created;	/* when the VMs were last named */
 	bool failed;
 	uint64_t start;		/* CLOCK_MONOTONIC, recording began */
 	char version[32];
@@ -63,17 +63,6 @@ static uint64_t now_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void note_vm(struct rec_state *st, const struct hvtrace_event *ev)
-{
-	for (unsigned int i = 0; i < st->nr_vms; i++)
-		if (st->vm_pids[i] == (pid_t)ev->vm_pid)
-			return;
-	if (st->nr_vms < MAX_VMS) {
-		st->vm_pids[st->nr_vms] = ev->vm_pid;
-		st->vm_ids[st->nr_vms++] = ev->vm_id;
-	}
 }
 
 /* Per-CPU counters in drain messages and status replies. */
@@ -96,8 +85,8 @@ static int on_event(const struct hvtrace_event *ev, void *data)
 
 	if (st->failed)
 		return -EIO;
-	note_vm(st, ev);
-	if (trace_append(st->w, ev)) {
+	if (vm_seen_note(&st->vms, ev->vm_id, ev->vm_pid) ||
+	    trace_append(st->w, ev)) {
 		st->failed = true;
 		return -EIO;
 	}
@@ -189,41 +178,6 @@ void hvctl_host_env(struct hvctl_host *h, struct trace_env *env,
 	};
 }
 
-/*
- * The VM's name as operators know it: QEMU's "-name guest=NAME,..." or
- * "-name NAME"; else the VMM's command name in brackets.
- */
-void hvctl_vm_name(pid_t pid, char *out, size_t len)
-{
-	char path[64], args[8192], *p, *end;
-	FILE *f;
-	size_t n;
-
-	snprintf(out, len, "%s", "");
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	n = fread(args, 1, sizeof(args) - 1, f);
-	fclose(f);
-	args[n] = '\0';
-	end = args + n;
-	for (p = args; p < end; p += strlen(p) + 1) {
-		char *v = p + strlen(p) + 1;
-
-		if (strcmp(p, "-name") || v >= end)
-			continue;
-		if (!strncmp(v, "guest=", 6))
-			v += 6;
-		snprintf(out, len, "%.*s", (int)strcspn(v, ","), v);
-		/* One line of vms.tsv: no tab or line break in the name. */
-		for (char *c = out; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
-		return;
-	}
-}
-
 static int write_side_files(struct trace_writer *w, struct rec_state *st,
 			    const char *stats_name)
 {
@@ -237,12 +191,7 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 	f = trace_open_file(w, TRACE_SIDE_DIR "/vms.tsv");
 	if (!f)
 		return -1;
-	for (unsigned int i = 0; i < st->nr_vms; i++) {
-		char name[64];
-
-		hvctl_vm_name(st->vm_pids[i], name, sizeof(name));
-		fprintf(f, "%d\t%u\t%s\n", st->vm_pids[i], st->vm_ids[i], name);
-	}
+	vm_seen_write(&st->vms, f);
 	return fclose(f) ? -1 : ret;
 }
 
@@ -275,11 +224,42 @@ static void progress(struct rec_state *st, bool final)
 		final ? "\n" : "   ");
 }
 
+/*
+ * Name the live VMs (vm_seen.h) whenever vCPUs were created since the
+ * last look: a VM is named while its VMM runs, though its first record
+ * may be drained after the VM is gone (a short boot's last exits).
+ */
+static int name_live_vms(struct hvc *c, struct rec_state *st)
+{
+	struct hvc_status s = { 0 };
+	struct hvc_stats a = { 0 };
+	int ret = -1;
+
+	if (hvc_status_get(c, &s, false))
+		goto out;
+	if (s.vcpus_created == st->vcpus_created) {
+		ret = 0;
+		goto out;
+	}
+	if (hvc_stats_get(c, &a))
+		goto out;
+	for (unsigned int i = 0; i < a.nr_vcpus; i++)
+		if (!a.vcpus[i].gone &&
+		    vm_seen_note(&st->vms, a.vcpus[i].vm_id, a.vcpus[i].vm_pid))
+			goto out;
+	st->vcpus_created = s.vcpus_created;
+	ret = 0;
+out:
+	hvc_stats_free(&a);
+	hvc_status_free(&s);
+	return ret;
+}
+
 static int record_loop(struct hvc *c, struct hvc *events,
 		       struct rec_state *st, const struct rec_opts *o)
 {
 	uint64_t start = st->start, last_flush = start;
-	uint64_t last_progress = start;
+	uint64_t last_progress = start, last_names = start;
 	bool tty = !o->quiet && isatty(STDERR_FILENO);
 	struct pollfd pfd = { .fd = hvc_fd(events), .events = POLLIN };
 
@@ -299,6 +279,11 @@ static int record_loop(struct hvc *c, struct hvc *events,
 		if (drain(c, st))
 			return -1;
 		now = now_ns(CLOCK_MONOTONIC);
+		if (now - last_names >= NAMES_NS) {
+			if (name_live_vms(c, st))
+				return -1;
+			last_names = now;
+		}
 		if (now - last_flush >= FLUSH_NS) {
 			if (trace_flush(st->w))
 				return -1;
@@ -451,7 +436,7 @@ static int record_run(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (hvc_start(c))
+	if (name_live_vms(c, &st) || hvc_start(c))
 		goto out;
 	applied = false;
 	st.start = now_ns(CLOCK_MONOTONIC);
@@ -478,6 +463,7 @@ out:
 	hvc_close(events);
 	hvc_close(c);
 	free(st.base_lost);
+	vm_seen_free(&st.vms);
 	free(st.lost);
 	return ret;
 }

@@ -24,6 +24,7 @@
 #include "reason_row.h"
 #include "time_parts.h"
 #include "util.h"
+#include "vm_ident.h"
 
 /* Rows of the text table of preemptors; JSON has them all. */
 #define TOP_PREEMPTORS 10
@@ -192,11 +193,13 @@ static void vcpu_id_cells(struct out_cell *c, const struct hvc_vcpu_row *v)
 
 /*
  * A vCPU's row. JSON names the vCPU in members of its own, text in one
- * cell, "vm 1    pid 4242     vcpu 0    tid 4243    "; the parts, handling
+ * cell, "vm 1    pid 4242     vcpu 0    tid 4243    ", then its VM's name
+ * (vm_ident.h; text "-" for none, JSON ""); the parts, handling
  * first, are JSON's (their keys time_part_keys', set by vcpu_table()).
  */
 enum vcpu_col {
-	VC_VM, VC_PID, VC_VCPU, VC_TID, VC_NAME, VC_COUNT, VC_TOTAL, VC_MIN,
+	VC_VM, VC_PID, VC_VCPU, VC_TID, VC_NAME, VC_VM_NAME, VC_VM_NAME_TEXT, VC_VM_UUID,
+	VC_COUNT, VC_TOTAL, VC_MIN,
 	VC_AVG, VC_MAX, VC_GUEST, VC_PARTS,
 	VC_PREEMPTIONS = VC_PARTS + HVTRACE_NR_PARTS + 1,
 	VC_PREEMPTED, VC_GONE, VC_GONE_TEXT, VC_NR
@@ -208,6 +211,9 @@ static const struct out_col vcpu_cols[VC_NR] = {
 	[VC_VCPU] = { "vcpu", NULL, 0, OUT_U64 },
 	[VC_TID] = { "tid", NULL, 0, OUT_U64 },
 	[VC_NAME] = { NULL, "vcpu", -43, OUT_STR },
+	[VC_VM_NAME] = { "vm_name", NULL, 0, OUT_STR },
+	[VC_VM_NAME_TEXT] = { NULL, "name", -16, OUT_STR, .prec = 16 },
+	[VC_VM_UUID] = { "vm_uuid", NULL, 0, OUT_STR },
 	[VC_COUNT] = { "count", "exits", 12, OUT_U64 },
 	[VC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
 	[VC_MIN] = { "min_ns", "min", 9, OUT_DUR },
@@ -230,9 +236,9 @@ static void vcpu_table(struct out_col cols[VC_NR])
 		};
 }
 
-/* A row of COLS, vcpu_table()'s. */
+/* A row of COLS, vcpu_table()'s; ID its VM's name and UUID. */
 static void print_vcpu(struct out *o, const struct out_col *cols,
-		       const struct hvc_vcpu_row *v)
+		       const struct hvc_vcpu_row *v, const struct vm_ident *id)
 {
 	struct out_cell c[VC_NR] = {
 		[VC_COUNT].u = v->count,
@@ -245,6 +251,9 @@ static void print_vcpu(struct out *o, const struct out_col *cols,
 		[VC_PREEMPTED].u = v->preempted_ns,
 		[VC_GONE].u = v->gone,
 		[VC_GONE_TEXT].s = v->gone ? "  gone" : "",
+		[VC_VM_NAME].s = id->name,
+		[VC_VM_NAME_TEXT].s = *id->name ? id->name : "-",
+		[VC_VM_UUID].s = id->uuid,
 	};
 	uint64_t ns[HVTRACE_NR_PARTS + 1];
 	char name[64];
@@ -266,14 +275,24 @@ static void print_vcpu(struct out *o, const struct out_col *cols,
 static void print_vcpus(struct out *o, const struct hvc_stats *s)
 {
 	struct out_col cols[VC_NR];
+	struct vm_ident id = { .name = "" };
+	uint32_t id_pid = 0;
 
 	vcpu_table(cols);
 	if (!o->json)
 		fputc('\n', o->f);
 	out_heading(o, cols, VC_NR);
 	out_open_array(o, "vcpus");
-	for (unsigned int i = 0; i < s->nr_vcpus; i++)
-		print_vcpu(o, cols, &s->vcpus[i]);
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+
+		/* A VM's vCPUs come together: its VMM read once. */
+		if (v->vm_pid != id_pid) {
+			vm_ident_read(v->vm_pid, &id);
+			id_pid = v->vm_pid;
+		}
+		print_vcpu(o, cols, v, &id);
+	}
 	out_close_array(o);
 }
 

@@ -34,6 +34,7 @@
 #include "hvctl.h"
 #include "output.h"
 #include "time_parts.h"
+#include "vm_ident.h"
 #include "watch.h"
 
 #define POLL_MS		1000	/* read captures at least this often */
@@ -425,6 +426,7 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 	struct watch_state *st = data;
 	char path[WATCH_PATH_LEN], when[32], line[1024];
 	struct capture_story story;
+	struct vm_ident id;
 	unsigned int trig;
 	struct out o;
 	int ret;
@@ -451,6 +453,8 @@ static int on_capture(const struct hvc_capture *cap, void *data)
 						     cap->clock_ns);
 	if (capture_story(&story, cap, cap->events, cap->nr_events, trig))
 		return -ENOMEM;
+	vm_ident_read(cap->vm_pid, &id);
+	snprintf(story.vm_name, sizeof(story.vm_name), "%s", id.name);
 	ret = write_capture(st, cap, &story, path);
 	if (ret < 0) {
 		st->failed = true;

@@ -85,12 +85,6 @@ struct hvctl_host {
 void hvctl_host_env(struct hvctl_host *h, struct trace_env *env,
 		    const char *version);
 
-/*
- * The VM's name as operators know it (QEMU's -name), for vms.tsv; ""
- * when its VMM says none (cmd_record.c).
- */
-void hvctl_vm_name(pid_t pid, char *out, size_t len);
-
 /* Snapshots as JSON documents, for traces (cmd_stat.c, cmd_config.c). */
 int hvctl_write_stats_json(FILE *f);
 int hvctl_write_config_json(FILE *f);

@@ -20,6 +20,7 @@
 #include "hvctl.h"
 #include "time_parts.h"
 #include "trace_format.h"
+#include "vm_ident.h"
 #include "watch.h"
 
 #define TMP_PREFIX	".tmp-"
@@ -194,10 +195,10 @@ static void write_vms(FILE *f, const void *arg)
 {
 	const struct json_arg *a = arg;
 	const struct hvc_capture *c = a->st->cap;
-	char name[64];
+	struct vm_ident id;
 
-	hvctl_vm_name(c->vm_pid, name, sizeof(name));
-	fprintf(f, "%u\t%u\t%s\n", c->vm_pid, c->vm_id, name);
+	vm_ident_read(c->vm_pid, &id);
+	fprintf(f, "%u\t%u\t%s\t%s\n", c->vm_pid, c->vm_id, id.name, id.uuid);
 }
 
 static void write_summary(FILE *f, const void *arg)

@@ -17,6 +17,7 @@
 #include "client_priv.h"
 #include "duration.h"
 #include "util.h"
+#include "vm_ident.h"
 
 /*
  * OPT S typed for occurrences FIRST..FIRST+COUNT-1 of ATTR. A single
@@ -152,9 +153,22 @@ int hvc_change_pid(struct hvc_change *ch, const char *opt, const char *s)
 {
 	uint64_t pid = 0;
 
-	if (strcmp(s, "any") &&
-	    (!parse_u64(s, &pid) || !pid || pid > INT32_MAX))
+	/*
+	 * A running VM's name or UUID (vm_ident.h) stands for its pid;
+	 * digits, or a sign, are a pid.
+	 */
+	if (s[strspn(s, "0123456789")] && !strchr("+-", *s) &&
+	    strcmp(s, "any")) {
+		pid_t vmm;
+		int ret = vm_ident_find(opt ? opt : "pid", s, &vmm);
+
+		if (ret)
+			return ret;
+		pid = vmm;
+	} else if (strcmp(s, "any") &&
+		   (!parse_u64(s, &pid) || !pid || pid > INT32_MAX)) {
 		return hvc_err(EINVAL, "bad pid '%s'", s);
+	}
 	ch->pid = pid;
 	ch->set |= HVC_CH_PID;
 	hvc_change_typed(ch, HVTRACE_CFG_FILTER_PID, opt, s);

@@ -334,8 +334,12 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 
 	if (!f)
 		return snprintf(buf, len, "%s", "");
-	fprintf(f, "%s vm %u vcpu %u: ", capture_trigger_word(c->trigger),
-		c->vm_id, c->vcpu_id);
+	if (*st->vm_name)
+		fprintf(f, "%s vm %s vcpu %u: ", capture_trigger_word(c->trigger),
+			st->vm_name, c->vcpu_id);
+	else
+		fprintf(f, "%s vm %u vcpu %u: ", capture_trigger_word(c->trigger),
+			c->vm_id, c->vcpu_id);
 	switch (c->trigger) {
 	case HVTRACE_TRIGGER_STALL:
 		fprintf(f, "%s out of guest in %s", duration_str(v, c->value_ns),
@@ -419,8 +423,9 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 	if (c->trigger != HVTRACE_TRIGGER_MARK)
 		fprintf(f, " (limit %s)", duration_exact_str(l, c->limit_ns));
 	fputc('\n', f);
-	fprintf(f, "vcpu:       vm %u (pid %u) vcpu %u (tid %u)\n", c->vm_id,
-		c->vm_pid, c->vcpu_id, c->tid);
+	fprintf(f, "vcpu:       vm %u%s%s (pid %u) vcpu %u (tid %u)\n",
+		c->vm_id, *st->vm_name ? " " : "", st->vm_name, c->vm_pid,
+		c->vcpu_id, c->tid);
 	fprintf(f, "chain:      ");
 	if (*st->reason) {
 		fprintf(f, "%s (%" PRIu64 " of %" PRIu64 " exits before it)",
@@ -487,6 +492,7 @@ void capture_story_json(struct out *o, const struct capture_story *st,
 	out_u64(o, "capture_id", NULL, c->id);
 	out_u64(o, "vm_id", NULL, c->vm_id);
 	out_u64(o, "vm_pid", NULL, c->vm_pid);
+	out_str(o, "vm_name", NULL, st->vm_name);
 	out_u64(o, "vcpu", NULL, c->vcpu_id);
 	out_u64(o, "tid", NULL, c->tid);
 	out_u64(o, "trigger_ts_ns", NULL, c->trigger_ts);

@@ -37,6 +37,8 @@ enum story_qual {
 
 struct capture_story {
 	const struct hvc_capture *cap;
+	/* The VM's name (vm_ident.h), "": none; the caller's to fill. */
+	char vm_name[64];
 	bool has_trigger;		/* the trigger record is among them */
 	unsigned int trig;		/* its index */
 	uint64_t runnable_ns;		/* of the trigger's time, waiting */

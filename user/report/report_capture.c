@@ -206,6 +206,13 @@ int report_capture_read(const char *dir, struct rep_capture *rc,
 		ret = capture_story(&rc->st, &rc->cap, rc->cap.events,
 				    rc->cap.nr_events, trig);
 	}
+	if (!ret) {
+		struct trace_vm vm;
+
+		if (trace_side_vm(dir, rc->cap.vm_id, &vm))
+			snprintf(rc->st.vm_name, sizeof(rc->st.vm_name), "%s",
+				 vm.name);
+	}
 	if (ret) {
 		report_capture_free(rc);
 		return ret;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/hvtrace.h>
 
@@ -152,27 +153,37 @@ int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r)
 	strcpy(buf, f->vm);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		const struct trace_vm *vm = NULL;
+		bool named = false;
 		char *end;
 		unsigned long v;
 
+		/*
+		 * A name first: a VM may well be called "1". Every VM of
+		 * that name or UUID: a VM restarted is a new VMM, the same
+		 * name.
+		 */
+		for (unsigned int i = 0; i < trace_nr_vms(r); i++) {
+			const struct trace_vm *vm = trace_vm_at(r, i);
+
+			if (strcmp(vm->name, tok) && strcasecmp(vm->uuid, tok))
+				continue;
+			if (f->nr_vms == TRACE_FILTER_MAX)
+				return hvc_err(EINVAL, "--vm: at most %u VMs",
+					       TRACE_FILTER_MAX);
+			f->vms[f->nr_vms++] = vm->vm_id;
+			named = true;
+		}
+		if (named)
+			continue;
 		if (f->nr_vms == TRACE_FILTER_MAX)
 			return hvc_err(EINVAL, "--vm: at most %u VMs",
-					 TRACE_FILTER_MAX);
-		/* A name first: a VM may well be called "1". */
-		for (unsigned int i = 0; i < trace_nr_vms(r) && !vm; i++)
-			if (!strcmp(trace_vm_at(r, i)->name, tok))
-				vm = trace_vm_at(r, i);
-		if (vm) {
-			f->vms[f->nr_vms++] = vm->vm_id;
-			continue;
-		}
+				       TRACE_FILTER_MAX);
 		errno = 0;
 		v = strtoul(tok, &end, 0);
 		if (!isdigit((unsigned char)*tok) || *end || errno ||
 		    v > UINT32_MAX)
 			return hvc_err(EINVAL, "--vm: no VM '%s' in this trace (an "
-					 "id, or a name from vms.tsv)", tok);
+					 "id, or a name or UUID from vms.tsv)", tok);
 		f->vms[f->nr_vms++] = v;
 	}
 	return 0;

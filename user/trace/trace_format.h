@@ -11,8 +11,9 @@
  *                   recorder leaves only complete packets behind
  *   hvtrace/        what CTF readers must not see as streams (they take
  *                   every plain file beside metadata for one):
- *     vms.tsv       "pid<TAB>vm_id<TAB>name" per VM seen (name from the
- *                   VMM's command line, e.g. QEMU's -name guest=NAME)
+ *     vms.tsv       "pid<TAB>vm_id<TAB>name<TAB>uuid" per VM seen (from
+ *                   the VMM's command line, QEMU's -name guest=NAME and
+ *                   -uuid: user/lib/vm_ident.h; no uuid column before 0.2)
  *     host.json, config.json, stats-start.json, stats-end.json
  *
  * All integers little-endian, packed (CTF align = 8 bits).

@@ -384,7 +384,7 @@ static int load_metadata(struct trace_reader *r)
 
 /* ---- vms.tsv ---- */
 
-/* "pid<TAB>vm_id<TAB>name": false when LINE is not that. */
+/* "pid<TAB>vm_id<TAB>name[<TAB>uuid]": false when LINE is not that. */
 static bool parse_vm_line(char *line, struct trace_vm *vm)
 {
 	unsigned long pid, id;
@@ -401,8 +401,29 @@ static bool parse_vm_line(char *line, struct trace_vm *vm)
 		return false;
 	vm->pid = pid;
 	vm->vm_id = id;
-	snprintf(vm->name, sizeof(vm->name), "%s", end + 1);
+	p = end + 1;
+	end = p + strcspn(p, "\t");
+	snprintf(vm->name, sizeof(vm->name), "%.*s", (int)(end - p), p);
+	/* Traces before 0.2 have no UUID column. */
+	snprintf(vm->uuid, sizeof(vm->uuid), "%s", *end ? end + 1 : "");
 	return true;
+}
+
+bool trace_side_vm(const char *dir, uint32_t vm_id, struct trace_vm *vm)
+{
+	char *text, *line, *save = NULL;
+	const char *why;
+	bool found = false;
+	size_t len;
+
+	text = trace_read_side(dir, "vms.tsv", &len, &why);
+	if (!text)
+		return false;
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = parse_vm_line(line, vm) && vm->vm_id == vm_id;
+	free(text);
+	return found;
 }
 
 static int cmp_by_pid(const void *a, const void *b)

@@ -77,6 +77,7 @@ struct trace_vm {
 	uint32_t pid;
 	uint32_t vm_id;
 	char name[64];			/* "" when unknown */
+	char uuid[37];			/* "" when unknown */
 };
 
 /*
@@ -155,6 +156,11 @@ const struct trace_vm *trace_vm_by_pid(const struct trace_reader *r,
 				       uint32_t pid);
 const struct trace_vm *trace_vm_by_id(const struct trace_reader *r,
 				      uint32_t vm_id);
+/*
+ * VM_ID's line of DIR's vms.tsv into *VM, without a reader (a capture's
+ * one VM): false when there is none.
+ */
+bool trace_side_vm(const char *dir, uint32_t vm_id, struct trace_vm *vm);
 /*
  * How to call the VM of an event: its name from vms.tsv (looked up by
  * vm_id, then by the VMM's pid), else "vm<id>" written into BUF. R NULL:
