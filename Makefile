@@ -22,6 +22,8 @@
 # make check-spec      docs/hvtrace.yaml and the uapi header agree (names,
 #                      values, types, the header's attribute drawing)
 # make dkms-install    register, build and install with DKMS
+# make deb             the Debian packages hvtrace-dkms and hvtrace into
+#                      build/deb/ (debian/, scripts/deb-build)
 # sudo make check-host the e2e suite on a real KVM host (never on a dev box)
 #
 # WERROR=1 makes warnings errors (make check sets it; a user's newer
@@ -64,7 +66,7 @@ include user/hvmark/hvmark.mk
 endif
 
 .PHONY: all hvctl hvmark module module-or-hint guest check demo check-style \
-	check-spec dkms-install check-host clean install fuzz check-matrix \
+	check-spec dkms-install check-host clean install fuzz check-matrix deb \
 	user-libs
 
 all: hvctl hvmark module-or-hint
@@ -150,17 +152,22 @@ check-spec:
 dkms-install:
 	scripts/dkms-install $(HVTRACE_VERSION)
 
+deb:
+	scripts/deb-build $(BUILD)/deb
+
 check-host:
 	tests/check-host
 
 install: hvctl hvmark
 	install -D -m 0755 $(BUILD)/bin/hvctl $(DESTDIR)$(SBINDIR)/hvctl
 	install -D -m 0644 docs/hvctl.8 $(DESTDIR)$(MANDIR)/man8/hvctl.8
+	install -D -m 0644 docs/hvtrace.conf.5 $(DESTDIR)$(MANDIR)/man5/hvtrace.conf.5
 	install -D -m 0755 $(BUILD)/bin/hvmark $(DESTDIR)$(BINDIR)/hvmark
 	install -D -m 0644 docs/hvmark.1 $(DESTDIR)$(MANDIR)/man1/hvmark.1
 	install -D -m 0644 scripts/hvctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/hvctl
 
+# A DKMS or package source tree has no tests/.
 clean:
 	rm -rf $(BUILD)
-	$(MAKE) -C tests/guest clean
+	$(if $(wildcard tests/guest/Makefile),$(MAKE) -C tests/guest clean)

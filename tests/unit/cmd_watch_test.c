@@ -948,6 +948,105 @@ static void test_status(void)
 	free(out);
 }
 
+/* TEXT written into NAME under the test's directory: its path. */
+static char *conf_file(const char *name, const char *text)
+{
+	char *p = tmpdir(name);
+	FILE *f = fopen(p, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return p;
+}
+
+/* The WATCH attribute TYPE of the last request, or NULL. */
+static const struct nlattr *watch_attr(uint16_t type)
+{
+	const struct nlattr *a, *w;
+
+	mnl_attr_for_each(a, (struct nlmsghdr *)fake_req,
+			  sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == HVTRACE_A_WATCH)
+			mnl_attr_for_each_nested(w, a)
+				if (mnl_attr_get_type(w) == type)
+					return w;
+	return NULL;
+}
+
+/*
+ * watch ARGS with the module refusing WATCH_START for ATTR: what it sent
+ * is in fake_req, what the refusal named in fake_err. Its exit status.
+ */
+#define REFUSED_RUN(attr, ...) ({					\
+	int _r;								\
+	char *_o;							\
+	fake_reset();							\
+	put_status_armed(false, 0, 0);					\
+	fake_refuse(HVTRACE_CMD_WATCH_START, EINVAL, "refused", (attr)); \
+	_r = WATCH_RUN(&_o, __VA_ARGS__);				\
+	free(_o);							\
+	_r;								\
+})
+
+/* --config FILE: the watch.* keys, under what is typed. */
+static void test_config(void)
+{
+	char *dir = tmpdir("config-captures"), *path, want[600];
+
+	path = conf_file("watch.conf", "threshold 1ms\n"
+			 "watch.stall 20ms/50ms\nwatch.history 512\n"
+			 "watch.rate 7\nwatch.vcpu 1\n");
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_HISTORY, "--config", path, "-o",
+			      dir), 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_WATCH_START][0], 1);
+	CHECK_STR(fake_err, "refused (watch.history 512)");
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_STALL_NS)), 20000000);
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_STALL_WINDOW_NS)),
+		  50000000);
+	CHECK_INT(hvnl_u32(watch_attr(HVTRACE_WATCH_HISTORY)), 512);
+	CHECK_INT(hvnl_u32(watch_attr(HVTRACE_WATCH_RATE)), 7);
+	CHECK(watch_attr(HVTRACE_WATCH_FILTER_VCPUS));
+	CHECK(!watch_attr(HVTRACE_WATCH_EXIT_NS));
+	CHECK(!exists(dir));
+	/* What is typed wins, before or after --config. */
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_HISTORY, "--history", "64",
+			      "--config", path, "--exit", "5ms", "-o", dir), 1);
+	CHECK_STR(fake_err, "refused (--history 64)");
+	CHECK_INT(hvnl_u32(watch_attr(HVTRACE_WATCH_HISTORY)), 64);
+	CHECK_INT(hvnl_u32(watch_attr(HVTRACE_WATCH_RATE)), 7);
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_EXIT_NS)), 5000000);
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_STALL_NS)), 20000000);
+	/* The directory from the file too. */
+	snprintf(want, sizeof(want), "watch.dir %s\nwatch.preempted 3ms\n",
+		 dir);
+	path = conf_file("dir.conf", want);
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_PREEMPT_NS, "--config", path), 1);
+	CHECK_STR(fake_err, "refused (watch.preempted 3ms)");
+	/* A bad line anywhere in it: the module is not asked. */
+	path = conf_file("bad.conf", "watch.exit 5ms\nbuffer.size 2\n");
+	CHECK_INT(REFUSED_RUN(0, "--config", path, "-o", dir), 1);
+	snprintf(want, sizeof(want), "%s:2: buffer.size: buffer size 2 out of "
+		 "range 4K..256M", path);
+	CHECK_STR(fake_err, want);
+	CHECK_INT(fake_opens, 0);
+	/* The file and the command line together, checked as one. */
+	path = conf_file("none.conf", "watch.history 5\n");
+	CHECK_INT(REFUSED_RUN(0, "--config", path, "-o", dir), 2);
+	CHECK_STR(fake_err, "no trigger: give --exit DUR, --stall X/Y, "
+		  "--preempted DUR or --guest-mark");
+	path = conf_file("on.conf", "watch.stall 1ms/2ms\n");
+	CHECK_INT(REFUSED_RUN(0, "--config", path, "--on", "vmm", "-o", dir),
+		  2);
+	CHECK_STR(fake_err, "--on goes with --exit");
+	CHECK_INT(fake_opens, 0);
+	CHECK_INT(REFUSED_RUN(0, "--config", "/nonexistent.conf", "--exit",
+			      "1ms", "-o", dir), 1);
+	CHECK_STR(fake_err, "cannot read /nonexistent.conf: No such file or "
+		  "directory");
+}
+
 int main(void)
 {
 	snprintf(top, sizeof(top), "/tmp/hvctl-watch-test.XXXXXX");
@@ -961,6 +1060,7 @@ int main(void)
 	test_prune();
 	test_bad_dir();
 	test_status();
+	test_config();
 	/* HVT_KEEP=1 keeps the captures, to look at them. */
 	if (!getenv("HVT_KEEP")) {
 		char cmd[300];

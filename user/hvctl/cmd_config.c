@@ -9,6 +9,7 @@
 #include <linux/hvtrace.h>
 
 #include "client.h"
+#include "config_file.h"
 #include "duration.h"
 #include "exit_reasons.h"
 #include "hvctl.h"
@@ -143,8 +144,8 @@ static void print_config(struct out *o, const struct hvc_config *c)
 	out_close_object(o);
 }
 
-/* Fetch the configuration and print it to O. */
-static int show_config(struct out *o)
+/* Fetch the configuration; print it to O, or with SAVE as the file. */
+static int show_config(struct out *o, bool save)
 {
 	struct hvc_config c = { 0 };
 	struct hvc *cl;
@@ -155,7 +156,9 @@ static int show_config(struct out *o)
 		return ret;
 	ret = hvc_config_get(cl, &c);
 	hvc_close(cl);
-	if (!ret) {
+	if (!ret && save) {
+		hvc_conf_write(stdout, &c);
+	} else if (!ret) {
 		print_config(o, &c);
 		out_end(o);
 	}
@@ -163,23 +166,43 @@ static int show_config(struct out *o)
 	return ret;
 }
 
+struct config_opts {
+	bool save;	/* --save: as hvtrace.conf(5), for hvctl apply */
+};
+
+static const struct hvctl_opt config_opts[] = {
+	OPT_FLAG("--save", struct config_opts, save),
+	OPT_END,
+};
+
 static int config_run(int argc, char **argv)
 {
+	const struct hvctl_cmd *cmd = &hvctl_cmd_config;
+	struct config_opts co = { 0 };
 	struct out o;
+	int n, ret;
 
-	if (hvctl_want_help(&hvctl_cmd_config, argc, argv))
+	if (hvctl_want_help(cmd, argc, argv))
 		return 0;
-	if (hvctl_no_args(&hvctl_cmd_config, argc, argv))
-		return 2;
+	ret = hvctl_parse_opts(cmd, argc, argv, &co, &n);
+	if (!ret)
+		ret = hvctl_max_args(cmd, argv, n, 0);
+	if (ret)
+		return ret;
+	if (co.save && hvctl_json)
+		return hvctl_usage_err(cmd, "--save writes hvtrace.conf(5), "
+				       "not JSON: no -j with it");
 	out_init(&o, stdout, hvctl_json);
-	return show_config(&o) ? 1 : 0;
+	return show_config(&o, co.save) ? 1 : 0;
 }
 
 const struct hvctl_cmd hvctl_cmd_config = {
 	.name = "config",
 	.run = config_run,
-	.usage = "",
-	.summary = "show thresholds, filters and buffers in force",
+	.usage = "[--save]",
+	.opts = config_opts,
+	.summary = "show thresholds, filters and buffers in force (--save: as\n"
+		   "an hvtrace.conf(5) file that hvctl apply takes)",
 };
 
 int hvctl_write_config_json(FILE *f)
@@ -187,5 +210,5 @@ int hvctl_write_config_json(FILE *f)
 	struct out o;
 
 	out_init(&o, f, true);
-	return show_config(&o);
+	return show_config(&o, false);
 }

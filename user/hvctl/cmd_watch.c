@@ -30,24 +30,20 @@
 
 #include "capture_story.h"
 #include "client.h"
+#include "config_file.h"
 #include "duration.h"
 #include "hvctl.h"
 #include "output.h"
 #include "time_parts.h"
 #include "vm_ident.h"
 #include "watch.h"
+#include "watch_conf.h"
 
 #define POLL_MS		1000	/* read captures at least this often */
 
 struct watch_opts {
-	const char *dir;
-	bool halt;
-	bool on_given;
-	uint64_t history, rate, rate_total, keep;
-	uint64_t max_kib;
-	struct hvc_watch w;
-	/* What the user typed, by HVTRACE_WATCH_* setting, for refusals. */
-	char typed[HVC_WATCH_TYPED][80];
+	const char *config;	/* --config FILE: its watch.* keys first */
+	struct hvc_watch_conf c;	/* the settings (watch_conf.c) */
 };
 
 /* What has been said about the counters, to say only what changes. */
@@ -69,257 +65,87 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void typed(struct watch_opts *o, unsigned int attr, const char *opt,
-		  const char *v)
-{
-	snprintf(o->typed[attr], sizeof(o->typed[attr]), "%s%s%s", opt,
-		 *v ? " " : "", v);
-	o->w.typed[attr] = o->typed[attr];
-}
-
-static int exit_opt(void *p, const char *opt, const char *v)
+/* Every option of the watch's settings, parsed by watch_conf.c. */
+static int setting_opt(void *p, const char *opt, const char *v)
 {
 	struct watch_opts *o = p;
+	int key = strcmp(opt, "-o") ? hvc_watch_key(opt + 2) : HVC_WK_DIR;
 
-	if (hvc_parse_threshold(v, &o->w.exit_ns))
+	if (hvc_watch_conf_set(&o->c, key, opt, v))
 		return hvctl_usage(&hvctl_cmd_watch);
-	if (!o->w.exit_ns)
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
-				       "than 0", opt);
-	typed(o, HVTRACE_WATCH_EXIT_NS, opt, v);
-	return 0;
-}
-
-static int on_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-	int on = threshold_on_parse(v);
-
-	if (on < 0)
-		return hvctl_usage_err(&hvctl_cmd_watch, "unknown part '%s' "
-				       "for %s (%s)", v, opt,
-				       THRESHOLD_ON_NAMES);
-	o->w.exit_on = on;
-	o->on_given = true;
-	typed(o, HVTRACE_WATCH_EXIT_ON, opt, v);
-	return 0;
-}
-
-/* "20ms/50ms": X out of the guest within the last Y. */
-static int stall_opt(void *p, const char *opt, const char *v)
-{
-	const struct hvctl_cmd *cmd = &hvctl_cmd_watch;
-	struct watch_opts *o = p;
-	const char *slash = strchr(v, '/');
-	char x[64], xs[DURATION_LEN], ys[DURATION_LEN];
-
-	if (!slash || (size_t)(slash - v) >= sizeof(x))
-		return hvctl_usage_err(cmd, "%s takes X/Y, at least X out of "
-				       "the guest within the last Y (e.g. "
-				       "20ms/50ms), not '%s'", opt, v);
-	snprintf(x, sizeof(x), "%.*s", (int)(slash - v), v);
-	if (hvc_parse_threshold(x, &o->w.stall_ns) ||
-	    hvc_parse_threshold(slash + 1, &o->w.stall_window_ns))
-		return hvctl_usage(cmd);
-	if (!o->w.stall_ns || !o->w.stall_window_ns)
-		return hvctl_usage_err(cmd, "%s %s: both times must be more "
-				       "than 0", opt, v);
-	if (o->w.stall_ns > o->w.stall_window_ns)
-		return hvctl_usage_err(cmd, "%s %s: %s out of the guest cannot "
-				       "fit in a window of %s (X must be at "
-				       "most Y)", opt, v,
-				       duration_str(xs, o->w.stall_ns),
-				       duration_str(ys, o->w.stall_window_ns));
-	typed(o, HVTRACE_WATCH_STALL_NS, opt, v);
-	typed(o, HVTRACE_WATCH_STALL_WINDOW_NS, opt, v);
-	return 0;
-}
-
-static int preempted_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-
-	if (hvc_parse_threshold(v, &o->w.preempt_ns))
-		return hvctl_usage(&hvctl_cmd_watch);
-	if (!o->w.preempt_ns)
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
-				       "than 0", opt);
-	typed(o, HVTRACE_WATCH_PREEMPT_NS, opt, v);
-	return 0;
-}
-
-static int post_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-	char max[DURATION_LEN];
-	const char *err;
-
-	if (duration_parse(v, &o->w.post_ns, &err))
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s: %s", opt, err);
-	if (o->w.post_ns > HVTRACE_WATCH_POST_NS_MAX) {
-		duration_exact(max, sizeof(max), HVTRACE_WATCH_POST_NS_MAX);
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s is at most %s, not "
-				       "'%s'", opt, max, v);
-	}
-	o->w.has_post = true;
-	typed(o, HVTRACE_WATCH_POST_NS, opt, v);
-	return 0;
-}
-
-/* A VMM's pid, as --vm and --guest-mark=PID take it. */
-static int vmm_pid(const char *opt, const char *v, uint32_t *pid)
-{
-	uint64_t n;
-
-	if (hvctl_parse_u64(v, &n) || !n || n > INT32_MAX)
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s takes the VMM's "
-				       "pid, not '%s'", opt, v);
-	*pid = n;
-	return 0;
-}
-
-static int vm_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-	int ret = vmm_pid(opt, v, &o->w.pid);
-
-	if (ret)
-		return ret;
-	typed(o, HVTRACE_WATCH_FILTER_PID, opt, v);
-	return 0;
-}
-
-/*
- * --guest-mark[=PID]: a guest's mark triggers; with PID, only the marks
- * of that VMM's VMs (a guest triggers only where it is trusted to).
- */
-static int guest_mark_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-	int ret;
-
-	o->w.mark_triggers = 1;
-	typed(o, HVTRACE_WATCH_MARK_TRIGGERS, opt, "");
-	if (!v)
-		return 0;
-	ret = vmm_pid(opt, v, &o->w.mark_pid);
-	if (ret)
-		return ret;
-	snprintf(o->typed[HVTRACE_WATCH_MARK_PID],
-		 sizeof(o->typed[HVTRACE_WATCH_MARK_PID]), "%s=%s", opt, v);
-	o->w.typed[HVTRACE_WATCH_MARK_PID] = o->typed[HVTRACE_WATCH_MARK_PID];
-	return 0;
-}
-
-static int vcpu_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-
-	if (hvc_watch_vcpus(&o->w, v))
-		return hvctl_usage(&hvctl_cmd_watch);
-	typed(o, HVTRACE_WATCH_FILTER_VCPUS, opt, v);
-	return 0;
-}
-
-static int max_size_opt(void *p, const char *opt, const char *v)
-{
-	struct watch_opts *o = p;
-
-	if (hvc_parse_size(v, &o->max_kib))
-		return hvctl_usage(&hvctl_cmd_watch);
-	if (!o->max_kib)
-		return hvctl_usage_err(&hvctl_cmd_watch, "%s must be more "
-				       "than 0", opt);
 	return 0;
 }
 
 static const struct hvctl_opt watch_opts[] = {
-	OPT_STR("-o", struct watch_opts, dir, "@dir"),
-	OPT_CALL("--exit", exit_opt, NULL),
-	OPT_CALL("--on", on_opt, "total handling vmm halt runnable other"),
-	OPT_FLAG("--halt", struct watch_opts, halt),
-	OPT_CALL("--stall", stall_opt, NULL),
-	OPT_CALL("--preempted", preempted_opt, NULL),
-	OPT_FLAG_VALUE("--guest-mark", guest_mark_opt),
-	OPT_U64("--history", struct watch_opts, history, 1,
-		HVTRACE_WATCH_HISTORY_MAX),
-	OPT_CALL("--post", post_opt, NULL),
-	OPT_U64("--rate", struct watch_opts, rate, 1, HVTRACE_WATCH_RATE_MAX),
-	OPT_U64("--rate-total", struct watch_opts, rate_total, 1,
-		HVTRACE_WATCH_RATE_MAX),
-	OPT_CALL("--vm", vm_opt, NULL),
-	OPT_CALL("--vcpu", vcpu_opt, NULL),
-	OPT_U64("--keep", struct watch_opts, keep, 1, 0),
-	OPT_CALL("--max-size", max_size_opt, NULL),
+	OPT_CALL("-o", setting_opt, "@dir"),
+	OPT_CALL("--exit", setting_opt, NULL),
+	OPT_CALL("--on", setting_opt, "total handling vmm halt runnable other"),
+	OPT_FLAG_CALL("--halt", setting_opt),
+	OPT_CALL("--stall", setting_opt, NULL),
+	OPT_CALL("--preempted", setting_opt, NULL),
+	OPT_FLAG_VALUE("--guest-mark", setting_opt),
+	OPT_CALL("--history", setting_opt, NULL),
+	OPT_CALL("--post", setting_opt, NULL),
+	OPT_CALL("--rate", setting_opt, NULL),
+	OPT_CALL("--rate-total", setting_opt, NULL),
+	OPT_CALL("--vm", setting_opt, NULL),
+	OPT_CALL("--vcpu", setting_opt, NULL),
+	OPT_CALL("--keep", setting_opt, NULL),
+	OPT_CALL("--max-size", setting_opt, NULL),
+	OPT_STR("--config", struct watch_opts, config, "@file"),
 	OPT_END,
 };
+
+/*
+ * With --config, the file's watch.* keys, then the command line again
+ * over them: what is typed wins. The whole file is checked (one bad line
+ * and nothing starts), its module keys left to hvctl apply.
+ */
+static int read_config(int argc, char **argv, struct watch_opts *o)
+{
+	const struct hvctl_cmd *cmd = &hvctl_cmd_watch;
+	struct hvc_conf *conf = calloc(1, sizeof(*conf));
+	int n, ret = 1;
+
+	if (!conf)
+		return hvctl_err("out of memory");
+	if (!hvc_conf_read(o->config, conf)) {
+		o->c = conf->watch;
+		/* No argument was moved: watch takes none (parse_opts). */
+		ret = hvctl_parse_opts(cmd, argc, argv, o, &n);
+	}
+	free(conf);
+	return ret;
+}
 
 static int parse_opts(int argc, char **argv, struct watch_opts *o)
 {
 	const struct hvctl_cmd *cmd = &hvctl_cmd_watch;
 	int n, ret = hvctl_parse_opts(cmd, argc, argv, o, &n);
-	char num[24];
+	enum hvc_watch_key bad;
 
 	if (!ret)
 		ret = hvctl_max_args(cmd, argv, n, 0);
+	if (!ret && o->config)
+		ret = read_config(argc, argv, o);
 	if (ret)
 		return ret;
-	if (!o->w.exit_ns && !o->w.stall_ns && !o->w.preempt_ns &&
-	    !o->w.mark_triggers)
-		return hvctl_usage_err(cmd, "no trigger: give --exit DUR, "
-				       "--stall X/Y, --preempted DUR or "
-				       "--guest-mark");
-	if (o->on_given && !o->w.exit_ns)
-		return hvctl_usage_err(cmd, "--on goes with --exit");
-	if (o->halt && !o->w.exit_ns && !o->w.stall_ns)
-		return hvctl_usage_err(cmd, "--halt goes with --exit or --stall");
-	if (o->halt && !o->w.stall_ns && o->w.exit_on != HVTRACE_ON_TOTAL)
-		return hvctl_usage_err(cmd, "--halt counts halt time toward "
-				       "--exit on the total only, not --on %s",
-				       threshold_on_name(o->w.exit_on));
-	if (!o->dir)
-		return hvctl_usage_err(cmd, "missing -o DIR");
-	o->w.halt_triggers = o->halt;
-	o->w.history = o->history;
-	o->w.rate = o->rate;
-	o->w.rate_total = o->rate_total;
-	if (o->halt)
-		typed(o, HVTRACE_WATCH_HALT_TRIGGERS, "--halt", "");
-	if (o->history) {
-		snprintf(num, sizeof(num), "%" PRIu64, o->history);
-		typed(o, HVTRACE_WATCH_HISTORY, "--history", num);
-	}
-	if (o->rate) {
-		snprintf(num, sizeof(num), "%" PRIu64, o->rate);
-		typed(o, HVTRACE_WATCH_RATE, "--rate", num);
-	}
-	if (o->rate_total) {
-		snprintf(num, sizeof(num), "%" PRIu64, o->rate_total);
-		typed(o, HVTRACE_WATCH_RATE_TOTAL, "--rate-total", num);
-	}
+	if (hvc_watch_conf_check(&o->c, true, &bad))
+		return hvctl_usage(cmd);
 	return 0;
 }
 
 /* The vCPU bitmap as a list, "0,2-5" ("any" when empty). */
 static void vcpu_list(char *buf, size_t len, const struct hvc_watch *w)
 {
-	unsigned int nbits = w->nr_vcpu_words * 64;
-	size_t n = 0;
+	FILE *f = fmemopen(buf, len, "w");
 
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < nbits && n < len; i++) {
-		unsigned int j = i;
-
-		if (!(w->vcpus[i / 64] >> (i % 64) & 1))
-			continue;
-		while (j + 1 < nbits && (w->vcpus[(j + 1) / 64] >> ((j + 1) % 64) & 1))
-			j++;
-		n += snprintf(buf + n, len - n, j > i ? "%s%u-%u" : "%s%u",
-			      n ? "," : "", i, j);
-		i = j;
+	if (!f) {
+		snprintf(buf, len, "?");
+		return;
 	}
-	if (!n)
-		snprintf(buf, len, "any");
+	hvc_id_list_put(f, w->vcpus, w->nr_vcpu_words * 64);
+	fclose(f);
 }
 
 void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w)
@@ -590,7 +416,7 @@ static int watch_run(int argc, char **argv)
 		goto out;
 	ret = 1;
 	st.wd = (struct watch_dir){
-		.dir = o->dir, .keep = o->keep, .max_kib = o->max_kib,
+		.dir = o->c.dir, .keep = o->c.keep, .max_kib = o->c.max_kib,
 		.env = &env,
 	};
 	st.env = &env;
@@ -604,7 +430,7 @@ static int watch_run(int argc, char **argv)
 	hvctl_host_env(&host, &env, s.version);
 	stop = 0;
 	catch_signals();
-	if (hvc_watch_start(c, &o->w))
+	if (hvc_watch_start(c, &o->c.w))
 		goto out;
 	armed = true;
 	/* What a killed run left: now that the watch is ours. */
@@ -612,9 +438,9 @@ static int watch_run(int argc, char **argv)
 		goto out;
 	/* Captures of earlier runs count toward --keep and --max-size. */
 	watch_prune(&st.wd);
-	hvctl_watch_describe(set, sizeof(set), &o->w);
+	hvctl_watch_describe(set, sizeof(set), &o->c.w);
 	fprintf(stderr, "watching: %s; captures into %s (^C stops)\n", set,
-		o->dir);
+		o->c.dir);
 	ret = watch_loop(c, events, &st) ? 1 : 0;
 	if (hvc_watch_stop(c))
 		ret = 1;
@@ -624,7 +450,7 @@ static int watch_run(int argc, char **argv)
 out:
 	/* Not armed: nothing changed, not even the directory. */
 	if (made && !armed)
-		rmdir(o->dir);
+		rmdir(o->c.dir);
 	hvc_status_free(&s);
 	hvc_close(events);
 	hvc_close(c);
@@ -641,11 +467,13 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 		 "                 [--history N] [--post DUR] [--rate N] "
 		 "[--rate-total N]\n"
 		 "                 [--vm PID] [--vcpu LIST] -o DIR [--keep N] "
-		 "[--max-size SIZE]",
+		 "[--max-size SIZE]\n"
+		 "                 [--config FILE]",
 	.opts = watch_opts,
 	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
 		   "(the exits that led up to it, who preempted the vCPU) with\n"
 		   "a line that tells its story, until ^C. --guest-mark: a guest's\n"
 		   "mark (CPUID leaf 0x48565400, hvmark(1)) triggers too; =PID: only\n"
-		   "the marks of that VMM's VMs, the others are still recorded",
+		   "the marks of that VMM's VMs, the others are still recorded;\n"
+		   "--config: hvtrace.conf(5)'s watch.* keys, under the options",
 };

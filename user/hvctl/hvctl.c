@@ -17,6 +17,7 @@
 static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_status,
 	&hvctl_cmd_config,
+	&hvctl_cmd_apply,
 	&hvctl_cmd_set_threshold,
 	&hvctl_cmd_filter,
 	&hvctl_cmd_buffer,
@@ -27,6 +28,7 @@ static const struct hvctl_cmd *const commands[] = {
 	&hvctl_cmd_drain,
 	&hvctl_cmd_record,
 	&hvctl_cmd_watch,
+	&hvctl_cmd_exporter,
 	&hvctl_cmd_report,
 	&hvctl_cmd_dump,
 	&hvctl_cmd_export,

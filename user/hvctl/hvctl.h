@@ -105,6 +105,7 @@ int hvctl_write_config_json(FILE *f);
 /* Subcommands, one file each. */
 extern const struct hvctl_cmd hvctl_cmd_status;
 extern const struct hvctl_cmd hvctl_cmd_config;
+extern const struct hvctl_cmd hvctl_cmd_apply;
 extern const struct hvctl_cmd hvctl_cmd_set_threshold;
 extern const struct hvctl_cmd hvctl_cmd_filter;
 extern const struct hvctl_cmd hvctl_cmd_buffer;
@@ -119,5 +120,6 @@ extern const struct hvctl_cmd hvctl_cmd_export;
 extern const struct hvctl_cmd hvctl_cmd_record;
 extern const struct hvctl_cmd hvctl_cmd_report;
 extern const struct hvctl_cmd hvctl_cmd_watch;
+extern const struct hvctl_cmd hvctl_cmd_exporter;
 
 #endif /* HVCTL_H */

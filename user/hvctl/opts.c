@@ -14,25 +14,12 @@
 
 #include "duration.h"
 #include "hvctl.h"
+#include "number.h"
 #include "opts.h"
 
 int hvctl_parse_u64(const char *s, uint64_t *v)
 {
-	uint64_t n = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		unsigned int d = (unsigned char)*s - '0';
-
-		if (d > 9)
-			return -EINVAL;
-		if (n > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		n = n * 10 + d;
-	}
-	*v = n;
-	return 0;
+	return hvc_parse_decimal(s, v);
 }
 
 static bool same(const char *name, const char *s, size_t len)
@@ -95,23 +82,9 @@ bool hvctl_is_option(const char *a)
 static int take_u64(const struct hvctl_cmd *cmd, const struct hvctl_opt *o,
 		    const char *name, const char *v, uint64_t *out)
 {
-	uint64_t max = o->max ? o->max : UINT64_MAX, n;
-
-	int err = hvctl_parse_u64(v, &n);
-
-	if (err == -ERANGE && max == UINT64_MAX)
-		return hvctl_usage_err(cmd, "%s must be at most %llu, not '%s'",
-				       name, (unsigned long long)max, v);
-	if (err || n < o->min || n > max) {
-		if (o->min == 1 && max == UINT64_MAX)
-			return hvctl_usage_err(cmd, "%s must be a positive number, "
-					       "not '%s'", name, v);
-		return hvctl_usage_err(cmd, "%s takes a number from %llu to "
-				       "%llu, not '%s'", name,
-				       (unsigned long long)o->min,
-				       (unsigned long long)max, v);
-	}
-	*out = n;
+	if (hvc_parse_count(name, v, o->min, o->max ? o->max : UINT64_MAX,
+			    out))
+		return hvctl_usage(cmd);
 	return 0;
 }
 

@@ -1,0 +1,107 @@
+# hvctl exporter against hvctl stat and a real Prometheus server (Debian's
+# prometheus): after a known guest workload, /metrics says per exit
+# reason, per vCPU and per vCPU state exactly what `hvctl -j stat --vcpus`
+# says; Prometheus, scraping it every second, gives the same counts
+# through its HTTP API, histogram_quantile() lands in the bucket of
+# stat's p50 and p99, and each vCPU's time by state is stat's to the
+# nanosecond; a second workload is in the next scrape (each scrape reads
+# the module afresh); after hvctl clear Prometheus sees the counter reset
+# (resets() = 1); SIGTERM ends the exporter with status 0.
+. "$(dirname "$0")/lib.sh"
+
+PROM=$HVT_ROOT/tests/e2e/prom.py
+W=$(mktemp -d /tmp/exporter.XXXXXX)
+EPID=
+PROM_PID=
+trap 'kill $EPID $PROM_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$W"' EXIT
+
+command -v prometheus >/dev/null ||
+	fail "no prometheus in the VM's root: install Debian's prometheus (tests/deps)"
+
+reset_config
+r=$(guest --vcpus 2 --pio 300 --cpuid 400 --hlt 30 --slow 3:1000) || exit 1
+echo "  $r"
+pid=$(field pid "$r")
+"$HVCTL" -j stat --vcpus >"$W/stat.json" || fail "hvctl stat failed"
+
+# The exporter, on a port the kernel picks.
+"$HVCTL" exporter --listen 127.0.0.1:0 >"$W/exporter.out" 2>&1 &
+EPID=$!
+for _ in $(seq 100); do
+	addr=$(sed -n 's|^exporter: serving http://\(.*\)/metrics$|\1|p' "$W/exporter.out")
+	[ -n "$addr" ] && break
+	kill -0 "$EPID" 2>/dev/null || fail "hvctl exporter ended: $(cat "$W/exporter.out")"
+	sleep 0.1
+done
+[ -n "$addr" ] || fail "hvctl exporter did not listen: $(cat "$W/exporter.out")"
+echo "  exporter at $addr"
+"$PYTHON" "$PROM" scrape "$addr" "$W/metrics" || fail "scrape failed"
+grep -qx 'hvtrace_up 1' "$W/metrics" || fail "hvtrace_up is not 1: $(head -5 "$W/metrics")"
+"$PYTHON" "$PROM" exits "$W/metrics" "$W/stat.json" ||
+	fail "the exporter's figures are not hvctl stat's"
+promtool check metrics <"$W/metrics" >"$W/promtool.out" 2>&1 &&
+	[ ! -s "$W/promtool.out" ] ||
+	fail "promtool check metrics: $(cat "$W/promtool.out")"
+echo "  promtool check metrics: clean"
+
+# What a scrape costs the host: the exporter's time per request, and
+# its memory.
+"$PYTHON" -c 'import sys, time, urllib.request
+t = time.monotonic()
+for _ in range(20):
+    urllib.request.urlopen("http://%s/metrics" % sys.argv[1], timeout=60).read()
+print("  a scrape takes %.1f ms (20 in a row, under emulation)" %
+      ((time.monotonic() - t) / 20 * 1000))' "$addr"
+echo "  exporter's memory: $(grep VmRSS /proc/$EPID/status | tr -s ' \t' ' ')"
+
+# A Prometheus server scraping it every second.
+pport=$("$PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+cat >"$W/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: hvtrace
+    static_configs:
+      - targets: ['$addr']
+EOF
+prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/tsdb" \
+	--web.listen-address="127.0.0.1:$pport" --log.level=warn \
+	>"$W/prometheus.log" 2>&1 &
+PROM_PID=$!
+prom=127.0.0.1:$pport
+start=$SECONDS
+"$PYTHON" "$PROM" wait "$prom" 'up{job="hvtrace"}' 1 300 ||
+	fail "Prometheus did not scrape the exporter: $(tail -20 "$W/prometheus.log")"
+echo "  Prometheus scraping after $((SECONDS - start))s"
+"$PYTHON" "$PROM" wait "$prom" hvtrace_up 1 60 || fail "hvtrace_up"
+"$PYTHON" "$PROM" query "$prom" "$W/stat.json" "$pid" ||
+	fail "Prometheus's figures are not hvctl stat's"
+
+# Every scrape reads the module: a second guest's exits are in the next.
+r=$(guest --vcpus 1 --cpuid 250) || exit 1
+cpuid=$("$HVCTL" -j stat | py "sum(r['count'] for r in d['reasons'] if r['reason'] == 'CPUID')")
+expect_eq "CPUID exits of both guests" $((2 * 400 + 250)) "$cpuid"
+"$PYTHON" "$PROM" wait "$prom" 'hvtrace_exits_total{reason="CPUID"}' "$cpuid" 30 ||
+	fail "the second guest's exits did not reach Prometheus"
+expect_eq "resets of the CPUID counter so far" 0 \
+	"$("$PYTHON" "$PROM" value "$prom" 'resets(hvtrace_exits_total{reason="CPUID"}[10m])')"
+
+# hvctl clear zeroes the module's counters: Prometheus sees a reset.
+hv clear
+r=$(guest --vcpus 1 --cpuid 30) || exit 1
+cpuid=$("$HVCTL" -j stat | py "sum(r['count'] for r in d['reasons'] if r['reason'] == 'CPUID')")
+expect_eq "CPUID exits since the clear" 30 "$cpuid"
+"$PYTHON" "$PROM" wait "$prom" 'hvtrace_exits_total{reason="CPUID"}' 30 30 ||
+	fail "the count after the clear did not reach Prometheus"
+expect_eq "resets of the CPUID counter after hvctl clear" 1 \
+	"$("$PYTHON" "$PROM" value "$prom" 'resets(hvtrace_exits_total{reason="CPUID"}[10m])')"
+
+kill -TERM "$EPID"
+wait "$EPID"
+rc=$?
+EPID=
+expect_eq "hvctl exporter's status after SIGTERM" 0 "$rc"

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""hvctl exporter's figures against hvctl stat's (75-exporter.t).
+
+usage:
+  prom.py scrape ADDR FILE        GET http://ADDR/metrics into FILE (200)
+  prom.py exits METRICS STAT      the exporter's text (METRICS) against
+                                  `hvctl -j stat --vcpus` (STAT): exits per
+                                  reason and per vCPU, each vCPU's time by
+                                  state, every histogram's +Inf bucket
+  prom.py wait PROM EXPR VALUE S  until the PromQL EXPR, asked of the
+                                  Prometheus server at PROM, gives VALUE
+                                  (its one result), for S seconds at most
+  prom.py query PROM STAT PID     Prometheus, having scraped the exporter,
+                                  against STAT: hvtrace_exits_total per
+                                  reason, histogram_quantile() of 0.5 and
+                                  0.99 in the bucket of stat's p50 and p99,
+                                  the time of VMM PID's vCPUs by state
+  prom.py value PROM EXPR         the one result's value
+
+A check prints "ok - WHAT" or "not ok - WHAT: why"; the exit status is 1
+when one failed. Exact comparisons: seconds become nanoseconds again with
+round(), exact below 2^53 ns.
+"""
+import json
+import re
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+bad = 0
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?')
+# The histogram's edges: 2^k - 1 ns, k = 8..32 (user/lib/metrics.h).
+EDGES_NS = [(1 << k) - 1 for k in range(8, 33)]
+
+
+def result(ok, what, why=''):
+    global bad
+    bad += not ok
+    print('%sok - %s%s' % ('' if ok else 'not ', what,
+                           '' if ok or not why else ': ' + why))
+
+
+def samples(text):
+    """[(name, {label: value}, value string)] of an exposition."""
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith('#'):
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            raise ValueError('not a sample: %r' % line)
+        labels = {k: re.sub(r'\\(.)', lambda x: {'n': '\n'}.get(
+            x.group(1), x.group(1)), v)
+            for k, v in LABEL.findall(m.group(3) or '')}
+        out.append((m.group(1), labels, m.group(4)))
+    return out
+
+
+def ns(seconds):
+    return round(float(seconds) * 1e9)
+
+
+def stat_vcpus(stat):
+    """STAT's vCPU rows added up by (VM, vCPU), as the exporter does."""
+    keys = ('count', 'guest_ns', 'handling_ns', 'vmm_ns', 'halt_ns',
+            'runnable_ns', 'other_ns')
+    out = {}
+    for v in stat['vcpus']:
+        w = out.setdefault((str(v['vm_id']), str(v['vcpu'])),
+                           dict.fromkeys(keys, 0))
+        w['pid'] = str(v['vm_pid'])
+        for k in keys:
+            w[k] += v[k]
+    return out
+
+
+def stat_counts(stat):
+    counts = {}
+    for r in stat['reasons']:
+        counts[r['reason']] = counts.get(r['reason'], 0) + r['count']
+    return counts
+
+
+def show(d):
+    return ', '.join('%s %s' % kv for kv in sorted(d.items()))
+
+
+def cmd_scrape(addr, path):
+    r = urllib.request.urlopen('http://%s/metrics' % addr, timeout=60)
+    body = r.read()
+    open(path, 'wb').write(body)
+    result(r.status == 200 and body, 'GET /metrics: %d, %d bytes' %
+           (r.status, len(body)))
+
+
+def cmd_exits(metrics, stat_file):
+    s = samples(open(metrics).read())
+    stat = json.load(open(stat_file))
+    want = stat_counts(stat)
+    got = {l['reason']: int(v) for n, l, v in s if n == 'hvtrace_exits_total'}
+    result(got == want and got, 'exits per reason: the exporter\'s = hvctl '
+           'stat\'s (%s)' % show(want), 'exporter: %s' % show(got))
+    inf = {l['reason']: int(v) for n, l, v in s
+           if n == 'hvtrace_exit_duration_seconds_bucket' and l['le'] == '+Inf'}
+    with_hist = {r['reason']: want[r['reason']] for r in stat['reasons']
+                 if 'p50_ns' in r}
+    result(inf == with_hist, 'each histogram\'s +Inf bucket = its reason\'s '
+           'exits (%d reasons with a histogram)' % len(inf), show(inf))
+    vc = stat_vcpus(stat)
+    got = {(l['vm'], l['vcpu']): int(v) for n, l, v in s
+           if n == 'hvtrace_vcpu_exits_total'}
+    result(got == {k: w['count'] for k, w in vc.items()} and got,
+           'exits per vCPU: the exporter\'s = hvctl stat\'s (%d vCPUs)' %
+           len(got), repr(got))
+    got = {(l['vm'], l['vcpu'], l['state']): ns(v) for n, l, v in s
+           if n == 'hvtrace_vcpu_seconds_total'}
+    want = {(k[0], k[1], st): w[st + '_ns'] for k, w in vc.items()
+            for st in ('guest', 'handling', 'vmm', 'halt', 'runnable',
+                       'other')}
+    result(got == want, 'each vCPU\'s time by state, to the nanosecond: '
+           'the exporter\'s = hvctl stat\'s',
+           repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
+
+
+def query(prom, expr):
+    url = 'http://%s/api/v1/query?%s' % (
+        prom, urllib.parse.urlencode({'query': expr}))
+    d = json.load(urllib.request.urlopen(url, timeout=30))
+    if d.get('status') != 'success':
+        raise RuntimeError('%s: %r' % (expr, d))
+    return d['data']['result']
+
+
+def one_value(prom, expr):
+    r = query(prom, expr)
+    return r[0]['value'][1] if len(r) == 1 else None
+
+
+def cmd_wait(prom, expr, value, secs):
+    end = time.monotonic() + float(secs)
+    got = None
+    while time.monotonic() < end:
+        try:
+            got = one_value(prom, expr)
+        except OSError:
+            got = None      # not up yet
+        if got == value:
+            break
+        time.sleep(0.5)
+    result(got == value, 'Prometheus: %s = %s' % (expr, value),
+           'still %r after %ss' % (got, secs))
+
+
+def bucket(x, edges):
+    """Index of the first edge X is at or below: a histogram's bucket."""
+    for i, e in enumerate(edges):
+        if x <= e:
+            return i
+    return len(edges)
+
+
+def cmd_query(prom, stat_file, pid):
+    stat = json.load(open(stat_file))
+    want = stat_counts(stat)
+    got = {r['metric']['reason']: int(float(r['value'][1]))
+           for r in query(prom, 'hvtrace_exits_total')}
+    result(got == want, 'PromQL hvtrace_exits_total: = hvctl stat\'s counts '
+           '(%s)' % show(want), show(got))
+    # histogram_quantile() interpolates inside one of the exporter's
+    # buckets: the one that holds stat's percentile (its kernel bucket's
+    # midpoint), since each edge ends a kernel bucket.
+    edges_s = [e / 1e9 for e in EDGES_NS]
+    for r in stat['reasons']:
+        if 'p50_ns' not in r:
+            continue
+        for q, key in ((0.5, 'p50_ns'), (0.99, 'p99_ns')):
+            expr = ('histogram_quantile(%s, hvtrace_exit_duration_seconds_'
+                    'bucket{reason="%s"})' % (q, r['reason']))
+            v = float(one_value(prom, expr))
+            mine, theirs = bucket(r[key], EDGES_NS), bucket(v, edges_s)
+            result(mine == theirs and mine < len(EDGES_NS),
+                   '%s %s: histogram_quantile %.9fs, in the bucket of '
+                   'hvctl stat\'s %dns (le %s)' % (
+                       r['reason'], key[:-3], v, r[key],
+                       EDGES_NS[mine] if mine < len(EDGES_NS) else '+Inf'),
+                   'bucket %d, not %d' % (theirs, mine))
+    vc = {k: w for k, w in stat_vcpus(stat).items() if w['pid'] == pid}
+    got = {(r['metric']['vcpu'], r['metric']['state']): ns(r['value'][1])
+           for r in query(prom, 'hvtrace_vcpu_seconds_total{pid="%s"}' % pid)}
+    want = {(k[1], st): w[st + '_ns'] for k, w in vc.items()
+            for st in ('guest', 'handling', 'vmm', 'halt', 'runnable',
+                       'other')}
+    result(got == want and got, 'PromQL hvtrace_vcpu_seconds_total of VMM '
+           '%s: each vCPU\'s time by state, to the nanosecond' % pid,
+           repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
+
+
+def main(argv):
+    cmds = {'scrape': (cmd_scrape, 2), 'exits': (cmd_exits, 2),
+            'wait': (cmd_wait, 4), 'query': (cmd_query, 3)}
+    if argv[:1] == ['value'] and len(argv) == 3:
+        print(one_value(argv[1], argv[2]))
+        return 0
+    if not argv or argv[0] not in cmds or len(argv) != cmds[argv[0]][1] + 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmds[argv[0]][0](*argv[1:])
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

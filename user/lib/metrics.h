@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hvtrace's metrics for Prometheus: what GET_STATUS and GET_STATS hold
+ * (struct hvc_status, struct hvc_stats) in the text exposition format
+ * (prom_text.h). A pure function of those structs: `hvctl exporter`
+ * serves it over HTTP and writes it for node_exporter's textfile
+ * collector, the tests give it canned structs. docs/hvctl.8 (METRICS)
+ * says what each metric means.
+ *
+ * What the module keeps decides the labels: exits per reason (all VMs
+ * together), and per vCPU (all reasons together); the module has no
+ * count per VM and reason. Rows that would give one series twice are
+ * added up: reasons of one label, a destroyed vCPU and a new one of the
+ * same VM and id.
+ */
+#ifndef HVCTL_METRICS_H
+#define HVCTL_METRICS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client.h"
+
+/*
+ * The exit duration histogram's edges: le = 2^k - 1 ns, k from
+ * METRICS_LE_FIRST to METRICS_LE_LAST (255 ns to 4.294967295 s), then
+ * +Inf. Each is the last nanosecond of a kernel bucket (durations are
+ * whole nanoseconds and 2^k starts a bucket: hist.h), so each cumulative
+ * count is a sum of whole kernel buckets, without interpolation.
+ */
+#define METRICS_LE_FIRST	8
+#define METRICS_LE_LAST		32
+/* Preemptors shown, by comm, most time first. */
+#define METRICS_TOP_PREEMPTORS	10
+
+struct metrics_in {
+	/* NULL: the module could not be read (hvtrace_up 0, nothing else). */
+	const struct hvc_status *status;
+	const struct hvc_stats *stats;
+	const char *kernel;	/* the host's release, `uname -r` */
+};
+
+/*
+ * The exposition of IN to F: 0, or a negative errno (-ENOMEM, -EIO: F
+ * failed) with the sink told.
+ */
+int metrics_write(FILE *f, const struct metrics_in *in);
+
+#endif /* HVCTL_METRICS_H */
