@@ -19,6 +19,7 @@
 #include "exporter.h"
 #include "metrics.h"
 #include "metrics_canned.h"
+#include "util.h"
 
 static volatile sig_atomic_t stop;
 
@@ -30,6 +31,12 @@ static void on_signal(int sig)
 
 static int write_canned(FILE *f)
 {
+	/* A named VM, one with quotes to escape, one unnamed. */
+	static const struct metrics_vm vms[] = {
+		{ 1, 4242, "web1", "5eed0c1e-7a2b-4c3d-9e8f-0123456789ab" },
+		{ 2, 5000, "db \"eu\"", "" },
+		{ 3, 6000, "", "" },
+	};
 	struct hvc_status st;
 	struct hvc_stats s;
 	int ret;
@@ -38,6 +45,7 @@ static int write_canned(FILE *f)
 	canned_stats(&s);
 	ret = metrics_write(f, &(struct metrics_in){
 		.status = &st, .stats = &s, .kernel = "6.12.0-canned",
+		.vms = vms, .nr_vms = ARRAY_SIZE(vms),
 	});
 	hvc_stats_free(&s);
 	return ret;

@@ -217,7 +217,7 @@ static void test_families(void)
 		}
 	}
 	CHECK_INT(bad, 0);
-	CHECK_INT(nfam, 34);
+	CHECK_INT(nfam, 35);
 	free(text);
 	hvc_stats_free(&s);
 }
@@ -379,6 +379,35 @@ static void test_escape(void)
 	CHECK_STR(prom_seconds(buf, UINT64_MAX), "18446744073.709551615");
 }
 
+/* Each live VM's name: one info sample, escaped, beside no other. */
+static void test_vm_info(void)
+{
+	static const struct metrics_vm vms[] = {
+		{ 3, 4242, "web1", "5eed0c1e-7a2b-4c3d-9e8f-0123456789ab" },
+		{ 4, 4300, "a \"b\"\\c", "" },
+	};
+	struct hvc_status st;
+	struct hvc_stats s;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	canned_status(&st);
+	canned_stats(&s);
+	CHECK_INT(metrics_write(f, &(struct metrics_in){
+		.status = &st, .stats = &s, .kernel = "6.12.0-test",
+		.vms = vms, .nr_vms = 2,
+	}), 0);
+	fclose(f);
+	CHECK(strstr(text, "# TYPE hvtrace_vm_info gauge\n"
+		     "hvtrace_vm_info{vm=\"3\",pid=\"4242\",name=\"web1\","
+		     "uuid=\"5eed0c1e-7a2b-4c3d-9e8f-0123456789ab\"} 1\n"
+		     "hvtrace_vm_info{vm=\"4\",pid=\"4300\","
+		     "name=\"a \\\"b\\\"\\\\c\",uuid=\"\"} 1\n# HELP ") != NULL);
+	free(text);
+	hvc_stats_free(&s);
+}
+
 int main(void)
 {
 	test_samples();
@@ -387,5 +416,6 @@ int main(void)
 	test_down();
 	test_empty();
 	test_escape();
+	test_vm_info();
 	return unit_report();
 }

@@ -22,6 +22,7 @@
 #include "exporter.h"
 #include "hvctl.h"
 #include "metrics.h"
+#include "vm_ident.h"
 
 #define INTERVAL_NS_DEFAULT	(15 * 1000000000ULL)
 /* Room for the reason the module could not be read. */
@@ -82,11 +83,45 @@ static int read_module(struct scraper *sc, struct hvc_status *st,
 }
 
 /* The metrics now, as text (http_body_fn): 0 or -errno (sink told). */
+/* The live VMs of a scrape, each named once (vm_ident.h). */
+struct vm_names {
+	struct metrics_vm *vms;
+	struct vm_ident *ids;
+	unsigned int nr;
+};
+
+static int name_vms(struct vm_names *n, const struct hvc_stats *s)
+{
+	n->vms = calloc(s->nr_vcpus + 1, sizeof(*n->vms));
+	n->ids = calloc(s->nr_vcpus + 1, sizeof(*n->ids));
+	if (!n->vms || !n->ids)
+		return hvc_err(ENOMEM, "out of memory for the VMs' names");
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+		unsigned int j;
+
+		if (v->gone)
+			continue;
+		for (j = 0; j < n->nr && n->vms[j].vm_id != v->vm_id; j++)
+			;
+		if (j < n->nr)
+			continue;
+		vm_ident_read(v->vm_pid, &n->ids[j]);
+		n->vms[j] = (struct metrics_vm){
+			.vm_id = v->vm_id, .pid = v->vm_pid,
+			.name = n->ids[j].name, .uuid = n->ids[j].uuid,
+		};
+		n->nr++;
+	}
+	return 0;
+}
+
 static int scrape(char **text, size_t *len, void *data)
 {
 	struct scraper *sc = data;
 	struct hvc_status st = { 0 };
 	struct hvc_stats stats = { 0 };
+	struct vm_names names = { 0 };
 	char why[WHY_LEN] = "";
 	bool up = !read_module(sc, &st, &stats, why);
 	FILE *f;
@@ -104,10 +139,12 @@ static int scrape(char **text, size_t *len, void *data)
 	if (!f) {
 		ret = hvc_err(ENOMEM, "out of memory for the metrics");
 	} else {
-		ret = metrics_write(f, &(struct metrics_in){
+		ret = name_vms(&names, &stats) ? -ENOMEM :
+		      metrics_write(f, &(struct metrics_in){
 			.status = up ? &st : NULL,
 			.stats = &stats,
 			.kernel = sc->uts.release,
+			.vms = names.vms, .nr_vms = names.nr,
 		});
 		if (fclose(f) && !ret)
 			ret = hvc_err(ENOMEM, "out of memory for the metrics");
@@ -118,6 +155,8 @@ static int scrape(char **text, size_t *len, void *data)
 	}
 	hvc_status_free(&st);
 	hvc_stats_free(&stats);
+	free(names.vms);
+	free(names.ids);
 	return ret;
 }
 

@@ -240,6 +240,25 @@ static void build_info(FILE *f, const struct metrics_in *in)
 	prom_sample(f, "hvtrace_build_info", l, ARRAY_SIZE(l), "1");
 }
 
+static void vm_info(FILE *f, const struct metrics_in *in)
+{
+	prom_family(f, "hvtrace_vm_info", PROM_GAUGE,
+		    "Always 1: a live VM's name and UUID from its VMM's command "
+		    "line (QEMU's -name, -uuid; empty: none), to join on vm");
+	for (unsigned int i = 0; i < in->nr_vms; i++) {
+		const struct metrics_vm *m = &in->vms[i];
+		char vm[12], pid[12];
+		struct prom_label l[] = {
+			{ "vm", vm }, { "pid", pid },
+			{ "name", m->name }, { "uuid", m->uuid },
+		};
+
+		snprintf(vm, sizeof(vm), "%" PRIu32, m->vm_id);
+		snprintf(pid, sizeof(pid), "%" PRIu32, m->pid);
+		prom_sample(f, "hvtrace_vm_info", l, ARRAY_SIZE(l), "1");
+	}
+}
+
 /* The cumulative buckets, sum and count of a reason's histogram. */
 static void histogram(FILE *f, const struct view *v,
 		      const struct reason_view *rv)
@@ -578,6 +597,7 @@ int metrics_write(FILE *f, const struct metrics_in *in)
 			return hvc_err(ENOMEM, "out of memory for the metrics");
 		}
 		build_info(f, in);
+		vm_info(f, in);
 		reason_metrics(f, &v);
 		vcpu_metrics(f, &v);
 		preemptor_metrics(f, &v);

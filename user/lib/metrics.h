@@ -33,11 +33,24 @@
 /* Preemptors shown, by comm, most time first. */
 #define METRICS_TOP_PREEMPTORS	10
 
+/* A VM's name and UUID (vm_ident.h), for hvtrace_vm_info. */
+struct metrics_vm {
+	uint32_t vm_id, pid;
+	const char *name, *uuid;	/* "": none */
+};
+
 struct metrics_in {
 	/* NULL: the module could not be read (hvtrace_up 0, nothing else). */
 	const struct hvc_status *status;
 	const struct hvc_stats *stats;
 	const char *kernel;	/* the host's release, `uname -r` */
+	/*
+	 * The live VMs' names, one hvtrace_vm_info{vm,pid,name,uuid} 1
+	 * each: joined onto the vm label in PromQL (group_left), so a name
+	 * never changes another series' labels.
+	 */
+	const struct metrics_vm *vms;
+	unsigned int nr_vms;
 };
 
 /*
