@@ -24,6 +24,8 @@
 # make dkms-install    register, build and install with DKMS
 # make deb             the Debian packages hvtrace-dkms and hvtrace into
 #                      build/deb/ (debian/, scripts/deb-build)
+# make check-deb       them checked, then installed, upgraded and purged
+#                      in the test VM (18 minutes; make check skips it)
 # sudo make check-host the e2e suite on a real KVM host (never on a dev box)
 #
 # WERROR=1 makes warnings errors (make check sets it; a user's newer
@@ -67,6 +69,7 @@ endif
 
 .PHONY: all hvctl hvmark module module-or-hint guest check demo check-style \
 	check-spec dkms-install check-host clean install fuzz check-matrix deb \
+	check-deb \
 	user-libs
 
 all: hvctl hvmark module-or-hint
@@ -154,6 +157,14 @@ dkms-install:
 
 deb:
 	scripts/deb-build $(BUILD)/deb
+
+# The packages checked, then installed, upgraded and purged in the test
+# VM (tests/e2e/76-deb-install.t: 18 minutes, so not in make check).
+check-deb: all guest
+	tests/deps
+	tests/deb/run
+	tests/vm/run --kernel 6.12 --timeout 3000 -- env HVT_DEB_INSTALL=1 \
+		tests/e2e/suite 76-deb-install
 
 check-host:
 	tests/check-host

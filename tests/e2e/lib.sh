@@ -41,7 +41,8 @@ fail() {
 
 # skip REASON: this kernel cannot run the test at all (exit 77); the
 # suite shows "ok N - NAME # SKIP REASON", counted as neither passed nor
-# failed. Only for what the kernel lacks, never for a flaky result.
+# failed. Only for what the kernel lacks, or a test too slow for make
+# check that a make target of its own runs; never for a flaky result.
 skip() {
 	echo "$*" >"${HVT_SKIP_FILE:-/dev/null}"
 	exit 77
