@@ -96,8 +96,8 @@ static void test_bad_options(void)
 		  "or --guest-mark", "-o", d);
 	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR "
 		  "or --guest-mark", "--vm", "4100", "-o", d);
-	CHECK_BAD("--guest-mark takes the VMM's pid, not 'qemu'",
-		  "--guest-mark=qemu", "-o", d);
+	CHECK_BAD("--guest-mark no-such-vm-here: no running VM of that name "
+		  "or UUID (nor a pid)", "--guest-mark=no-such-vm-here", "-o", d);
 	CHECK_BAD("--guest-mark takes the VMM's pid, not '0'",
 		  "--guest-mark=0", "-o", d);
 	CHECK_BAD("--guest-mark takes the VMM's pid, not ''",
@@ -128,8 +128,11 @@ static void test_bad_options(void)
 	CHECK_BAD("--exit must be more than 0", "--exit", "0", "-o", d);
 	CHECK_BAD("--post is at most 10s, not '11s'", "--exit", "5ms",
 		  "--post", "11s", "-o", d);
-	CHECK_BAD("--vm takes the VMM's pid, not 'qemu'", "--exit", "5ms",
-		  "--vm", "qemu", "-o", d);
+	CHECK_BAD("--vm no-such-vm-here: no running VM of that name or UUID "
+		  "(nor a pid)", "--exit", "5ms", "--vm", "no-such-vm-here",
+		  "-o", d);
+	CHECK_BAD("--vm takes the VMM's pid, not '-5'", "--exit", "5ms",
+		  "--vm", "-5", "-o", d);
 	CHECK_BAD("vcpu range 5-2 is reversed (write it 2-5)", "--exit", "5ms",
 		  "--vcpu", "5-2", "-o", d);
 	CHECK_BAD("bad size '10X' (e.g. 2048, 512K, 4M)", "--exit", "5ms",

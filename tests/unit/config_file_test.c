@@ -296,8 +296,11 @@ static void test_errors(void)
 		  "number, not '-1'");
 	CHECK_BAD("watch.post 11s\n", "t.conf:1: watch.post is at most 10s, "
 		  "not '11s'");
-	CHECK_BAD("watch.vm qemu\n", "t.conf:1: watch.vm takes the VMM's pid, "
-		  "not 'qemu'");
+	CHECK_BAD("watch.vm no-such-vm-here\n", "t.conf:1: watch.vm "
+		  "no-such-vm-here: no running VM of that name or UUID (nor a "
+		  "pid)");
+	CHECK_BAD("watch.vm -5\n", "t.conf:1: watch.vm takes the VMM's pid, "
+		  "not '-5'");
 	CHECK_BAD("watch.guest-mark 0\n", "t.conf:1: watch.guest-mark takes "
 		  "the VMM's pid, not '0'");
 	CHECK_BAD("watch.halt on\n", "t.conf:1: watch.halt is include or "

@@ -15,6 +15,7 @@
 #include "number.h"
 #include "time_parts.h"
 #include "util.h"
+#include "vm_ident.h"
 #include "watch_conf.h"
 
 const char *const hvc_watch_key_names[HVC_WK_NR] = {
@@ -115,6 +116,15 @@ static int vmm_pid(const char *name, const char *v, uint32_t *pid)
 {
 	uint64_t n;
 
+	/* A running VM's name or UUID stands for its VMM (vm_ident.h). */
+	if (v[strspn(v, "0123456789")] && !strchr("+-", *v)) {
+		pid_t vmm;
+		int ret = vm_ident_find(name, v, &vmm);
+
+		if (!ret)
+			*pid = vmm;
+		return ret;
+	}
 	if (hvc_parse_decimal(v, &n) || !n || n > INT32_MAX)
 		return hvc_err(EINVAL, "%s takes the VMM's pid, not '%s'", name,
 			       v);
