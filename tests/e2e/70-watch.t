@@ -221,11 +221,12 @@ expect_eq "another socket is refused" \
 echo "# histories for live vCPUs only; unloading with the watch armed"
 "$HVGUEST" --vcpus 3 --seconds 30 --pio 1 >/tmp/watch-guest.out 2>&1 &
 gpid=$!
+# The pool is refilled by the scan, after the vCPUs took from it.
 for _ in $(seq 100); do
-	[ "$("$PYTHON" "$W" status | py "d['vcpus']")" = 3 ] && break
+	st=$("$PYTHON" "$W" status)
+	[ "$(echo "$st" | py "d['vcpus'] == 3 and d['mem_bytes'] == 11 * d['vcpu_bytes']")" = True ] && break
 	sleep 0.1
 done
-st=$("$PYTHON" "$W" status)
 expect_eq "a history per live vCPU" 3 "$(echo "$st" | py "d['vcpus']")"
 expect_eq "memory: a vCPU's history, whole pages, two rings of 513 records" True \
 	"$(echo "$st" | py "d['vcpu_bytes'] % 4096 == 0 and d['vcpu_bytes'] >= 2 * 513 * 160")"

@@ -122,9 +122,12 @@ wait_captures 1
 watch_stop
 expect_eq "captures of the slow exits, none of a mark" "0" \
 	"$(grep -c ' mark vm ' /tmp/watch.out)"
-expect_eq "--guest-mark=abc: refused" \
-	"Error: --guest-mark takes the VMM's pid, not 'abc'." \
+expect_eq "--guest-mark=abc (no VM of that name): refused" \
+	"Error: --guest-mark abc: no running VM of that name or UUID (nor a pid)." \
 	"$("$HVCTL" watch -o "$D" --guest-mark=abc 2>&1 | head -n 1)"
+expect_eq "--guest-mark=0: refused" \
+	"Error: --guest-mark takes the VMM's pid, not '0'." \
+	"$("$HVCTL" watch -o "$D" --guest-mark=0 2>&1 | head -n 1)"
 expect_eq "--guest-mark 1234 (the PID only after =): refused" \
 	"Error: unexpected argument '1234'." \
 	"$("$HVCTL" watch -o "$D" --guest-mark 1234 2>&1 | head -n 1)"

@@ -39,13 +39,12 @@ expect_eq "ids in the order made" True \
 # (A preemption of the CPUID's exit may come between; one that outlasts
 # the 5ms post window leaves the exit out: the debug kernel's are long.)
 next="[(r, min((x for x in c['records'] if x['seq'] > r['seq'] and x['type'] == 1), key=lambda x: x['seq'], default=None)) for c, r in $mk]"
-# The exit's time is read after the mark's record, in the same probe,
-# with interrupts off: within 1ms, or 20ms on the debug kernel, whose
-# KASAN-checked record under emulation once took 1.45ms.
-lag=1000000
-[ "$HVT_KERNEL_KIND" = debug ] && lag=20000000
-expect_eq "then its CPUID exit: same RIP, from the mark on" "[]" \
-	"$(cap "[(x, r) for r, x in $next if x and not (x['reason'] == $CPUID and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] < $lag)]")"
+# The exit's time is read after the mark's, in the same probe: the mark
+# falls in the guest time that exit ended, whatever stalled the probe
+# between the two reads (a test VM's vCPU descheduled by its host took
+# 1.36ms on 6.1).
+expect_eq "then its CPUID exit: same RIP, the mark in its guest time" "[]" \
+	"$(cap "[(x, r) for r, x in $next if x and not (x['reason'] == $CPUID and x['rip'] == r['rip'] and 0 <= x['ts_ns'] - r['ts_ns'] <= x['guest_ns'])]")"
 expect_eq "that exit in a capture, at least one" True "$(cap "any(x for r, x in $next)")"
 # The mapping: KVM's offset and ratio turn the host TSC read in the
 # probe into the guest's TSC then. The guest read its own TSC before its
