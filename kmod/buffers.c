@@ -210,6 +210,9 @@ static void buffers_carry_counts(struct hvt_buffers *b,
 	for_each_possible_cpu(cpu) {
 		b->ring[cpu].drained = old->ring[cpu].drained;
 		b->ring[cpu].overwritten = old->ring[cpu].overwritten;
+		b->ring[cpu].drained_base = old->ring[cpu].drained_base;
+		b->ring[cpu].overwritten_base =
+			old->ring[cpu].overwritten_base;
 	}
 }
 
@@ -323,8 +326,8 @@ void hvt_buffers_clear(void)
 		if (!r->slots)
 			continue;
 		hvt_ring_discard_all(r);
-		r->overwritten = 0;
-		r->drained = 0;
+		r->overwritten_base = r->overwritten;
+		r->drained_base = r->drained;
 		WRITE_ONCE(r->notified, false);
 	}
 }

@@ -112,7 +112,18 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
 	[HVTRACE_A_CONFIG] = NLA_POLICY_NESTED(cfg_policy),
 	[HVTRACE_A_WATCH] = NLA_POLICY_NESTED(hvt_watch_policy),
+	[HVTRACE_A_SINCE_LOAD] = { .type = NLA_FLAG },
 };
+
+/*
+ * Does the request NLH ask for the counters since load (not since the
+ * last clear)? The core validated it against hvt_policy; a dump's
+ * parsed attributes are kept where kernels differ, the message is not.
+ */
+static bool since_load(const struct nlmsghdr *nlh)
+{
+	return nlmsg_find_attr(nlh, GENL_HDRLEN, HVTRACE_A_SINCE_LOAD);
+}
 
 /* ---- status ---------------------------------------------------------- */
 
@@ -128,8 +139,11 @@ static const u16 acct_attr[] = {
 	HVTRACE_ACCT_MARK_LIMITED,
 };
 
-/* The ACCT nest of CPU, or of every CPU when CPU is negative. */
-static int put_acct(struct sk_buff *msg, int cpu)
+/*
+ * The ACCT nest of CPU, or of every CPU when CPU is negative; since the
+ * last clear, or SINCE_LOAD.
+ */
+static int put_acct(struct sk_buff *msg, int cpu, bool since_load)
 {
 	u64 overwritten = 0, drained = 0;
 	struct nlattr *nest;
@@ -139,7 +153,7 @@ static int put_acct(struct sk_buff *msg, int cpu)
 	int c;
 
 	BUILD_BUG_ON(ARRAY_SIZE(acct_attr) != sizeof(a) / sizeof(u64));
-	hvt_acct_sum(&a, cpu);
+	hvt_acct_sum(&a, cpu, since_load);
 	/* The rings hold still: a resize frees them after a grace period. */
 	rcu_read_lock_sched();
 	for_each_cpu(c, &hvt_cpus_traced) {
@@ -149,6 +163,10 @@ static int put_acct(struct sk_buff *msg, int cpu)
 			continue;
 		overwritten += READ_ONCE(r->overwritten);
 		drained += READ_ONCE(r->drained);
+		if (!since_load) {
+			overwritten -= READ_ONCE(r->overwritten_base);
+			drained -= READ_ONCE(r->drained_base);
+		}
 	}
 	rcu_read_unlock_sched();
 	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
@@ -172,9 +190,10 @@ static int put_u64(struct sk_buff *msg, int attr, u64 v)
 	return nla_put_u64_64bit(msg, attr, v, HVTRACE_A_PAD);
 }
 
-static int put_status(struct sk_buff *msg)
+static int put_status(struct sk_buff *msg, bool since_load)
 {
 	unsigned int ncpus = cpumask_weight(&hvt_cpus_traced);
+	u64 since = since_load ? hvt_stats_loaded : READ_ONCE(hvt_stats_since);
 	struct hvt_vcpu_counts n;
 
 	hvt_vcpu_counts(&n);
@@ -188,8 +207,7 @@ static int put_status(struct sk_buff *msg)
 	    put_u64(msg, HVTRACE_A_EXITS_SEEN, hvt_exits_seen()) ||
 	    put_u64(msg, HVTRACE_A_ENTRIES_SEEN, hvt_entries_seen()) ||
 	    put_u64(msg, HVTRACE_A_EXITS_UNTRACED, hvt_exits_untraced()) ||
-	    put_u64(msg, HVTRACE_A_STATS_AGE_NS,
-		    ktime_get_ns() - READ_ONCE(hvt_stats_since)) ||
+	    put_u64(msg, HVTRACE_A_STATS_AGE_NS, ktime_get_ns() - since) ||
 	    nla_put_u32(msg, HVTRACE_A_VCPUS_LIVE, n.live) ||
 	    nla_put_u32(msg, HVTRACE_A_VCPUS_MAX, n.max) ||
 	    nla_put_u32(msg, HVTRACE_A_VMS_LIVE, n.vms) ||
@@ -201,7 +219,7 @@ static int put_status(struct sk_buff *msg)
 	    put_u64(msg, HVTRACE_A_MEM_CPU_BYTES, hvt_stats_cpu_bytes() +
 		    hvt_buffers_cpu_bytes()) ||
 	    put_u64(msg, HVTRACE_A_MEM_VCPU_BYTES, hvt_vcpu_bytes()) ||
-	    put_acct(msg, -1) || hvt_watch_put_status(msg))
+	    put_acct(msg, -1, since_load) || hvt_watch_put_status(msg))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -219,7 +237,7 @@ static int hvt_cmd_get_status(struct sk_buff *skb, struct genl_info *info)
 	hdr = genlmsg_put_reply(msg, info, &hvt_family, 0,
 				HVTRACE_CMD_GET_STATUS);
 	mutex_lock(&hvt_ctl_mutex);	/* the buffers' size holds still */
-	if (!hdr || put_status(msg)) {
+	if (!hdr || put_status(msg, !!info->attrs[HVTRACE_A_SINCE_LOAD])) {
 		mutex_unlock(&hvt_ctl_mutex);
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -248,7 +266,7 @@ static int status_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (!hdr)
 			break;
-		if (put_acct(skb, cpu)) {
+		if (put_acct(skb, cpu, since_load(cb->nlh))) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -810,10 +828,13 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 
 /* Histogram buckets per message: 2 KiB, well within a page. */
 #define HVT_HIST_BATCH 128
+/* A vCPU's reasons per message: 3 KiB, within a page with the rest. */
+#define HVT_VCPU_RSN_BATCH 128
 
 enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
 
 struct stats_dump {
+	bool since_load;	/* the request's HVTRACE_A_SINCE_LOAD */
 	unsigned int phase;	/* what pos counts: ST_* */
 	unsigned int pos;
 	/* The reason at pos, merged: its buckets go out in batches. */
@@ -822,7 +843,13 @@ struct stats_dump {
 	bool has_hist;
 	unsigned int nr_buckets, sent;
 	struct hvt_reason_stat s;
+	/* The vCPU at pos, copied: its reasons go out in batches. */
+	bool vcpu_taken;
+	bool vcpu_head_sent;	/* its counters went out */
+	const struct hvt_vcpu *vcpu;	/* alive; NULL: departed */
 	struct hvt_vcpu_view view;
+	unsigned int nr_rsn, rsn_sent;
+	struct hvtrace_vcpu_reason rsn[HVT_VCPU_NR_RSN];
 	unsigned int nr_preemptors;
 	struct hvt_preemptor preemptors[HVT_NR_PREEMPTORS * 4];
 	struct hvt_hist hist;
@@ -837,7 +864,10 @@ static int stats_start(struct netlink_callback *cb)
 		return -EPERM;
 	d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	cb->args[0] = (long)d;
-	return d ? 0 : -ENOMEM;
+	if (!d)
+		return -ENOMEM;
+	d->since_load = since_load(cb->nlh);
+	return 0;
 }
 
 static int stats_done(struct netlink_callback *cb)
@@ -864,7 +894,8 @@ static bool reason_merge(struct stats_dump *d)
 {
 	unsigned int i, n = 0;
 
-	d->has_hist = hvt_reason_merge(d->pos, &d->s, &d->hist);
+	d->has_hist = hvt_reason_merge(d->pos, &d->s, &d->hist,
+				       d->since_load);
 	d->merged = true;
 	d->head_sent = false;
 	d->sent = 0;
@@ -944,38 +975,85 @@ static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 	       -EMSGSIZE : 0;
 }
 
-/* A vCPU's aggregates; V: it is alive (its exit in progress, if any). */
-static int put_vcpu_stats(struct sk_buff *skb, const struct hvt_vcpu_view *w,
-			  const struct hvt_vcpu *v)
+/*
+ * The vCPU in D->view: its counters (and the exit in progress of a live
+ * one, D->vcpu) with the first batch of its reasons, or, once those went
+ * out, its identity and the next batch alone.
+ */
+static int put_vcpu_stats(struct sk_buff *skb, struct stats_dump *d)
 {
+	const struct hvt_vcpu_view *w = &d->view;
 	const struct hvt_vcpu_stat *st = &w->stat;
+	unsigned int n = min(d->nr_rsn - d->rsn_sent, HVT_VCPU_RSN_BATCH);
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
 
 	if (!nest ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, w->vm_id) ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, w->vm_pid) ||
-	    nla_put_u32(skb, HVTRACE_VCPU_ID, w->vcpu_id) ||
-	    nla_put_u32(skb, HVTRACE_VCPU_TID, w->tid) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT, st->exits.count,
-			      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS, st->exits.total_ns,
-			      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS, st->exits.min_ns,
-			      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS, st->exits.max_ns,
-			      HVTRACE_VCPU_PAD) ||
-	    put_parts(skb, HVTRACE_VCPU_VMM_NS, st->exits.part_ns,
-		      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_GUEST_NS, st->guest_ns,
-			      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS, st->preemptions,
-			      HVTRACE_VCPU_PAD) ||
-	    nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS, st->preempted_ns,
-			      HVTRACE_VCPU_PAD) ||
-	    (v ? put_vcpu_exit(skb, v) : nla_put_u8(skb, HVTRACE_VCPU_GONE, 1)))
+	    nla_put_u32(skb, HVTRACE_VCPU_ID, w->vcpu_id))
+		return -EMSGSIZE;
+	if (!d->vcpu_head_sent &&
+	    (nla_put_u32(skb, HVTRACE_VCPU_TID, w->tid) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_COUNT, st->exits.count,
+			       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_TOTAL_NS, st->exits.total_ns,
+			       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_MIN_NS, st->exits.min_ns,
+			       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_MAX_NS, st->exits.max_ns,
+			       HVTRACE_VCPU_PAD) ||
+	     put_parts(skb, HVTRACE_VCPU_VMM_NS, st->exits.part_ns,
+		       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_GUEST_NS, st->guest_ns,
+			       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTIONS, st->preemptions,
+			       HVTRACE_VCPU_PAD) ||
+	     nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
+			       st->preempted_ns, HVTRACE_VCPU_PAD) ||
+	     (d->vcpu ? put_vcpu_exit(skb, d->vcpu) :
+			nla_put_u8(skb, HVTRACE_VCPU_GONE, 1))))
+		return -EMSGSIZE;
+	if (n && nla_put(skb, HVTRACE_VCPU_REASONS, n * sizeof(d->rsn[0]),
+			 &d->rsn[d->rsn_sent]))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	d->vcpu_head_sent = true;
+	d->rsn_sent += n;
 	return 0;
+}
+
+/* The vCPU V (NULL: the departed one in D->view already) is next. */
+static void vcpu_take(struct stats_dump *d, const struct hvt_vcpu *v)
+{
+	unsigned int i, ridx, n = 0;
+
+	if (v)
+		hvt_vcpu_view(v, &d->view, d->since_load);
+	d->vcpu = v;
+	d->vcpu_taken = true;
+	d->vcpu_head_sent = false;
+	d->rsn_sent = 0;
+	for (i = 0; d->since_load && i < HVT_VCPU_NR_RSN; i++) {
+		const struct hvt_vcpu_rsn *r = &d->view.rsn[i];
+		struct hvtrace_vcpu_reason *e = &d->rsn[n];
+		u32 code;
+		u8 isa;
+
+		ridx = hvt_vcpu_rsn_ridx(i, d->view.isa);
+		if (!r->count || ridx >= HVT_NR_REASONS)
+			continue;
+		memset(e, 0, sizeof(*e));
+		if (!hvt_reason_of_index(ridx, &isa, &code)) {
+			code = 0;
+			e->flags = HVTRACE_VCPU_RSN_CATCH_ALL;
+		}
+		e->isa = isa;
+		e->code = code;
+		e->count = r->count;
+		e->total_ns = r->ns;
+		n++;
+	}
+	d->nr_rsn = n;
 }
 
 static int put_preemptor(struct sk_buff *skb, const struct hvt_preemptor *p)
@@ -995,19 +1073,29 @@ static int put_preemptor(struct sk_buff *skb, const struct hvt_preemptor *p)
 	return 0;
 }
 
-/* A vCPU worth a message: active since the last clear, or out now. */
-static bool vcpu_shown(const struct hvt_vcpu *v)
+/*
+ * A vCPU worth a message: active since the last clear (or SINCE_LOAD,
+ * ever), or out now.
+ */
+static bool vcpu_shown(const struct hvt_vcpu *v, bool since_load)
 {
 	if (READ_ONCE(v->split.in_exit))
 		return true;
+	if (since_load)
+		return READ_ONCE(v->stat.exits.count) ||
+		       READ_ONCE(v->stat.preemptions);
 	return READ_ONCE(v->gen) == READ_ONCE(hvt_gen) &&
-	       (READ_ONCE(v->stat.exits.count) ||
-		READ_ONCE(v->stat.preemptions));
+	       (READ_ONCE(v->stat.exits.count) !=
+		READ_ONCE(v->base.exits.count) ||
+		READ_ONCE(v->stat.preemptions) !=
+		READ_ONCE(v->base.preemptions));
 }
 
 /* Advance D to the next thing to send; false when the dump is done. */
-static bool stats_next(struct stats_dump *d, const struct hvt_vcpu **v)
+static bool stats_next(struct stats_dump *d)
 {
+	const struct hvt_vcpu *v;
+
 	for (;; d->pos++) {
 		/* Tables of tens of thousands of slots: let others run. */
 		if (!(d->pos & 1023))
@@ -1026,18 +1114,23 @@ static bool stats_next(struct stats_dump *d, const struct hvt_vcpu **v)
 		case ST_VCPUS:
 			if (d->pos >= hvt_vcpu_slots())
 				break;
-			*v = hvt_vcpu_at(d->pos);
-			if (*v && vcpu_shown(*v)) {
-				hvt_vcpu_view(*v, &d->view);
+			if (d->vcpu_taken)
+				return true;	/* more of its reasons */
+			v = hvt_vcpu_at(d->pos);
+			if (v && vcpu_shown(v, d->since_load)) {
+				vcpu_take(d, v);
 				return true;
 			}
 			continue;
 		case ST_DEPARTED:
 			if (d->pos >= HVTRACE_VCPUS_DEPARTED)
 				break;
-			*v = NULL;
-			if (hvt_vcpu_departed(d->pos, &d->view))
+			if (d->vcpu_taken)
 				return true;
+			if (hvt_vcpu_departed(d->pos, &d->view, d->since_load)) {
+				vcpu_take(d, NULL);
+				return true;
+			}
 			continue;
 		case ST_PREEMPTORS:
 			return d->pos < d->nr_preemptors;
@@ -1055,11 +1148,10 @@ static bool stats_next(struct stats_dump *d, const struct hvt_vcpu **v)
 static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct stats_dump *d = (void *)cb->args[0];
-	const struct hvt_vcpu *v = NULL;
 	void *hdr;
 	int err;
 
-	while (stats_next(d, &v)) {
+	while (stats_next(d)) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &hvt_family, NLM_F_MULTI,
 				  HVTRACE_CMD_GET_STATS);
@@ -1070,16 +1162,23 @@ static int stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		else if (d->phase == ST_PREEMPTORS)
 			err = put_preemptor(skb, &d->preemptors[d->pos]);
 		else
-			err = put_vcpu_stats(skb, &d->view, v);
+			err = put_vcpu_stats(skb, d);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			/* Not even one fits in an empty message: give up. */
 			return skb->len ?: err;
 		}
 		genlmsg_end(skb, hdr);
-		/* A reason stays until its histogram is out. */
-		if (d->phase != ST_REASONS)
+		/* A reason stays until its histogram is out, a vCPU until
+		 * its reasons are.
+		 */
+		if (d->phase == ST_PREEMPTORS) {
 			d->pos++;
+		} else if (d->phase != ST_REASONS &&
+			   d->rsn_sent == d->nr_rsn) {
+			d->vcpu_taken = false;
+			d->pos++;
+		}
 	}
 	return skb->len;
 }
@@ -1146,7 +1245,7 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				  HVTRACE_CMD_READ_EVENTS);
 		if (!hdr)
 			return skb->len;
-		hvt_acct_sum(&a, d->cpu);
+		hvt_acct_sum(&a, d->cpu, false);
 		if (nla_put_u32(skb, HVTRACE_A_EVENTS_CPU, d->cpu) ||
 		    nla_put_u64_64bit(skb, HVTRACE_A_EVENTS_LOST, a.lost,
 				      HVTRACE_A_PAD))
@@ -1166,7 +1265,8 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		attr->nla_len = nla_attr_size(n * ev);
 		nlmsg_trim(skb, (u8 *)nla_data(attr) + NLA_ALIGN(n * ev));
 		if (nla_put_u64_64bit(skb, HVTRACE_A_EVENTS_OVERWRITTEN,
-				      r->overwritten, HVTRACE_A_PAD))
+				      r->overwritten - r->overwritten_base,
+				      HVTRACE_A_PAD))
 			goto full;
 		genlmsg_end(skb, hdr);
 		if (n < room || d->taken > r->mask) {

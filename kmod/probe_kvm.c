@@ -39,7 +39,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		return;
 	}
 	c->exits++;
-	v = hvt_vcpu_get(vcpu);
+	v = hvt_vcpu_get(vcpu, isa);
 	if (unlikely(!v)) {
 		/* More vCPUs than max_vcpus: counted, not timed. */
 		c->acct.unpaired++;
@@ -79,9 +79,11 @@ static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 	}
 }
 
+/* S's minimum is U64_MAX when it has none (at load, after a clear). */
 static void stat_add(struct hvt_reason_stat *s, u64 d)
 {
-	if (!s->count++ || d < s->min_ns)
+	s->count++;
+	if (d < s->min_ns)
 		s->min_ns = d;
 	if (d > s->max_ns)
 		s->max_ns = d;
@@ -116,6 +118,7 @@ static __always_inline unsigned int exit_count(struct hvt_cpu *c,
 					       struct hvt_vcpu *v, u64 d,
 					       struct hvt_vcpu_stat **vs)
 {
+	struct hvt_vcpu_rsn *rsn;
 	unsigned int ridx;
 
 	/* A new slot has entry_ts U64_MAX: no guest time before its first exit. */
@@ -128,6 +131,10 @@ static __always_inline unsigned int exit_count(struct hvt_cpu *c,
 	*vs = hvt_vcpu_stat(v);
 	stat_add(&(*vs)->exits, d);
 	(*vs)->guest_ns += v->guest_ns;
+	/* Per VM and reason: one indexed add (vcpu.h). */
+	rsn = &v->rsn[hvt_vcpu_rsn_index(ridx)];
+	rsn->count++;
+	rsn->ns += d;
 	return ridx;
 }
 

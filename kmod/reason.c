@@ -25,3 +25,15 @@ bool hvt_reason_of_index(unsigned int idx, u8 *isa, u32 *code)
 	}
 	return true;
 }
+
+unsigned int hvt_vcpu_rsn_ridx(unsigned int i, u8 isa)
+{
+	if (i >= HVT_VCPU_RSN_CATCH)
+		return i < HVT_VCPU_NR_RSN ?
+		       i - HVT_VCPU_RSN_CATCH + HVT_RIDX_VMX_OTHER :
+		       HVT_NR_REASONS;
+	if (isa == HVTRACE_ISA_SVM)
+		return i + HVT_RIDX_SVM_LOW;
+	return isa == HVTRACE_ISA_VMX && i < HVT_RIDX_SVM_LOW ?
+	       i : HVT_NR_REASONS;
+}

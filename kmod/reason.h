@@ -28,6 +28,15 @@ enum {
 
 #define HVT_SVM_EXIT_ERR	0xffffffffU
 
+/*
+ * A vCPU's own dense index (its exits per reason, vcpu.h): a vCPU is only
+ * VMX or only SVM, so VMX basic reasons and SVM codes share the first
+ * slots, then come the three catch-alls: 292 slots, not 420.
+ */
+#define HVT_VCPU_RSN_CATCH	(HVT_RIDX_VMX_OTHER - HVT_RIDX_SVM_LOW)
+#define HVT_VCPU_NR_RSN		(HVT_VCPU_RSN_CATCH + HVT_NR_REASONS - \
+				 HVT_RIDX_VMX_OTHER)
+
 static inline unsigned int hvt_reason_index(u8 isa, u32 reason)
 {
 	if (isa == HVTRACE_ISA_VMX) {
@@ -47,6 +56,20 @@ static inline unsigned int hvt_reason_index(u8 isa, u32 reason)
 	}
 	return HVT_RIDX_UNKNOWN;
 }
+
+/* The vCPU's slot of reason index RIDX (exit path: two compares). */
+static inline unsigned int hvt_vcpu_rsn_index(unsigned int ridx)
+{
+	if (ridx >= HVT_RIDX_VMX_OTHER)
+		return ridx - HVT_RIDX_VMX_OTHER + HVT_VCPU_RSN_CATCH;
+	return ridx >= HVT_RIDX_SVM_LOW ? ridx - HVT_RIDX_SVM_LOW : ridx;
+}
+
+/*
+ * The reason index of slot I of a vCPU whose exits are of ISA (VMX or
+ * SVM); HVT_NR_REASONS when no reason of that ISA has slot I.
+ */
+unsigned int hvt_vcpu_rsn_ridx(unsigned int i, u8 isa);
 
 /*
  * The (isa, code) an index stands for; false for the catch-alls, which

@@ -24,6 +24,9 @@ struct hvt_ring {
 	unsigned long tail ____cacheline_aligned;	/* records consumed */
 	u64 overwritten;		/* overwrite mode: lost to the writer */
 	u64 drained;			/* records handed to the reader */
+	/* Both at the last clear (they are never zeroed: stats.h). */
+	u64 overwritten_base;
+	u64 drained_base;
 	/* Fixed. */
 	unsigned long mask;		/* nr slots - 1, a power of two */
 	u8 mode;			/* enum hvtrace_mode */

@@ -3,18 +3,25 @@
  * Always-on aggregates and accounting, per CPU so the exit path writes
  * only its own cache lines; merged when read.
  *
- * Clearing from another CPU would race with that CPU's writer, and
- * resetting lazily from a probe would put a memset of the whole state
- * (hundreds of KB with the histograms) inside a context switch. So clear
- * runs a work item on each CPU that resets its state in small pieces,
- * each with preemption off: the probes, which run with preemption off
- * too, see every piece either before or after its reset.
+ * A clear zeroes no counter: it records a baseline that users' views
+ * subtract (counters since load stay for exporters). The per-reason
+ * tables and histograms, most of a CPU's state, have ONE baseline merged
+ * over CPUs (allocated at load), not one per CPU; the small accounting
+ * has one per CPU, for the per-CPU rows. Reading another CPU's state
+ * would race with its writer, so clear runs a work item on each CPU that
+ * adds its state to the baseline in small pieces, each with preemption
+ * off: the probes, which run with preemption off too, are in a piece
+ * entirely or not at all. The same pieces reset minima and maxima.
+ * Readers (GET_STATS, GET_STATUS) are racy by the increments in flight
+ * on other CPUs, as they always were.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -25,10 +32,22 @@
 
 unsigned long hvt_gen = 1;
 u64 hvt_stats_since;
+u64 hvt_stats_loaded;
 bool hvt_recording;
 struct cpumask hvt_cpus_traced;
 
 static struct hvt_vmem *cpu_mem;	/* [nr_cpu_ids] */
+
+/* The counters of every CPU at the last clear, merged. */
+struct hvt_base {
+	struct hvt_reason_stat reason[HVT_NR_REASONS];
+	struct hvt_hist hist[];	/* as struct hvt_cpu's */
+};
+
+static struct hvt_vmem base_mem;
+static struct hvt_base *base;
+/* The clear's work items add to it one at a time. */
+static DEFINE_MUTEX(base_lock);
 DEFINE_PER_CPU(struct hvt_cpu *, hvt_this_cpu);
 static DEFINE_PER_CPU(struct work_struct, clear_work);
 static atomic64_t untraced;
@@ -43,17 +62,30 @@ size_t hvt_stats_cpu_bytes(void)
 			  hvt_nr_hist * sizeof(struct hvt_hist));
 }
 
+static size_t base_bytes(void)
+{
+	return PAGE_ALIGN(sizeof(struct hvt_base) +
+			  hvt_nr_hist * sizeof(struct hvt_hist));
+}
+
 static void clear_fn(struct work_struct *work);
 
 int hvt_stats_init(void)
 {
 	int cpu;
 
-	hvt_stats_since = ktime_get_ns();
+	hvt_stats_loaded = ktime_get_ns();
+	hvt_stats_since = hvt_stats_loaded;
 	cpumask_clear(&hvt_cpus_traced);
 	cpu_mem = kcalloc(nr_cpu_ids, sizeof(*cpu_mem), GFP_KERNEL);
 	if (!cpu_mem)
 		return -ENOMEM;
+	if (hvt_vmem_alloc(&base_mem, base_bytes(), NUMA_NO_NODE)) {
+		kfree(cpu_mem);
+		cpu_mem = NULL;
+		return -ENOMEM;
+	}
+	base = base_mem.addr;
 	for_each_possible_cpu(cpu)
 		INIT_WORK(per_cpu_ptr(&clear_work, cpu), clear_fn);
 	return 0;
@@ -72,12 +104,15 @@ void hvt_stats_exit(void)
 	cpumask_clear(&hvt_cpus_traced);
 	kfree(cpu_mem);
 	cpu_mem = NULL;
+	hvt_vmem_free(&base_mem);
+	base = NULL;
 }
 
 /* The CPU hotplug lock is held for writing (or at load, for reading). */
 int hvt_stats_cpu_prepare(unsigned int cpu)
 {
 	struct hvt_cpu *c;
+	unsigned int r;
 	int err;
 
 	if (per_cpu(hvt_this_cpu, cpu))
@@ -87,7 +122,9 @@ int hvt_stats_cpu_prepare(unsigned int cpu)
 	if (err)
 		return err;
 	c = cpu_mem[cpu].addr;
-	/* Zeroed state, published before the CPU runs anything. */
+	for (r = 0; r < HVT_NR_REASONS; r++)
+		c->reason[r].min_ns = U64_MAX;
+	/* Fresh state, published before the CPU runs anything. */
 	smp_store_release(per_cpu_ptr(&hvt_this_cpu, cpu), c);
 	cpumask_set_cpu(cpu, &hvt_cpus_traced);
 	return 0;
@@ -127,25 +164,46 @@ unsigned int hvt_hist_slot_assign(unsigned int ridx)
 	return slot;
 }
 
-/*
- * Reset C in pieces: each reason with its own histogram together, then
- * every other reason with the shared histogram, the accounting and the
- * preemptors. A piece is at most a histogram and the reason table, a few
- * microseconds of memset. ATOMIC: the caller is on C's CPU and each piece
- * must keep the probes out (preemption off); else C's CPU is offline.
- */
-static void cpu_reset(struct hvt_cpu *c, bool atomic)
+/* Reason R of C into the baseline, and its minimum and maximum reset. */
+static void reason_rebase(struct hvt_cpu *c, unsigned int r)
 {
+	struct hvt_reason_stat *s = &c->reason[r], *b = &base->reason[r];
+	int i;
+
+	b->count += s->count;
+	b->total_ns += s->total_ns;
+	b->no_entry += s->no_entry;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		b->part_ns[i] += s->part_ns[i];
+	s->min_ns = U64_MAX;
+	s->max_ns = 0;
+}
+
+/*
+ * C into the baseline in pieces: each reason with its own histogram
+ * together, then every other reason with the shared histogram, the
+ * accounting and the preemptors (a top list, not counters: emptied). A
+ * piece is at most a histogram and the reason table. ATOMIC: the caller
+ * is on C's CPU and each piece must keep the probes out (preemption
+ * off); else C's CPU is offline.
+ */
+static void cpu_rebase(struct hvt_cpu *c, bool atomic)
+{
+	/* A reason may get its histogram meanwhile: each is taken once. */
+	DECLARE_BITMAP(done, HVT_NR_REASONS);
 	unsigned int r, slot;
 
+	bitmap_zero(done, HVT_NR_REASONS);
+	mutex_lock(&base_lock);
 	for (r = 0; r < HVT_NR_REASONS; r++) {
 		slot = READ_ONCE(hvt_hist_slot[r]);
 		if (!slot || slot == U8_MAX)
 			continue;
+		__set_bit(r, done);
 		if (atomic)
 			preempt_disable();
-		memset(&c->reason[r], 0, sizeof(c->reason[r]));
-		memset(&c->hist[slot], 0, sizeof(c->hist[slot]));
+		reason_rebase(c, r);
+		hvt_hist_merge(&base->hist[slot], &c->hist[slot]);
 		if (atomic) {
 			preempt_enable();
 			cond_resched();
@@ -153,21 +211,20 @@ static void cpu_reset(struct hvt_cpu *c, bool atomic)
 	}
 	if (atomic)
 		preempt_disable();
-	for (r = 0; r < HVT_NR_REASONS; r++) {
-		slot = READ_ONCE(hvt_hist_slot[r]);
-		if (!slot || slot == U8_MAX)
-			memset(&c->reason[r], 0, sizeof(c->reason[r]));
-	}
-	memset(&c->hist[0], 0, sizeof(c->hist[0]));
-	memset(&c->acct, 0, sizeof(c->acct));
+	for (r = 0; r < HVT_NR_REASONS; r++)
+		if (!test_bit(r, done))
+			reason_rebase(c, r);
+	hvt_hist_merge(&base->hist[0], &c->hist[0]);
+	c->acct_base = c->acct;
 	memset(c->preemptor, 0, sizeof(c->preemptor));
 	if (atomic)
 		preempt_enable();
+	mutex_unlock(&base_lock);
 }
 
 static void clear_fn(struct work_struct *work)
 {
-	cpu_reset(this_cpu_read(hvt_this_cpu), true);
+	cpu_rebase(this_cpu_read(hvt_this_cpu), true);
 }
 
 void hvt_stats_clear(void)
@@ -176,11 +233,13 @@ void hvt_stats_clear(void)
 
 	/* No CPU comes or goes meanwhile: an offline one has no writer. */
 	cpus_read_lock();
+	/* Readers meanwhile see more than since the clear, never less. */
+	memset(base, 0, base_bytes());
 	for_each_cpu(cpu, &hvt_cpus_traced) {
 		if (cpu_online(cpu))
 			schedule_work_on(cpu, per_cpu_ptr(&clear_work, cpu));
 		else
-			cpu_reset(hvt_cpu(cpu), false);
+			cpu_rebase(hvt_cpu(cpu), false);
 	}
 	for_each_cpu(cpu, &hvt_cpus_traced)
 		flush_work(per_cpu_ptr(&clear_work, cpu));
@@ -189,7 +248,7 @@ void hvt_stats_clear(void)
 	hvt_stats_since = ktime_get_ns();
 }
 
-void hvt_acct_sum(struct hvt_acct *sum, int only_cpu)
+void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load)
 {
 	u64 *dst = (u64 *)sum;
 	unsigned int i;
@@ -197,12 +256,15 @@ void hvt_acct_sum(struct hvt_acct *sum, int only_cpu)
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_cpu(cpu, &hvt_cpus_traced) {
-		const u64 *src = (const u64 *)&hvt_cpu(cpu)->acct;
+		const struct hvt_cpu *c = hvt_cpu(cpu);
+		const u64 *src = (const u64 *)&c->acct;
+		const u64 *at_clear = (const u64 *)&c->acct_base;
 
 		if (only_cpu >= 0 && cpu != only_cpu)
 			continue;
 		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
-			dst[i] += READ_ONCE(src[i]);
+			dst[i] += READ_ONCE(src[i]) -
+				  (since_load ? 0 : READ_ONCE(at_clear[i]));
 	}
 }
 
@@ -226,13 +288,34 @@ u64 hvt_entries_seen(void)
 	return n;
 }
 
+/* What the baseline holds of reason RIDX, out of *STAT and HIST. */
+static void reason_since_clear(unsigned int ridx, unsigned int slot,
+			       struct hvt_reason_stat *stat,
+			       struct hvt_hist *hist)
+{
+	const struct hvt_reason_stat *b = &base->reason[ridx];
+	int i;
+
+	stat->count -= READ_ONCE(b->count);
+	stat->total_ns -= READ_ONCE(b->total_ns);
+	stat->no_entry -= READ_ONCE(b->no_entry);
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		stat->part_ns[i] -= READ_ONCE(b->part_ns[i]);
+	if (!hist)
+		return;
+	for (i = 0; i < HVTRACE_HIST_BUCKETS; i++)
+		hist->bucket[i] -= READ_ONCE(base->hist[slot].bucket[i]);
+}
+
 bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
-		      struct hvt_hist *hist)
+		      struct hvt_hist *hist, bool since_load)
 {
 	unsigned int slot = READ_ONCE(hvt_hist_slot[ridx]);
+	bool own_hist = slot && slot != U8_MAX;
 	int cpu, i;
 
 	memset(stat, 0, sizeof(*stat));
+	stat->min_ns = U64_MAX;
 	if (hist)
 		memset(hist, 0, sizeof(*hist));
 	for_each_cpu(cpu, &hvt_cpus_traced) {
@@ -242,18 +325,21 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 
 		if (!count)
 			continue;
-		if (!stat->count || READ_ONCE(s->min_ns) < stat->min_ns)
-			stat->min_ns = READ_ONCE(s->min_ns);
+		stat->min_ns = min(stat->min_ns, READ_ONCE(s->min_ns));
 		stat->max_ns = max(stat->max_ns, READ_ONCE(s->max_ns));
 		stat->count += count;
 		stat->total_ns += READ_ONCE(s->total_ns);
 		stat->no_entry += READ_ONCE(s->no_entry);
 		for (i = 0; i < HVTRACE_NR_PARTS; i++)
 			stat->part_ns[i] += READ_ONCE(s->part_ns[i]);
-		if (hist && slot && slot != U8_MAX)
+		if (hist && own_hist)
 			hvt_hist_merge(hist, &c->hist[slot]);
 	}
-	return slot && slot != U8_MAX;
+	if (stat->min_ns == U64_MAX)
+		stat->min_ns = 0;	/* none since the clear */
+	if (!since_load)
+		reason_since_clear(ridx, slot, stat, own_hist ? hist : NULL);
+	return own_hist;
 }
 
 /*

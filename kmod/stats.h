@@ -5,6 +5,11 @@
  * CPUs that came online since load (cpus.c allocates it when a CPU comes
  * up), never for every possible CPU, and stays when a CPU goes offline:
  * what it counted still counts.
+ *
+ * Counters count since load and are never zeroed: a clear records a
+ * baseline, which users' views (GET_STATUS, GET_STATS) subtract, so an
+ * exporter asking for the counters since load never sees one go back.
+ * Minima and maxima are not counters: a clear resets them.
  */
 #ifndef _HVT_STATS_H
 #define _HVT_STATS_H
@@ -46,7 +51,7 @@ struct hvt_acct {
 struct hvt_reason_stat {
 	u64 count;
 	u64 total_ns;
-	u64 min_ns;
+	u64 min_ns;		/* since the last clear; U64_MAX: none */
 	u64 max_ns;
 	u64 part_ns[HVTRACE_NR_PARTS];	/* of total_ns, enum hvtrace_part */
 	u64 no_entry;		/* of count: ended by vCPU destruction */
@@ -78,15 +83,18 @@ struct hvt_cpu {
 	u64 exits;		/* since load, never cleared */
 	u64 entries;
 	u64 watch_suppressed[HVT_NR_SUPPRESSED];	/* since armed */
+	/* acct at the last clear: written by the clear only. */
+	struct hvt_acct acct_base;
 	struct hvt_preemptor preemptor[HVT_NR_PREEMPTORS];
 	struct hvt_reason_stat reason[HVT_NR_REASONS];
 	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */
 };
 
 extern bool hvt_recording;
-/* Bumped by clear: per-vCPU aggregates start afresh lazily. */
+/* Bumped by clear: per-vCPU aggregates take their baseline lazily. */
 extern unsigned long hvt_gen;
 extern u64 hvt_stats_since;	/* ktime_get_ns() at load or clear */
+extern u64 hvt_stats_loaded;	/* ktime_get_ns() at load */
 /* The CPUs that have state (came online since load). */
 extern struct cpumask hvt_cpus_traced;
 
@@ -117,14 +125,18 @@ static inline struct hvt_hist *hvt_cpu_hist(struct hvt_cpu *c,
 }
 
 /*
- * The clear command: aggregates and accounting start again. Each CPU's
- * state is reset by a work item on that CPU, one reason at a time with
- * preemption off, so no probe ever sees half a reset and no probe ever
- * resets anything. Sleeps; callers serialize.
+ * The clear command: aggregates and accounting start again for users.
+ * A work item on each CPU adds that CPU's counters to the baseline, one
+ * reason at a time with preemption off, so no probe is half counted in
+ * it, and resets its minima and maxima; no probe does any of it. Sleeps;
+ * callers serialize.
  */
 void hvt_stats_clear(void);
-/* Sum over CPUs, or of ONLY_CPU alone when it is not negative. */
-void hvt_acct_sum(struct hvt_acct *sum, int only_cpu);
+/*
+ * Sum over CPUs, or of ONLY_CPU alone when it is not negative; since the
+ * last clear, or SINCE_LOAD.
+ */
+void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load);
 u64 hvt_exits_seen(void);
 u64 hvt_entries_seen(void);
 /* A task ran NS while a vCPU thread waited runnable (probe context). */
@@ -133,10 +145,11 @@ void hvt_preemptor_add(struct hvt_cpu *c, u32 pid, const char *comm,
 /* Merge every CPU's preemptors into OUT (N entries); returns how many. */
 unsigned int hvt_preemptors_merge(struct hvt_preemptor *out, unsigned int n);
 /*
- * Merge reason RIDX over CPUs into *STAT and, when HIST, its histogram.
- * Returns false when its histogram is shared with other reasons.
+ * Merge reason RIDX over CPUs into *STAT and, when HIST, its histogram;
+ * since the last clear, or SINCE_LOAD (minima and maxima: since the last
+ * clear). Returns false when its histogram is shared with other reasons.
  */
 bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
-		      struct hvt_hist *hist);
+		      struct hvt_hist *hist, bool since_load);
 
 #endif /* _HVT_STATS_H */

@@ -40,12 +40,22 @@ struct hvt_mark {
 	u32 recorded;
 };
 
-/* A vCPU's aggregates: its exits, and the rest of its time. */
+/*
+ * A vCPU's aggregates: its exits, and the rest of its time. Counters
+ * since the vCPU's first exit, never zeroed; users see them less their
+ * baseline, taken at the vCPU's first count after a clear.
+ */
 struct hvt_vcpu_stat {
 	struct hvt_reason_stat exits;
 	u64 guest_ns;		/* entry to exit */
 	u64 preemptions;	/* switched out runnable inside KVM */
 	u64 preempted_ns;	/* and off CPU that long */
+};
+
+/* A vCPU's exits of one reason since its first exit: never cleared. */
+struct hvt_vcpu_rsn {
+	u64 count;
+	u64 ns;
 };
 
 struct hvt_vcpu {
@@ -80,20 +90,35 @@ struct hvt_vcpu {
 	u32 watch_minute;	/* captures in this minute of the clock */
 	u32 watch_count;
 	u64 watch_suppressed;	/* triggers without capture since the last */
-	/* Aggregates, reset lazily after a clear (hvt_vcpu_stat()). */
+	/* Aggregates, with their baseline taken lazily (hvt_vcpu_stat()). */
 	unsigned long gen;
 	struct hvt_vcpu_stat stat;
+	struct hvt_vcpu_stat base;	/* stat at the last clear */
+	u8 rsn_isa;		/* of its exits, for rsn's reasons */
 	/* The table's: a destroyed vCPU's slot waits for a grace period. */
 	struct llist_node retired;
 	/* Guest marks: rare, out of the exits' way. */
 	struct hvt_mark mark;
+	/*
+	 * Exits per reason (hvt_vcpu_rsn_index()): 292 x 16 bytes, last.
+	 * Slots are preallocated (vcpu_table.c), so this is never allocated
+	 * on the exit path; a new vCPU's starts zeroed (vcpu_init()).
+	 */
+	struct hvt_vcpu_rsn rsn[HVT_VCPU_NR_RSN];
 };
 
-/* V's aggregates, started afresh after a clear. */
+/*
+ * V's aggregates, to count in. The first count since a clear takes the
+ * baseline: what V counted until then (no other writer: vCPU's own
+ * exit path and the scheduler's probes about its thread, in order), and
+ * starts its minimum and maximum again.
+ */
 static inline struct hvt_vcpu_stat *hvt_vcpu_stat(struct hvt_vcpu *v)
 {
 	if (unlikely(v->gen != READ_ONCE(hvt_gen))) {
-		memset(&v->stat, 0, sizeof(v->stat));
+		v->base = v->stat;
+		v->stat.exits.min_ns = U64_MAX;
+		v->stat.exits.max_ns = 0;
 		v->gen = READ_ONCE(hvt_gen);
 	}
 	return &v->stat;

@@ -71,29 +71,64 @@ DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 
 /*
  * The last departed vCPUs, so a VM that just quit still shows in `hvctl
- * stat --vcpus`: a fixed ring, written at destruction (any CPU, in turn
- * by an atomic index), each entry with a sequence count (odd while
- * written) that readers check around their copy.
+ * stat --vcpus` and in an exporter's counters: a fixed ring (allocated at
+ * load: each entry holds a vCPU's exits per reason), written at
+ * destruction (any CPU, in turn by an atomic index), each entry with a
+ * sequence count (odd while written) that readers check around their
+ * copy. An entry keeps the counters since load and their baseline.
  */
 struct hvt_departed {
 	unsigned long seq;
 	unsigned long gen;
-	struct hvt_vcpu_view view;
+	struct hvt_vcpu_stat base;
+	struct hvt_vcpu_view view;	/* since load */
 };
 
-static struct hvt_departed departed[HVTRACE_VCPUS_DEPARTED];
+static struct hvt_vmem departed_mem;
+static struct hvt_departed *departed;	/* [HVTRACE_VCPUS_DEPARTED] */
 static atomic_t departed_next = ATOMIC_INIT(0);
 
-void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out)
+void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
+			       const struct hvt_vcpu_stat *stat,
+			       const struct hvt_vcpu_stat *base,
+			       unsigned long gen)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (gen != READ_ONCE(hvt_gen))
+		return;	/* no count since the clear: no baseline yet */
+	out->exits.count = stat->exits.count - base->exits.count;
+	out->exits.total_ns = stat->exits.total_ns - base->exits.total_ns;
+	out->exits.no_entry = stat->exits.no_entry - base->exits.no_entry;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		out->exits.part_ns[i] = stat->exits.part_ns[i] -
+					base->exits.part_ns[i];
+	/* Reset at the clear, not counters. */
+	out->exits.min_ns = out->exits.count ? stat->exits.min_ns : 0;
+	out->exits.max_ns = stat->exits.max_ns;
+	out->guest_ns = stat->guest_ns - base->guest_ns;
+	out->preemptions = stat->preemptions - base->preemptions;
+	out->preempted_ns = stat->preempted_ns - base->preempted_ns;
+}
+
+void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
+		   bool since_load)
 {
 	out->vm_id = READ_ONCE(v->vm_id);
 	out->vm_pid = READ_ONCE(v->vm_pid);
 	out->vcpu_id = READ_ONCE(v->vcpu_id);
 	out->tid = READ_ONCE(v->tid);
-	if (READ_ONCE(v->gen) == READ_ONCE(hvt_gen))
+	out->isa = READ_ONCE(v->rsn_isa);
+	if (since_load) {
 		memcpy(&out->stat, &v->stat, sizeof(out->stat));
-	else
-		memset(&out->stat, 0, sizeof(out->stat));
+		memcpy(out->rsn, v->rsn, sizeof(out->rsn));
+		if (out->stat.exits.min_ns == U64_MAX)
+			out->stat.exits.min_ns = 0;
+	} else {
+		hvt_vcpu_stat_since_clear(&out->stat, &v->stat, &v->base,
+					  READ_ONCE(v->gen));
+	}
 }
 
 static void depart(const struct hvt_vcpu *v)
@@ -103,24 +138,33 @@ static void depart(const struct hvt_vcpu *v)
 
 	WRITE_ONCE(d->seq, d->seq + 1);
 	smp_wmb();	/* odd before the copy */
-	hvt_vcpu_view(v, &d->view);
+	hvt_vcpu_view(v, &d->view, true);
+	d->base = v->base;
 	d->gen = v->gen;
 	smp_wmb();	/* the copy before even */
 	WRITE_ONCE(d->seq, d->seq + 1);
 }
 
-bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out)
+bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out,
+		       bool since_load)
 {
 	const struct hvt_departed *d = &departed[i];
 	/* Pairs with depart()'s second write barrier: the copy is whole. */
 	unsigned long seq = smp_load_acquire(&d->seq);
 	unsigned long gen = READ_ONCE(d->gen);
+	struct hvt_vcpu_stat base;
 
-	if (!seq || (seq & 1) || gen != READ_ONCE(hvt_gen))
+	if (!seq || (seq & 1))
 		return false;
 	memcpy(out, &d->view, sizeof(*out));
+	memcpy(&base, &d->base, sizeof(base));
 	smp_rmb();	/* the copy before the second look */
-	return READ_ONCE(d->seq) == seq && out->stat.exits.count;
+	if (READ_ONCE(d->seq) != seq)
+		return false;
+	if (!since_load)
+		hvt_vcpu_stat_since_clear(&out->stat, &d->view.stat, &base,
+					  gen);
+	return out->stat.exits.count;
 }
 
 int hvt_vcpus_init(unsigned int max_vcpus)
@@ -143,8 +187,15 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 		hvt_vcpus_exit();
 		return -ENOMEM;
 	}
+	if (hvt_vmem_alloc(&departed_mem, array_size(HVTRACE_VCPUS_DEPARTED,
+						     sizeof(*departed)),
+			   NUMA_NO_NODE)) {
+		hvt_vcpus_exit();
+		return -ENOMEM;
+	}
 	slots = slots_mem.addr;
 	vms = vms_mem.addr;
+	departed = departed_mem.addr;
 	atomic_set(&vcpus_live, 0);
 	atomic_set(&vms_live, 0);
 	atomic_set(&vm_ids, 0);
@@ -152,7 +203,6 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 	atomic64_set(&vcpus_reclaimed, 0);
 	atomic64_set(&vcpus_refused, 0);
 	atomic_set(&departed_next, 0);
-	memset(departed, 0, sizeof(departed));
 	return 0;
 }
 
@@ -164,8 +214,10 @@ void hvt_vcpus_exit(void)
 	llist_del_all(&retired);
 	hvt_vmem_free(&slots_mem);
 	hvt_vmem_free(&vms_mem);
+	hvt_vmem_free(&departed_mem);
 	slots = NULL;
 	vms = NULL;
+	departed = NULL;
 }
 
 unsigned int hvt_vcpu_slots(void)
@@ -282,7 +334,11 @@ static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 	v->vcpu_id = id->vcpu_id;
 	/* Called from the vCPU's first exit: this is its thread. */
 	v->tid = current->pid;
-	v->gen = 0;	/* stale: aggregates start at the next entry */
+	v->rsn_isa = id->isa;
+	/* Once per vCPU: its counters start at zero (readers may race). */
+	memset(&v->stat, 0, sizeof(v->stat));
+	memset(v->rsn, 0, sizeof(v->rsn));
+	v->gen = 0;	/* stale: its first count takes a zero baseline */
 }
 
 /* Table full or max_vcpus alive: said once, counted always. */

@@ -19,6 +19,7 @@ struct hvt_vcpu_ident {
 	const struct kvm *kvm;
 	u32 vm_pid;
 	u32 vcpu_id;
+	u8 isa;			/* of its exits (not identity) */
 };
 
 int hvt_vcpus_init(unsigned int max_vcpus);
@@ -53,16 +54,28 @@ struct hvt_vcpu_view {
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
-	struct hvt_vcpu_stat stat;	/* zero: nothing since the last clear */
+	/* Since the last clear (zero: nothing since), or since load. */
+	struct hvt_vcpu_stat stat;
+	/* Since load only: exits per reason (hvt_vcpu_rsn_ridx()). */
+	u8 isa;
+	struct hvt_vcpu_rsn rsn[HVT_VCPU_NR_RSN];
 };
 
 /*
  * Departed vCPU I (0..HVTRACE_VCPUS_DEPARTED-1) into *OUT: false when
- * there is none, or it left before the last clear.
+ * there is none, it has no exit, or, unless SINCE_LOAD, none since the
+ * last clear.
  */
-bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out);
-/* A live vCPU's view (racy copy, zero aggregates when stale). */
-void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out);
+bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out,
+		       bool since_load);
+/* A live vCPU's view (a racy copy); since the last clear or SINCE_LOAD. */
+void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
+		   bool since_load);
+/* Its counters since the last clear: V's, in a view or not (racy). */
+void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
+			       const struct hvt_vcpu_stat *stat,
+			       const struct hvt_vcpu_stat *base,
+			       unsigned long gen);
 
 /* Slot I of the table (for dumps), NULL when no vCPU holds it. */
 struct hvt_vcpu *hvt_vcpu_at(unsigned int i);
@@ -131,7 +144,8 @@ static inline struct hvt_vcpu *hvt_vcpu_find(const struct kvm_vcpu *vcpu)
 }
 
 /* On exit: also notice a new vCPU at a freed one's address. */
-static inline struct hvt_vcpu *hvt_vcpu_get(const struct kvm_vcpu *vcpu)
+static inline struct hvt_vcpu *hvt_vcpu_get(const struct kvm_vcpu *vcpu,
+					    u8 isa)
 {
 	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
 	struct hvt_vcpu_ident id;
@@ -139,6 +153,7 @@ static inline struct hvt_vcpu *hvt_vcpu_get(const struct kvm_vcpu *vcpu)
 	if (likely(v && hvt_vcpu_same(v, vcpu)))
 		return v;
 	hvt_vcpu_ident(&id, vcpu);
+	id.isa = isa;
 	return hvt_vcpu_claim(vcpu, &id);
 }
 #endif /* HVT_KUNIT */

@@ -159,6 +159,36 @@ sed 's/^threshold 50ms$/threshold 0ns/; s/^buffer.size 4M$/buffer.size 2560K/
 diff -u "$dir/default-want.conf" "$dir/default.conf" || fail "etc/hvtrace.conf: not the defaults"
 echo "  etc/hvtrace.conf: the defaults"
 
+# VM names: a running VMM's name or UUID stands for its pid, resolved
+# once, when applied; a process that only claims the name is no VMM.
+echo "# VM names"
+uuid=6a1e5c4e-0074-4000-8000-000000000074
+"$HVGUEST" --name web01 --uuid "$uuid" --forever --pio 1 \
+	>/tmp/74-guest.out 2>&1 &
+gpid=$!
+sh -c 'sleep 120' sh -name web01 -uuid "$uuid" &
+fake=$!
+for _ in $(seq 100); do
+	[ "$("$HVCTL" -j stat --vcpus | py "[v['vm_pid'] for v in d['vcpus']].count($gpid)")" = 1 ] && break
+	sleep 0.1
+done
+expect_eq "stat --vcpus: the VMM's name and UUID" "web01 $uuid" \
+	"$("$HVCTL" -j stat --vcpus | py "' '.join('%s %s' % (v['vm_name'], v['vm_uuid']) for v in d['vcpus'] if v['vm_pid'] == $gpid)")"
+hv filter pid web01
+expect_eq "filter pid NAME: the VMM's pid, not the claimant's" "$gpid" \
+	"$("$HVCTL" -j config | py "d['filters']['pid']")"
+printf 'filter.pid %s\n' "${uuid^^}" >"$dir/named.conf"
+hv apply "$dir/named.conf"
+expect_eq "filter.pid UUID (any case) in a file: saved as the pid" \
+	"filter.pid $gpid" "$(save | grep '^filter.pid')"
+kill "$gpid"
+wait "$gpid"
+refused "filter.pid NAME of no running VM" "$dir/named.conf" \
+	"Error: $dir/named.conf:1: filter.pid ${uuid^^}: no running VM of that name or UUID (nor a pid): a name is resolved to its VMM's pid once, when the file is applied (apply it again once the VM runs)."
+kill "$fake"
+wait "$fake" 2>/dev/null
+reset_config
+
 # --check needs no module, and opens no netlink socket: resolving the
 # family would load the module (its alias, net-pf-16-proto-16-family-hvtrace).
 reset_config

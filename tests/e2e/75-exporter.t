@@ -5,8 +5,11 @@
 # through its HTTP API, histogram_quantile() lands in the bucket of
 # stat's p50 and p99, and each vCPU's time by state is stat's to the
 # nanosecond; a second workload is in the next scrape (each scrape reads
-# the module afresh); after hvctl clear Prometheus sees the counter reset
-# (resets() = 1); every PromQL expression of the Grafana dashboard and
+# the module afresh); each VM's CPUID exits in Prometheus
+# (hvtrace_exits_total{vm,reason}) are its VMM's own count, exactly;
+# after hvctl clear hvctl stat counts from zero but no counter of the
+# exporter goes back (resets() = 0); every PromQL expression of the
+# Grafana dashboard and
 # the Prometheus rules evaluates, the runnable share to a series per VM;
 # SIGTERM ends the exporter with status 0.
 . "$(dirname "$0")/lib.sh"
@@ -23,10 +26,15 @@ trap 'kill $EPID $PROM_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$W"' EXIT
 command -v prometheus >/dev/null ||
 	fail "no prometheus in the VM's root: install Debian's prometheus (tests/deps)"
 
+# The exporter's counters are since load: a fresh module, so they start
+# with this test's (hvctl stat's, until the clear below).
+modprobe -r hvtrace || fail "unload"
+modprobe hvtrace || fail "load"
 reset_config
 r=$(guest --vcpus 2 --pio 300 --cpuid 400 --hlt 30 --slow 3:1000) || exit 1
 echo "  $r"
 pid=$(field pid "$r")
+cpuid1=$(field cpuid "$r")
 "$HVCTL" -j stat --vcpus >"$W/stat.json" || fail "hvctl stat failed"
 
 # The exporter, on a port the kernel picks.
@@ -88,22 +96,50 @@ echo "  Prometheus scraping after $((SECONDS - start))s"
 
 # Every scrape reads the module: a second guest's exits are in the next.
 r=$(guest --vcpus 1 --cpuid 250) || exit 1
+pid2=$(field pid "$r")
+cpuid2=$(field cpuid "$r")
 cpuid=$("$HVCTL" -j stat | py "sum(r['count'] for r in d['reasons'] if r['reason'] == 'CPUID')")
 expect_eq "CPUID exits of both guests" $((2 * 400 + 250)) "$cpuid"
-"$PYTHON" "$PROM" wait "$prom" 'hvtrace_exits_total{reason="CPUID"}' "$cpuid" 30 ||
+expect_eq "CPUID exits of both guests, by their VMMs" $((cpuid1 + cpuid2)) "$cpuid"
+"$PYTHON" "$PROM" wait "$prom" 'sum(hvtrace_exits_total{reason="CPUID"})' "$cpuid" 30 ||
 	fail "the second guest's exits did not reach Prometheus"
-expect_eq "resets of the CPUID counter so far" 0 \
-	"$("$PYTHON" "$PROM" value "$prom" 'resets(hvtrace_exits_total{reason="CPUID"}[10m])')"
 
-# hvctl clear zeroes the module's counters: Prometheus sees a reset.
+# Per VM and reason: each VM's CPUID exits are its VMM's count. The VM's
+# number is hvctl stat's for its VMM's pid.
+vm_of() {
+	"$HVCTL" -j stat --vcpus |
+		py "' '.join(sorted({str(v['vm_id']) for v in d['vcpus'] if v['vm_pid'] == $1}))"
+}
+vm1=$(vm_of "$pid")
+vm2=$(vm_of "$pid2")
+expect_eq "VMs of the two guests: one each, two" 2 "$(echo $vm1 $vm2 | wc -w)"
+expect_eq "first guest's CPUID exits in Prometheus (vm $vm1)" "$cpuid1" \
+	"$("$PYTHON" "$PROM" value "$prom" "hvtrace_exits_total{vm=\"$vm1\",pid=\"$pid\",reason=\"CPUID\"}")"
+expect_eq "second guest's CPUID exits in Prometheus (vm $vm2)" "$cpuid2" \
+	"$("$PYTHON" "$PROM" value "$prom" "hvtrace_exits_total{vm=\"$vm2\",pid=\"$pid2\",reason=\"CPUID\"}")"
+expect_eq "resets of the exit counters so far" 0 \
+	"$("$PYTHON" "$PROM" value "$prom" 'sum(resets(hvtrace_exits_total[10m]))')"
+
+# hvctl clear starts hvctl stat's counts again, not the exporter's:
+# Prometheus sees them go on, never back.
 hv clear
 r=$(guest --vcpus 1 --cpuid 30) || exit 1
+pid3=$(field pid "$r")
 cpuid=$("$HVCTL" -j stat | py "sum(r['count'] for r in d['reasons'] if r['reason'] == 'CPUID')")
-expect_eq "CPUID exits since the clear" 30 "$cpuid"
-"$PYTHON" "$PROM" wait "$prom" 'hvtrace_exits_total{reason="CPUID"}' 30 30 ||
+expect_eq "CPUID exits since the clear (hvctl stat)" 30 "$cpuid"
+"$PYTHON" "$PROM" wait "$prom" 'sum(hvtrace_exits_total{reason="CPUID"})' \
+	$((cpuid1 + cpuid2 + 30)) 30 ||
 	fail "the count after the clear did not reach Prometheus"
-expect_eq "resets of the CPUID counter after hvctl clear" 1 \
-	"$("$PYTHON" "$PROM" value "$prom" 'resets(hvtrace_exits_total{reason="CPUID"}[10m])')"
+expect_eq "third guest's CPUID exits in Prometheus" 30 \
+	"$("$PYTHON" "$PROM" value "$prom" "sum(hvtrace_exits_total{pid=\"$pid3\",reason=\"CPUID\"})")"
+expect_eq "first guest's CPUID exits in Prometheus after the clear" "$cpuid1" \
+	"$("$PYTHON" "$PROM" value "$prom" "hvtrace_exits_total{vm=\"$vm1\",reason=\"CPUID\"}")"
+for m in hvtrace_exits_total hvtrace_exit_seconds_total \
+	hvtrace_exit_duration_seconds_count hvtrace_vcpu_exits_total \
+	hvtrace_recording_seen_total; do
+	expect_eq "resets of $m after hvctl clear" 0 \
+		"$("$PYTHON" "$PROM" value "$prom" "sum(resets($m[10m]))")"
+done
 
 # The shipped rules and dashboard on this real data: every expression
 # evaluates; the runnable share has a series per VM (NaN where a VM's

@@ -13,7 +13,7 @@ usage:
                                   (its one result), for S seconds at most
   prom.py query PROM STAT PID     Prometheus, having scraped the exporter,
                                   against STAT: hvtrace_exits_total per
-                                  reason, histogram_quantile() of 0.5 and
+                                  reason (the VMs' added up), histogram_quantile() of 0.5 and
                                   0.99 in the bucket of stat's p50 and p99,
                                   the time of VMM PID's vCPUs by state
   prom.py value PROM EXPR         the one result's value
@@ -100,9 +100,13 @@ def cmd_exits(metrics, stat_file):
     s = samples(open(metrics).read())
     stat = json.load(open(stat_file))
     want = stat_counts(stat)
-    got = {l['reason']: int(v) for n, l, v in s if n == 'hvtrace_exits_total'}
-    result(got == want and got, 'exits per reason: the exporter\'s = hvctl '
-           'stat\'s (%s)' % show(want), 'exporter: %s' % show(got))
+    got = {}
+    for n, l, v in s:     # per VM and reason: added up by reason
+        if n == 'hvtrace_exits_total':
+            got[l['reason']] = got.get(l['reason'], 0) + int(v)
+    result(got == want and got, 'exits per reason, all VMs\' added up: the '
+           'exporter\'s = hvctl stat\'s (%s)' % show(want),
+           'exporter: %s' % show(got))
     inf = {l['reason']: int(v) for n, l, v in s
            if n == 'hvtrace_exit_duration_seconds_bucket' and l['le'] == '+Inf'}
     with_hist = {r['reason']: want[r['reason']] for r in stat['reasons']
@@ -166,9 +170,9 @@ def cmd_query(prom, stat_file, pid):
     stat = json.load(open(stat_file))
     want = stat_counts(stat)
     got = {r['metric']['reason']: int(float(r['value'][1]))
-           for r in query(prom, 'hvtrace_exits_total')}
-    result(got == want, 'PromQL hvtrace_exits_total: = hvctl stat\'s counts '
-           '(%s)' % show(want), show(got))
+           for r in query(prom, 'sum by (reason) (hvtrace_exits_total)')}
+    result(got == want, 'PromQL sum by (reason) (hvtrace_exits_total): = '
+           'hvctl stat\'s counts (%s)' % show(want), show(got))
     # histogram_quantile() interpolates inside one of the exporter's
     # buckets: the one that holds stat's percentile (its kernel bucket's
     # midpoint), since each edge ends a kernel bucket.

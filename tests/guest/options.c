@@ -39,7 +39,7 @@ const char usage_line[] =
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
 	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
-	"[--vmm-work USEC[:spin]]\n";
+	"[--vmm-work USEC[:spin]] [--name NAME] [--uuid UUID]\n";
 
 static void __noreturn usage(void)
 {
@@ -84,6 +84,9 @@ static void __noreturn usage(void)
 	       "                         it over after every exit\n"
 	       "  --vmm-work USEC[:spin] the VMM handles each exit for USEC more, asleep\n"
 	       "                         (or busy, with :spin)\n"
+	       "  --name NAME, --uuid UUID  taken and ignored: as QEMU's, they name\n"
+	       "                         the VM on this process's command line, where\n"
+	       "                         hvctl looks\n"
 	       "Prints 'HVGUEST-START ...' once the threads exist, with --rounds\n"
 	       "'HVGUEST round=I ...' after each round, and 'HVGUEST ...' on success.\n"
 	       "Runs guests only inside the test VM (HVT_IN_TEST_VM, set there by\n"
@@ -259,7 +262,7 @@ static void check_config(void)
 
 void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 9] = {
+	static struct option opts[NR_FIELD_OPTS + 11] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
@@ -267,6 +270,8 @@ void parse_args(int argc, char **argv)
 		{ "shrink",	no_argument,	   NULL, 'K' },
 		{ "hop",	no_argument,	   NULL, 'P' },
 		{ "vmm-work",	required_argument, NULL, 'W' },
+		{ "name",	required_argument, NULL, 'N' },
+		{ "uuid",	required_argument, NULL, 'U' },
 		{ "help",	no_argument,	   NULL, 'h' },
 	};
 	int c;
@@ -302,6 +307,9 @@ void parse_args(int argc, char **argv)
 		case 'W':
 			parse_vmm_work(optarg);
 			break;
+		case 'N':
+		case 'U':
+			break;	/* for hvctl, in /proc/PID/cmdline */
 		case 'h':
 			usage();
 		default:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* KUnit: the dense exit-reason index for VMX and SVM (kmod/reason.c). */
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 
 #include "reason.h"
 
@@ -68,9 +69,41 @@ static void reason_roundtrip_test(struct kunit *test)
 	}
 }
 
+/*
+ * A vCPU's dense index: 292 slots, each reason of one ISA (and the
+ * catch-alls) in its own, and back.
+ */
+static void reason_vcpu_index_test(struct kunit *test)
+{
+	DECLARE_BITMAP(used, HVT_VCPU_NR_RSN);
+	unsigned int i, slot;
+	u32 code;
+	u8 isa, want;
+
+	KUNIT_EXPECT_EQ(test, HVT_VCPU_NR_RSN, 292);
+	for (want = HVTRACE_ISA_VMX; want <= HVTRACE_ISA_SVM; want++) {
+		bitmap_zero(used, HVT_VCPU_NR_RSN);
+		for (i = 0; i < HVT_NR_REASONS; i++) {
+			hvt_reason_of_index(i, &isa, &code);
+			if (isa && isa != want)
+				continue;	/* the other ISA's */
+			slot = hvt_vcpu_rsn_index(i);
+			KUNIT_ASSERT_LT(test, slot, (unsigned int)HVT_VCPU_NR_RSN);
+			KUNIT_EXPECT_FALSE(test, test_and_set_bit(slot, used));
+			KUNIT_EXPECT_EQ(test, hvt_vcpu_rsn_ridx(slot, want), i);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, hvt_vcpu_rsn_ridx(200, HVTRACE_ISA_VMX),
+			(unsigned int)HVT_NR_REASONS);
+	KUNIT_EXPECT_EQ(test, hvt_vcpu_rsn_ridx(HVT_VCPU_NR_RSN,
+						HVTRACE_ISA_SVM),
+			(unsigned int)HVT_NR_REASONS);
+}
+
 static struct kunit_case reason_test_cases[] = {
 	KUNIT_CASE_PARAM(reason_index_test, reason_gen_params),
 	KUNIT_CASE(reason_roundtrip_test),
+	KUNIT_CASE(reason_vcpu_index_test),
 	{}
 };
 

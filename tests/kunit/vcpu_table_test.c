@@ -207,34 +207,73 @@ static void vtab_identity_test(struct kunit *test)
 	hvt_vcpus_reap();
 }
 
-/* The last destroyed vCPUs stay visible until a clear. */
+/*
+ * The last destroyed vCPUs stay visible until a clear; their counters
+ * since load (exits per reason too) stay after it.
+ */
 static void vtab_departed_test(struct kunit *test)
 {
 	struct hvt_vcpu_ident id = vtab_id(VT_KVM(0), 100, 3);
 	struct hvt_vcpu *v = hvt_vcpu_claim(VT_KEY(0), &id);
-	struct hvt_vcpu_view w;
-	unsigned int i, found = 0;
+	struct hvt_vcpu_view *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	unsigned int i, found = 0, cpuid = hvt_vcpu_rsn_index(10);
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_ASSERT_NOT_NULL(test, w);
 	hvt_vcpu_stat(v)->exits.count = 42;
+	v->rsn[cpuid].count = 42;
+	v->rsn[cpuid].ns = 4200;
 	hvt_vcpu_retire(v);
 	for (i = 0; i < HVTRACE_VCPUS_DEPARTED; i++) {
-		if (!hvt_vcpu_departed(i, &w))
+		if (!hvt_vcpu_departed(i, w, false))
 			continue;
 		found++;
-		KUNIT_EXPECT_EQ(test, w.vcpu_id, 3U);
-		KUNIT_EXPECT_EQ(test, w.vm_pid, 100U);
-		KUNIT_EXPECT_EQ(test, w.stat.exits.count, 42ULL);
+		KUNIT_EXPECT_EQ(test, w->vcpu_id, 3U);
+		KUNIT_EXPECT_EQ(test, w->vm_pid, 100U);
+		KUNIT_EXPECT_EQ(test, w->stat.exits.count, 42ULL);
 	}
 	KUNIT_EXPECT_EQ(test, found, 1U);
 	hvt_gen++;	/* a clear */
-	for (i = 0; i < HVTRACE_VCPUS_DEPARTED; i++)
-		KUNIT_EXPECT_FALSE(test, hvt_vcpu_departed(i, &w));
+	for (i = 0, found = 0; i < HVTRACE_VCPUS_DEPARTED; i++) {
+		KUNIT_EXPECT_FALSE(test, hvt_vcpu_departed(i, w, false));
+		if (!hvt_vcpu_departed(i, w, true))
+			continue;
+		found++;
+		KUNIT_EXPECT_EQ(test, w->stat.exits.count, 42ULL);
+		KUNIT_EXPECT_EQ(test, w->rsn[cpuid].count, 42ULL);
+		KUNIT_EXPECT_EQ(test, w->rsn[cpuid].ns, 4200ULL);
+	}
+	KUNIT_EXPECT_EQ(test, found, 1U);
+	hvt_vcpus_reap();
+}
+
+/* A clear's baseline: users see what came after it, exporters all. */
+static void vtab_baseline_test(struct kunit *test)
+{
+	struct hvt_vcpu_ident id = vtab_id(VT_KVM(0), 100, 4);
+	struct hvt_vcpu *v = hvt_vcpu_claim(VT_KEY(0), &id);
+	struct hvt_vcpu_view *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	hvt_vcpu_stat(v)->exits.count = 7;
+	v->stat.exits.max_ns = 900;
+	hvt_gen++;	/* a clear */
+	hvt_vcpu_view(v, w, false);
+	KUNIT_EXPECT_EQ(test, w->stat.exits.count, 0ULL);
+	hvt_vcpu_stat(v)->exits.count += 3;
+	hvt_vcpu_view(v, w, false);
+	KUNIT_EXPECT_EQ(test, w->stat.exits.count, 3ULL);
+	KUNIT_EXPECT_EQ(test, w->stat.exits.max_ns, 0ULL);	/* reset */
+	hvt_vcpu_view(v, w, true);
+	KUNIT_EXPECT_EQ(test, w->stat.exits.count, 10ULL);
+	hvt_vcpu_retire(v);
 	hvt_vcpus_reap();
 }
 
 static struct kunit_case vtab_cases[] = {
 	KUNIT_CASE(vtab_claim_retire_test),
+	KUNIT_CASE(vtab_baseline_test),
 	KUNIT_CASE_SLOW(vtab_churn_test),
 	KUNIT_CASE(vtab_full_test),
 	KUNIT_CASE(vtab_vm_numbers_test),

@@ -217,6 +217,32 @@ static void test_check(void)
 	CHECK_INT(fake_opens, 0);
 }
 
+/*
+ * A VM name: --check takes it as written, without the module; applied,
+ * a VM that does not run is an error that says when names are resolved,
+ * and nothing is sent.
+ */
+static void test_vm_name(void)
+{
+	char *path = file("name.conf", "filter.pid unit-not-running\n");
+	char want[512];
+
+	fake_reset();
+	fake_open_err = -ENOENT;
+	CHECK_INT(APPLY(path, "--check"), 0);
+	CHECK_INT(fake_opens, 0);
+	CHECK_STR(fake_err, "");
+	fake_reset();
+	CHECK_INT(APPLY(path), 1);
+	snprintf(want, sizeof(want), "%s:1: filter.pid unit-not-running: no "
+		 "running VM of that name or UUID (nor a pid): a name is "
+		 "resolved to its VMM's pid once, when the file is applied "
+		 "(apply it again once the VM runs)", path);
+	CHECK_STR(fake_err, want);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_SET_CONFIG][0], 0);
+}
+
 /* The module's refusal names the file, the line and the key. */
 static void test_refused(void)
 {
@@ -523,6 +549,7 @@ int main(void)
 	test_defaults();
 	test_bad();
 	test_check();
+	test_vm_name();
 	test_refused();
 	test_usage();
 	test_stdin();

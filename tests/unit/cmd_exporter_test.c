@@ -3,30 +3,39 @@
  * hvctl exporter --textfile DIR --once against canned replies: the
  * module's figures as they come through the client into the file (the
  * writer's lines in detail are metrics_test.c's), the file written whole
- * and renamed (mode 0644 whatever the umask, no temporary left), an
- * unloaded module as hvtrace_up 0, and each bad command line refused
- * before the module is asked or a file is written.
+ * and renamed (mode 0644 whatever the umask, no temporary left, a file
+ * someone left under the old temporary's name untouched), an unloaded
+ * module as hvtrace_up 0, and each bad command line refused before the
+ * module is asked or a file is written.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "config_file.h"
 #include "exporter.h"
 #include "fake_nl.h"
 
 static char dir[] = "/tmp/hvtrace-exporter-test.XXXXXX";
 static char prom[sizeof(dir) + 32], tmp[sizeof(dir) + 32];
 
+/* The module's ABI in the canned status. */
+static uint32_t reply_abi = 3;
+
 static void put_replies(void)
 {
 	struct hvtrace_hist_bucket b[] = { { .index = 40, .count = 3 },
 					   { .index = 300, .count = 1 } };
+	struct hvtrace_vcpu_reason vr = { .code = 0x072,
+					  .isa = HVTRACE_ISA_SVM,
+					  .count = 4, .total_ns = 3000000 };
 	struct nlmsghdr *nlh;
 	struct nlattr *n;
 
 	fake_reset();
 	nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
 	mnl_attr_put_strz(nlh, HVTRACE_A_VERSION, "0.1.0");
-	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, 3);
+	mnl_attr_put_u32(nlh, HVTRACE_A_ABI, reply_abi);
 	mnl_attr_put_u64(nlh, HVTRACE_A_STATS_AGE_NS, 7000000000);
 	n = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
 	mnl_attr_put_u64(nlh, HVTRACE_ACCT_SEEN, 4);
@@ -53,6 +62,8 @@ static void put_replies(void)
 	mnl_attr_put_u32(nlh, HVTRACE_VCPU_EXIT_REASON, 0x07b);
 	mnl_attr_put_u64(nlh, HVTRACE_VCPU_EXIT_NS, 1500000000);
 	mnl_attr_put_u8(nlh, HVTRACE_VCPU_EXIT_STATE, HVTRACE_VCPU_IN_VMM);
+	/* Its exits per reason (the exporter asks for them): the 4 CPUIDs. */
+	mnl_attr_put(nlh, HVTRACE_VCPU_REASONS, sizeof(vr), &vr);
 	mnl_attr_nest_end(nlh, n);
 }
 
@@ -71,6 +82,25 @@ static char *file_text(const char *path)
 	return s;
 }
 
+/* The names in DIR but . and .., sorted, one a line. */
+static char *dir_names(void)
+{
+	struct dirent **e;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	int n = scandir(dir, &e, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, ".."))
+			fprintf(f, "%s\n", e[i]->d_name);
+		free(e[i]);
+	}
+	free(n >= 0 ? e : NULL);
+	fclose(f);
+	return s;
+}
+
 /* Run exporter ARGS...; its exit status, and its output in *OUT. */
 #define RUN(out, ...) ({						\
 	int _rc;							\
@@ -85,10 +115,16 @@ static void test_once(void)
 	struct stat st;
 	mode_t old = umask(077);
 	char *out, *text;
+	int fd;
 
 	put_replies();
-	/* A temporary a killed run left is written over. */
-	close(open(tmp, O_WRONLY | O_CREAT, 0600));
+	/*
+	 * A file under the name the temporary once had (a killed run's, or
+	 * one left to be written into): neither opened nor chmod'ed.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK_INT(write(fd, "mine\n", 5), 5);
+	close(fd);
 	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 0);
 	umask(old);
 	CHECK_STR(out, "");
@@ -96,12 +132,21 @@ static void test_once(void)
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
 	CHECK_INT(stat(prom, &st), 0);
 	CHECK_INT(st.st_mode & 07777, 0644);
-	CHECK(access(tmp, F_OK) && errno == ENOENT);
+	CHECK_INT(stat(tmp, &st), 0);
+	CHECK_INT(st.st_mode & 07777, 0600);
+	text = file_text(tmp);
+	CHECK_STR(text, "mine\n");
+	free(text);
+	/* No temporary of ours left. */
+	text = dir_names();
+	CHECK_STR(text, ".hvtrace.prom.tmp\nhvtrace.prom\n");
+	free(text);
+	unlink(tmp);
 	text = file_text(prom);
 	CHECK_HAS(text, "\nhvtrace_up 1\n");
 	CHECK_HAS(text, "\nhvtrace_build_info{version=\"0.1.0\",abi=\"3\",kernel=\"");
-	CHECK_HAS(text, "\nhvtrace_exits_total{reason=\"CPUID\"} 4\n");
-	CHECK_HAS(text, "\nhvtrace_exit_seconds_total{reason=\"CPUID\"} 0.003\n");
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"3\",pid=\"777\",reason=\"CPUID\"} 4\n");
+	CHECK_HAS(text, "\nhvtrace_exit_seconds_total{vm=\"3\",pid=\"777\",reason=\"CPUID\"} 0.003\n");
 	CHECK_HAS(text, "\nhvtrace_exit_duration_seconds_bucket{reason=\"CPUID\","
 		  "le=\"0.000000255\"} 3\n");
 	CHECK_HAS(text, "\nhvtrace_exit_duration_seconds_bucket{reason=\"CPUID\","
@@ -135,6 +180,45 @@ static void test_unloaded(void)
 	free(out);
 }
 
+/*
+ * A module before ABI 4 (loaded before an upgrade) does not know the
+ * request for counters since load: those since its last clear, and the
+ * log says so once. A module of ABI 4 that refuses it is an error.
+ */
+static void test_old_module(void)
+{
+	char *out, *text;
+
+	put_replies();
+	fake_unknown_attr = HVTRACE_A_SINCE_LOAD;
+	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 0);
+	CHECK_STR(out, "hvctl: warning: the module (0.1.0, ABI 3) keeps no "
+		  "counters since load (ABI 4): until it is reloaded, hvctl "
+		  "clear sets the metrics' counters back\n");
+	text = file_text(prom);
+	CHECK_HAS(text, "\nhvtrace_up 1\n");
+	CHECK_HAS(text, "\nhvtrace_exit_duration_seconds_bucket{reason=\"CPUID\","
+		  "le=\"+Inf\"} 4\n");
+	free(text);
+	free(out);
+
+	reply_abi = 4;
+	put_replies();
+	fake_unknown_attr = HVTRACE_A_SINCE_LOAD;
+	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 0);
+	CHECK_STR(out, "hvctl: warning: the module cannot be read (the "
+		  "module (ABI 4) refused the counters since load): "
+		  "hvtrace_up is 0\n");
+	text = file_text(prom);
+	CHECK_HAS(text, "\nhvtrace_up 0\n");
+	free(text);
+	free(out);
+	reply_abi = 3;
+}
+
+/* A name and a port, HVC_LISTEN_LEN bytes: one more than allowed. */
+static char long_listen[HVC_LISTEN_LEN + 1];
+
 /* Refused, with the reason, before the module is asked. */
 static void test_refused(void)
 {
@@ -157,6 +241,15 @@ static void test_refused(void)
 		{ 2, "port '' is no number", { "--listen", "127.0.0.1:" } },
 		{ 2, "port '-1' is no number", { "--listen", "127.0.0.1:-1" } },
 		{ 2, "--listen '[::1': not an address", { "--listen", "[::1:80" } },
+		/* ADDR quoted as typed, brackets and all. */
+		{ 2, "--listen '[a[b]': not an address",
+		  { "--listen", "[a[b]:80" } },
+		{ 2, "--listen '[zz]': not an address",
+		  { "--listen", "[zz]:80" } },
+		{ 2, "--listen '[::1]x': not an address",
+		  { "--listen", "[::1]x:80" } },
+		{ 2, "--listen 'aaaaaaaaaaaaaaaaaaaaaaaa...' is 64 bytes "
+		  "long: at most 63", { "--listen", long_listen } },
 		{ 2, "--listen: address 'no.such.host.invalid'",
 		  { "--listen", "no.such.host.invalid:9655" } },
 		{ 1, "--textfile /nonexistent/dir: No such file or directory",
@@ -168,6 +261,8 @@ static void test_refused(void)
 		{ 2, "unexpected argument", { "now" } },
 	};
 
+	memset(long_listen, 'a', HVC_LISTEN_LEN - 5);
+	strcpy(long_listen + HVC_LISTEN_LEN - 5, ":9655");
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *argv[8] = { "exporter" }, *out;
 		int argc = 1, rc;
@@ -189,6 +284,23 @@ static void test_refused(void)
 	}
 }
 
+/* A write that fails (the name taken by a directory): no temporary left. */
+static void test_write_fails(void)
+{
+	char *out, *text;
+
+	put_replies();
+	unlink(prom);
+	CHECK_INT(mkdir(prom, 0755), 0);
+	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 1);
+	CHECK_HAS(fake_err, "hvtrace.prom: Is a directory");
+	text = dir_names();
+	CHECK_STR(text, "hvtrace.prom\n");
+	free(text);
+	free(out);
+	rmdir(prom);
+}
+
 /* A configuration file's exporter.* keys, under the command line's. */
 static void test_config(void)
 {
@@ -206,7 +318,7 @@ static void test_config(void)
 	CHECK_INT(RUN(&out, "--config", conf, "--once", NULL), 0);
 	CHECK_STR(out, "");
 	text = file_text(prom);
-	CHECK_HAS(text, "\nhvtrace_exits_total{reason=\"CPUID\"} 4\n");
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"3\",pid=\"777\",reason=\"CPUID\"} 4\n");
 	free(text);
 	free(out);
 
@@ -232,6 +344,8 @@ int main(void)
 	snprintf(tmp, sizeof(tmp), "%s/.hvtrace.prom.tmp", dir);
 	test_once();
 	test_unloaded();
+	test_old_module();
+	test_write_fails();
 	test_refused();
 	test_config();
 	unlink(prom);

@@ -17,10 +17,14 @@
 })
 
 /* Refused as a usage error naming MSG; the module never asked. */
+/* Nothing asked, but a VM name looked up (a session, stats read). */
 #define CHECK_USAGE(run, msg) do {					\
+	int _l;								\
 	CHECK_INT((run), 2);						\
 	CHECK_HAS(fake_err, (msg));					\
-	CHECK_INT(fake_opens, 0);					\
+	_l = fake_asked[HVTRACE_CMD_GET_STATS][1];			\
+	CHECK_INT(fake_opens, _l);					\
+	CHECK_INT(fake_requests, fake_asked[HVTRACE_CMD_GET_STATUS][0] + _l); \
 } while (0)
 
 static void test_kinds(void)
@@ -50,7 +54,10 @@ static void test_bad_values(void)
 	CHECK_USAGE(FILTER("vcpu", "7-2"), "vcpu range 7-2 is reversed");
 	CHECK_USAGE(FILTER("vcpu", "5000"), "vcpu 5000 is out of range");
 	CHECK_USAGE(FILTER("cpu", "0,x"), "bad cpu list");
-	CHECK_USAGE(FILTER("pid", "abc"), "pid abc: no running VM of that name or UUID (nor a pid)");
+	fake_reset();
+	CHECK_USAGE(FILTER("pid", "abc"), "pid abc: no running VM of that "
+		    "name or UUID (nor a pid)");
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
 	CHECK_USAGE(FILTER("reason", "nfp"), "unknown exit reason 'nfp'");
 	CHECK_USAGE(FILTER("rip", "0x2000-0x1000"), "ends before it starts");
 	CHECK_USAGE(FILTER("pid"), "'pid' needs a value");
@@ -93,7 +100,12 @@ static void test_forms(void)
 	CHECK_USAGE(BUFFER("--sz", "4M"), "unknown option '--sz'");
 	CHECK_USAGE(BUFFER("--"), "nothing to change");
 	/* "pid -1" is a pair; pid's own check refuses the value. */
-	CHECK_USAGE(FILTER("pid", "-1"), "bad pid '-1'");
+	CHECK_USAGE(FILTER("pid", "0"), "pid takes the VMM's pid, not '0'");
+	/* Decimal digits alone are a pid: "-1" and "0x10" are names. */
+	CHECK_USAGE(FILTER("pid", "-1"), "pid -1: no running VM of that name "
+		    "or UUID (nor a pid, which is decimal digits only)");
+	CHECK_USAGE(FILTER("pid", "0x10"), "pid 0x10: no running VM of that "
+		    "name or UUID (nor a pid, which is decimal digits only)");
 	CHECK_USAGE(FILTER("--pid", "1"), "unknown option '--pid'");
 	CHECK_INT(FILTER("--", "pid", "1"), 0);
 }

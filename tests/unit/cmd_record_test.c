@@ -75,7 +75,11 @@ static void test_bad_sends_nothing(void)
 	put_module();
 	CHECK_INT(RUN("--pid=abc"), 2);
 	CHECK_HAS(fake_err, "--pid abc: no running VM of that name or UUID (nor a pid)");
-	CHECK_INT(fake_opens, 0);
+	/* The name's lookup was all: a session, the stats read. */
+	CHECK_INT(fake_opens, 1);
+	CHECK_INT(fake_requests, 2);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][0], 1);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
 	put_module();
 	CHECK_INT(RUN_O("-q", "--duration=-1s"), 2);
 	CHECK_HAS(fake_err, "--duration: negative duration '-1s'");

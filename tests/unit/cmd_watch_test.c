@@ -84,7 +84,10 @@ static int count_entries(const char *dir, const char *prefix)
 	CHECK_INT(WATCH_RUN(&_o, __VA_ARGS__), 2);			\
 	CHECK_STR(fake_err, msg);					\
 	CHECK_HAS(_o, "Usage: hvctl");					\
-	CHECK_INT(fake_opens, 0);					\
+	/* Nothing asked, but a VM name looked up. */			\
+	CHECK_INT(fake_opens, fake_asked[HVTRACE_CMD_GET_STATS][1]);	\
+	CHECK_INT(fake_requests, fake_asked[HVTRACE_CMD_GET_STATUS][0] + \
+		  fake_asked[HVTRACE_CMD_GET_STATS][1]);		\
 	free(_o);							\
 } while (0)
 
@@ -98,10 +101,11 @@ static void test_bad_options(void)
 		  "or --guest-mark", "--vm", "4100", "-o", d);
 	CHECK_BAD("--guest-mark no-such-vm-here: no running VM of that name "
 		  "or UUID (nor a pid)", "--guest-mark=no-such-vm-here", "-o", d);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
 	CHECK_BAD("--guest-mark takes the VMM's pid, not '0'",
 		  "--guest-mark=0", "-o", d);
-	CHECK_BAD("--guest-mark takes the VMM's pid, not ''",
-		  "--guest-mark=", "-o", d);
+	CHECK_BAD("--guest-mark takes the VMM's pid, a VM's name or UUID, "
+		  "not ''", "--guest-mark=", "-o", d);
 	CHECK_BAD("--guest-mark given twice", "--guest-mark",
 		  "--guest-mark=7", "-o", d);
 	CHECK_BAD("--stall 50ms/20ms: 50.00ms out of the guest cannot fit in "
@@ -131,8 +135,12 @@ static void test_bad_options(void)
 	CHECK_BAD("--vm no-such-vm-here: no running VM of that name or UUID "
 		  "(nor a pid)", "--exit", "5ms", "--vm", "no-such-vm-here",
 		  "-o", d);
-	CHECK_BAD("--vm takes the VMM's pid, not '-5'", "--exit", "5ms",
-		  "--vm", "-5", "-o", d);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
+	CHECK_BAD("--vm -5: no running VM of that name or UUID (nor a pid, "
+		  "which is decimal digits only)", "--exit", "5ms", "--vm",
+		  "-5", "-o", d);
+	CHECK_BAD("--vm takes the VMM's pid, not '0'", "--exit", "5ms",
+		  "--vm", "0", "-o", d);
 	CHECK_BAD("vcpu range 5-2 is reversed (write it 2-5)", "--exit", "5ms",
 		  "--vcpu", "5-2", "-o", d);
 	CHECK_BAD("bad size '10X' (e.g. 2048, 512K, 4M)", "--exit", "5ms",

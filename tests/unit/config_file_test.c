@@ -13,6 +13,7 @@
 
 #include "config_file.h"
 #include "exit_reasons.h"
+#include "fake_vmm.h"
 #include "unit.h"
 
 /* Every message of the sink, in order. */
@@ -27,6 +28,8 @@ static void sink(const char *msg, void *data)
 }
 
 static struct hvc_conf conf;
+/* The parts whose VM names parse() looks up (test_vm_names()). */
+static unsigned int parse_resolve = HVC_CONF_MODULE | HVC_CONF_WATCH;
 
 /* LEN bytes of TEXT as the file "t.conf": hvc_conf_parse()'s return. */
 static int parse_n(const char *text, size_t len)
@@ -35,7 +38,7 @@ static int parse_n(const char *text, size_t len)
 	int ret;
 
 	nr_msgs = 0;
-	ret = hvc_conf_parse(f, "t.conf", &conf);
+	ret = hvc_conf_parse(f, "t.conf", parse_resolve, &conf);
 	fclose(f);
 	return ret;
 }
@@ -228,6 +231,27 @@ static void test_watch_and_exporter_keys(void)
 	CHECK_INT(parse("exporter.listen 10.1.2.3:0\n"), 0);
 }
 
+/*
+ * exporter.listen of HVC_LISTEN_LEN - 1 bytes is kept whole; one byte
+ * more is refused, naming the key and the limit, not cut.
+ */
+static void test_listen_len(void)
+{
+	char text[128], name[HVC_LISTEN_LEN + 1];
+	size_t n = HVC_LISTEN_LEN - 1 - strlen(":9655");
+
+	memset(name, 'a', n);
+	snprintf(name + n, sizeof(name) - n, ":9655");
+	snprintf(text, sizeof(text), "exporter.listen %s\n", name);
+	CHECK_INT(parse(text), 0);
+	CHECK_INT(nr_msgs, 0);
+	CHECK_STR(conf.exporter.listen, name);
+	CHECK_INT(strlen(conf.exporter.listen), HVC_LISTEN_LEN - 1);
+	snprintf(text, sizeof(text), "exporter.listen a%s\n", name);
+	CHECK_BAD(text, "t.conf:1: exporter.listen 'aaaaaaaaaaaaaaaaaaaaaaaa"
+		  "...' is 64 bytes long: at most 63");
+}
+
 /* Each kind of error: the file, the line, the key and what is wrong. */
 static void test_errors(void)
 {
@@ -267,7 +291,8 @@ static void test_errors(void)
 	CHECK_BAD("threshold.reason npf 1ms\nthreshold.reason svm:npf 2ms\n",
 		  "t.conf:2: threshold.reason: NPF has a threshold already "
 		  "(line 1)");
-	CHECK_BAD("filter.pid -4\n", "t.conf:1: filter.pid: bad pid '-4'");
+	CHECK_BAD("filter.pid 0\n", "t.conf:1: filter.pid takes the VMM's "
+		  "pid, not '0'");
 	CHECK_BAD("filter.vcpu 5-2\n", "t.conf:1: filter.vcpu: vcpu range 5-2 "
 		  "is reversed (write it 2-5)");
 	CHECK_BAD("filter.cpu 9000\n", "t.conf:1: filter.cpu: cpu 9000 is out "
@@ -299,8 +324,9 @@ static void test_errors(void)
 	CHECK_BAD("watch.vm no-such-vm-here\n", "t.conf:1: watch.vm "
 		  "no-such-vm-here: no running VM of that name or UUID (nor a "
 		  "pid)");
-	CHECK_BAD("watch.vm -5\n", "t.conf:1: watch.vm takes the VMM's pid, "
-		  "not '-5'");
+	CHECK_BAD("watch.vm -5\n", "t.conf:1: watch.vm -5: no running VM of "
+		  "that name or UUID (nor a pid, which is decimal digits "
+		  "only)");
 	CHECK_BAD("watch.guest-mark 0\n", "t.conf:1: watch.guest-mark takes "
 		  "the VMM's pid, not '0'");
 	CHECK_BAD("watch.halt on\n", "t.conf:1: watch.halt is include or "
@@ -367,17 +393,82 @@ static void test_all_errors(void)
 	CHECK_STR(msgs[20], "t.conf: 25 errors in all, the first 20 said");
 }
 
+/*
+ * VM names: looked up for the parts the reader uses only (apply the
+ * module's, watch the watch's, the exporter none), the others checked as
+ * written; apply's error says the VM does not run and when names are
+ * resolved, its file, line and key once.
+ */
+static void test_vm_names(void)
+{
+	const char *const web[] = { "-name", "unit-conf-web", NULL };
+	const char *text = "filter.pid unit-conf-web\nwatch.vm unit-conf-web\n"
+			   "watch.guest-mark unit-conf-web\n";
+	const char *gone = "filter.pid unit-conf-gone\n"
+			   "watch.vm unit-conf-gone\n";
+	char longer[128];
+	struct fake_vmm vmm;
+
+	CHECK(fake_vmm_spawn(&vmm, "unit-conf-web", web));
+	fake_reset();
+	fake_vmm_row(vmm.pid, 1, false);
+	/* apply: filter.pid's name made its VMM's pid; the watch's not. */
+	parse_resolve = HVC_CONF_MODULE;
+	CHECK_INT(parse(text), 0);
+	CHECK_INT(nr_msgs, 0);
+	CHECK_INT(conf.change.pid, vmm.pid);
+	CHECK_STR(hvc_change_typed_at(&conf.change, HVTRACE_CFG_FILTER_PID, 0),
+		  "t.conf:1: filter.pid unit-conf-web");
+	CHECK_INT(conf.watch.w.pid, 0);
+	CHECK_INT(conf.watch.w.mark_pid, 0);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
+	/* watch --config: the other way round. */
+	parse_resolve = HVC_CONF_WATCH;
+	CHECK_INT(parse(text), 0);
+	CHECK_INT(conf.change.pid, 0);
+	CHECK_INT(conf.watch.w.pid, vmm.pid);
+	CHECK_INT(conf.watch.w.mark_pid, vmm.pid);
+	fake_vmm_end(&vmm);
+
+	/* No such VM: the exporter neither minds nor asks the module. */
+	fake_reset();
+	parse_resolve = 0;
+	CHECK_INT(parse(gone), 0);
+	CHECK_INT(nr_msgs, 0);
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 0);
+	/* It still checks what is written. */
+	CHECK_BAD("filter.pid 0\n", "t.conf:1: filter.pid takes the VMM's "
+		  "pid, not '0'");
+	snprintf(longer, sizeof(longer), "watch.vm %064d\n", 1);
+	longer[9] = 'x';
+	CHECK_BAD(longer, "t.conf:1: watch.vm x000000000000000...: 64 bytes, "
+		  "but VM names are at most 63 here (a longer one is cut, "
+		  "shown ending in '\xe2\x80\xa6'): give its pid or UUID");
+	/* watch: its own key's error alone. */
+	parse_resolve = HVC_CONF_WATCH;
+	CHECK_BAD(gone, "t.conf:2: watch.vm unit-conf-gone: no running VM of "
+		  "that name or UUID (nor a pid)");
+	/* apply: the module filters by pid, and a name is one pid. */
+	parse_resolve = HVC_CONF_MODULE;
+	CHECK_BAD(gone, "t.conf:1: filter.pid unit-conf-gone: no running VM "
+		  "of that name or UUID (nor a pid): a name is resolved to "
+		  "its VMM's pid once, when the file is applied (apply it "
+		  "again once the VM runs)");
+	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 2);
+	parse_resolve = HVC_CONF_MODULE | HVC_CONF_WATCH;
+}
+
 static void test_read(void)
 {
 	nr_msgs = 0;
-	CHECK_INT(hvc_conf_read("/nonexistent/hvtrace.conf", &conf), -ENOENT);
+	CHECK_INT(hvc_conf_read("/nonexistent/hvtrace.conf", 0, &conf), -ENOENT);
 	CHECK_INT(nr_msgs, 1);
 	CHECK_STR(msgs[0], "cannot read /nonexistent/hvtrace.conf: No such "
 		  "file or directory");
-	CHECK_INT(hvc_conf_read("/", &conf), -EISDIR);
+	CHECK_INT(hvc_conf_read("/", 0, &conf), -EISDIR);
 	CHECK_INT(nr_msgs, 2);
 	CHECK_STR(msgs[1], "cannot read /: Is a directory");
-	CHECK_INT(hvc_conf_read("/dev/null", &conf), 0);
+	CHECK_INT(hvc_conf_read("/dev/null", 0, &conf), 0);
 	check_defaults(&conf.change);
 }
 
@@ -587,7 +678,8 @@ static void test_shipped(void)
 		*strrchr(path, '/') = '\0';
 	strcat(path, "/etc/hvtrace.conf");
 	nr_msgs = 0;
-	CHECK_INT(hvc_conf_read(path, &conf), 0);
+	CHECK_INT(hvc_conf_read(path, HVC_CONF_MODULE | HVC_CONF_WATCH,
+				&conf), 0);
 	CHECK_INT(nr_msgs, 0);
 	check_defaults(&conf.change);
 	CHECK_INT(conf.watch.given, 0);
@@ -635,9 +727,11 @@ int main(void)
 	test_empty_and_comments();
 	test_module_keys();
 	test_watch_and_exporter_keys();
+	test_listen_len();
 	test_errors();
 	test_together();
 	test_all_errors();
+	test_vm_names();
 	test_read();
 	test_write();
 	test_every_reason();

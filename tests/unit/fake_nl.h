@@ -67,6 +67,11 @@ static int fake_open_err;
 static bool fake_dump_once[HVTRACE_CMD_MAX + 1];
 /* What hvnl_pending() returns: a bit per notification command. */
 static uint32_t fake_pending;
+/*
+ * Set: requests carrying a top-level attribute of this type are refused
+ * as a module that does not know it refuses them (strict validation).
+ */
+static uint16_t fake_unknown_attr;
 
 /* The error sink: the last message. */
 static void fake_sink(const char *msg, void *data)
@@ -95,6 +100,7 @@ static void fake_reset(void)
 	fake_open_err = 0;
 	memset(fake_dump_once, 0, sizeof(fake_dump_once));
 	fake_pending = 0;
+	fake_unknown_attr = 0;
 	fake_err[0] = '\0';
 }
 
@@ -217,6 +223,30 @@ static int fake_ack(struct nlmsghdr *req, uint8_t cmd, struct hvnl_ack *ack)
 	return -ack->err;
 }
 
+static bool fake_has_attr(struct nlmsghdr *req, uint16_t type)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == type)
+			return true;
+	return false;
+}
+
+/* The kernel's answer to an attribute beyond its policy's maximum. */
+static int fake_unknown(struct nlmsghdr *req, uint8_t cmd,
+			struct hvnl_ack *ack)
+{
+	struct hvnl_ack mine = { .err = EINVAL };
+
+	(void)req;
+	snprintf(mine.msg, sizeof(mine.msg), "Unknown attribute type");
+	if (!ack)
+		return hvnl_report_ack(&mine, cmd, NULL);
+	*ack = mine;
+	return -EINVAL;
+}
+
 int __wrap_hvnl_open(struct hvnl **nl)
 {
 	fake_opens++;
@@ -264,6 +294,8 @@ int __wrap_hvnl_talk(struct hvnl *nl, struct nlmsghdr *req, hvnl_cb cb,
 		memcpy(fake_set_config, req, req->nlmsg_len);
 	if (fake_refuse_err[cmd])
 		return fake_ack(req, cmd, ack);
+	if (fake_unknown_attr && fake_has_attr(req, fake_unknown_attr))
+		return fake_unknown(req, cmd, ack);
 	if (!cb || !fake_last[cmd][dump])
 		return 0;
 	len = fake_used[cmd][dump] + fake_last[cmd][dump]->nlmsg_len;

@@ -10,7 +10,9 @@
  *            overflow histogram), "other SVM" (a catch-all), and two
  *            rows that are both "unknown" (added up)
  *   vCPUs    vm 1 vcpu 0 (out of the guest now, blocked), vm 1 vcpu 1
- *            twice (destroyed, and alive again: added up), vm 2 vcpu 0
+ *            twice (destroyed, and alive again: added up), vm 2 vcpu 0;
+ *            their exits per reason: vm 1's NPF from three rows, HLT
+ *            from one, vm 2's "other SVM" (a catch-all)
  *   preemptors 12 comms, "kworker/0:1" twice (added up), one with a
  *            quote, a backslash and a line feed, one with a byte that is
  *            no UTF-8: the 10 heaviest are shown
@@ -131,6 +133,21 @@ static struct hvc_vcpu_row *canned_vcpu(struct hvc_stats *s, uint32_t vm,
 	return v;
 }
 
+/* V's exits of one reason (the row owns them: hvc_stats_free()). */
+static void canned_vcpu_reason(struct hvc_vcpu_row *v, unsigned int isa,
+			       uint32_t code, bool has_code, uint64_t count,
+			       uint64_t ns)
+{
+	v->reasons = realloc(v->reasons,
+			     (v->nr_reasons + 1) * sizeof(*v->reasons));
+	if (!v->reasons)
+		abort();
+	v->reasons[v->nr_reasons++] = (struct hvc_vcpu_reason){
+		.isa = isa, .code = code, .has_code = has_code,
+		.count = count, .total_ns = ns,
+	};
+}
+
 static void canned_preemptor(struct hvc_stats *s, uint32_t pid,
 			     const char *comm, uint64_t count, uint64_t ns)
 {
@@ -176,12 +193,17 @@ static void canned_stats(struct hvc_stats *s)
 	v->exit_reason = 0x078;
 	v->exit_ns = 2000000;
 	v->exit_state = HVTRACE_VCPU_BLOCKED;
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 3, 3000);
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x078, true, 1, 5000);
 	v = canned_vcpu(s, 2, 5000, 0, 3000000);
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0, false, 4, 400);
 	v = canned_vcpu(s, 1, 4242, 1, 2000000);
 	v->gone = true;
 	v->in_exit = true;	/* as it ended: no exit in progress */
 	v->exit_ns = 99;
-	canned_vcpu(s, 1, 4242, 1, 500000);
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 2, 1000);
+	v = canned_vcpu(s, 1, 4242, 1, 500000);
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 1, 500);
 
 	canned_preemptor(s, 77, "kworker/0:1", 3, 30000);
 	canned_preemptor(s, 78, "kworker/0:1", 2, 25000);

@@ -45,17 +45,13 @@ static char *canned(struct hvc_stats *s)
 static const char *const samples[] = {
 	"hvtrace_up 1",
 	"hvtrace_build_info{version=\"0.1.0\",abi=\"3\",kernel=\"6.12.0-test\"} 1",
-	/* Sorted by label; the two "unknown" rows added up. */
-	"hvtrace_exits_total{reason=\"HLT\"} 4",
-	"hvtrace_exits_total{reason=\"IOIO\"} 42",
-	"hvtrace_exits_total{reason=\"NPF\"} 10",
-	"hvtrace_exits_total{reason=\"other SVM\"} 1",
-	"hvtrace_exits_total{reason=\"unknown\"} 5",
-	"hvtrace_exit_seconds_total{reason=\"HLT\"} 68.589954591",
-	"hvtrace_exit_seconds_total{reason=\"IOIO\"} 0.0042",
-	"hvtrace_exit_seconds_total{reason=\"NPF\"} 0.001010181",
-	"hvtrace_exit_seconds_total{reason=\"other SVM\"} 0.000003",
-	"hvtrace_exit_seconds_total{reason=\"unknown\"} 0.0001031",
+	/* By VM, then label; vm 1's NPF from three vCPU rows added up. */
+	"hvtrace_exits_total{vm=\"1\",pid=\"4242\",reason=\"HLT\"} 1",
+	"hvtrace_exits_total{vm=\"1\",pid=\"4242\",reason=\"NPF\"} 6",
+	"hvtrace_exits_total{vm=\"2\",pid=\"5000\",reason=\"other SVM\"} 4",
+	"hvtrace_exit_seconds_total{vm=\"1\",pid=\"4242\",reason=\"HLT\"} 0.000005",
+	"hvtrace_exit_seconds_total{vm=\"1\",pid=\"4242\",reason=\"NPF\"} 0.0000045",
+	"hvtrace_exit_seconds_total{vm=\"2\",pid=\"5000\",reason=\"other SVM\"} 0.0000004",
 	/* vm 1 vcpu 1: the destroyed row and the live one added up. */
 	"hvtrace_vcpu_exits_total{vm=\"1\",pid=\"4242\",vcpu=\"0\"} 1000",
 	"hvtrace_vcpu_exits_total{vm=\"1\",pid=\"4242\",vcpu=\"1\"} 2500",

@@ -41,7 +41,8 @@ static int apply_run(int argc, char **argv)
 	conf = calloc(1, sizeof(*conf));
 	if (!conf)
 		return hvctl_err("out of memory");
-	ret = hvc_conf_read(argv[1], conf);
+	/* --check: the file, not which VMs run (config_file.h). */
+	ret = hvc_conf_read(argv[1], o.check ? 0 : HVC_CONF_MODULE, conf);
 	if (!ret && !o.check)
 		ret = hvc_apply(&conf->change);
 	free(conf);

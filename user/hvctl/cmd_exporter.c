@@ -25,6 +25,8 @@
 #include "vm_ident.h"
 
 #define INTERVAL_NS_DEFAULT	(15 * 1000000000ULL)
+/* The module's first ABI with HVTRACE_A_SINCE_LOAD. */
+#define SINCE_LOAD_ABI		4
 /* Room for the reason the module could not be read. */
 #define WHY_LEN			256
 
@@ -42,6 +44,7 @@ struct exporter_opts {
 struct scraper {
 	struct hvc *c;			/* NULL: open it at the next scrape */
 	bool down;			/* the last scrape could not read it */
+	bool since_clear;		/* the session's module: before ABI 4 */
 	struct utsname uts;
 };
 
@@ -59,6 +62,37 @@ static void keep_why(const char *msg, void *data)
 	snprintf(data, WHY_LEN, "%s", msg);
 }
 
+/*
+ * The counters since load: hvctl clear never sets them back. A module
+ * before ABI 4 (an upgrade leaves the loaded one in place) refuses the
+ * request as an attribute it does not know: then those since its last
+ * clear, said once a session.
+ */
+static int read_counters(struct scraper *sc, struct hvc_status *st,
+			 struct hvc_stats *stats)
+{
+	int ret;
+
+	if (!sc->since_clear) {
+		ret = hvc_status_get_since_load(sc->c, st);
+		if (ret != -EINVAL)
+			return ret ? ret : hvc_stats_get_since_load(sc->c, stats);
+	}
+	ret = hvc_status_get(sc->c, st, false);
+	if (ret)
+		return ret;
+	if (st->abi >= SINCE_LOAD_ABI)
+		return hvc_err(EINVAL, "the module (ABI %u) refused the "
+			       "counters since load", st->abi);
+	if (!sc->since_clear)
+		fprintf(stderr, "hvctl: warning: the module (%s, ABI %u) "
+			"keeps no counters since load (ABI %d): until it is "
+			"reloaded, hvctl clear sets the metrics' counters "
+			"back\n", st->version, st->abi, SINCE_LOAD_ABI);
+	sc->since_clear = true;
+	return hvc_stats_get(sc->c, stats);
+}
+
 static int read_module(struct scraper *sc, struct hvc_status *st,
 		       struct hvc_stats *stats, char *why)
 {
@@ -71,18 +105,16 @@ static int read_module(struct scraper *sc, struct hvc_status *st,
 	if (!sc->c)
 		ret = hvc_open(&sc->c);
 	if (!ret)
-		ret = hvc_status_get(sc->c, st, false);
-	if (!ret)
-		ret = hvc_stats_get(sc->c, stats);
+		ret = read_counters(sc, st, stats);
 	hvc_set_err_sink(sink, data);
 	if (ret) {
 		hvc_close(sc->c);
 		sc->c = NULL;
+		sc->since_clear = false;	/* it may be reloaded */
 	}
 	return ret;
 }
 
-/* The metrics now, as text (http_body_fn): 0 or -errno (sink told). */
 /* The live VMs of a scrape, each named once (vm_ident.h). */
 struct vm_names {
 	struct metrics_vm *vms;
@@ -116,6 +148,7 @@ static int name_vms(struct vm_names *n, const struct hvc_stats *s)
 	return 0;
 }
 
+/* The metrics now, as text (http_body_fn): 0 or -errno (sink told). */
 static int scrape(char **text, size_t *len, void *data)
 {
 	struct scraper *sc = data;
@@ -242,7 +275,8 @@ static int load_config(struct exporter_opts *o)
 	conf = calloc(1, sizeof(*conf));
 	if (!conf)
 		return hvctl_err("out of memory");
-	if (hvc_conf_read(o->config, conf)) {
+	/* Its keys name no VM: the others' names are not looked up. */
+	if (hvc_conf_read(o->config, 0, conf)) {
 		free(conf);
 		return 1;
 	}

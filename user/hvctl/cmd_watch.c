@@ -109,7 +109,7 @@ static int read_config(int argc, char **argv, struct watch_opts *o)
 
 	if (!conf)
 		return hvctl_err("out of memory");
-	if (!hvc_conf_read(o->config, conf)) {
+	if (!hvc_conf_read(o->config, HVC_CONF_WATCH, conf)) {
 		o->c = conf->watch;
 		/* No argument was moved: watch takes none (parse_opts). */
 		ret = hvctl_parse_opts(cmd, argc, argv, o, &n);

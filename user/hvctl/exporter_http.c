@@ -9,7 +9,18 @@
  *         dropped until it closes: closing with unread bytes would
  *         reset the connection and could lose the answer
  *
- * and closed EXPORTER_CONN_MS after its accept whatever its state.
+ * and closed EXPORTER_CONN_MS after its accept whatever its state; a
+ * WRITE whose client is gone (POLLHUP, POLLERR) is closed at once, its
+ * answer never made again.
+ *
+ * While all slots are taken, each new connection takes the place of an
+ * older one, never of one accepted in the same pass (it would be reset
+ * before it could send its request): one of the address that holds the
+ * most slots when that is more than EXPORTER_PEER_CONNS (so one host
+ * cannot crowd out the others), else one of anyone's; of those, the
+ * oldest still reading its request, else the oldest answered (DRAIN: its
+ * answer is in the kernel's hands), else the oldest not reading its
+ * answer (WRITE).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config_file.h"
 #include "exporter.h"
 #include "err.h"
 #include "prom_text.h"
@@ -35,7 +47,9 @@ enum conn_state { CONN_READ, CONN_WRITE, CONN_DRAIN };
 struct http_conn {
 	int fd;
 	enum conn_state state;
+	uint64_t serial;		/* counts.accepted at its accept */
 	uint64_t deadline_ms;
+	struct in6_addr peer;		/* IPv4 ones mapped: ::ffff:a.b.c.d */
 	size_t in_len;
 	char in[EXPORTER_MAX_REQUEST];
 	char *out;
@@ -53,36 +67,28 @@ static uint64_t now_ms(void)
 int http_listen_addr(const char *s, struct sockaddr_storage *sa,
 		     socklen_t *len)
 {
-	const char *colon = strrchr(s, ':'), *port;
+	const char *colon = strrchr(s, ':'), *addr = s;
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
 	}, *res;
-	char host[256];
+	char host[HVC_LISTEN_LEN];
 	size_t hlen;
 	int err;
 
-	if (!colon)
-		return hvc_err(EINVAL, "--listen '%s': ADDR:PORT wanted", s);
-	port = colon + 1;
+	/* The grammar, the length and the messages are the config file's. */
+	if (hvc_check_listen("--listen", s))
+		return -EINVAL;
 	hlen = colon - s;
-	if (!*port || strspn(port, "0123456789") != strlen(port) ||
-	    strlen(port) > 5 || atoi(port) > 65535)
-		return hvc_err(EINVAL, "--listen '%s': port '%s' is no number "
-			       "from 0 to 65535", s, port);
-	/* "[::1]": an IPv6 address in brackets. */
-	if (hlen >= 2 && s[0] == '[' && s[hlen - 1] == ']') {
-		s++;
+	/* "[::1]": an IPv6 address in brackets (checked). */
+	if (hlen && addr[0] == '[') {
+		addr++;
 		hlen -= 2;
 	}
-	if (hlen >= sizeof(host) || memchr(s, '[', hlen) ||
-	    memchr(s, ']', hlen))
-		return hvc_err(EINVAL, "--listen '%.*s': not an address",
-			       (int)(colon - s), s);
-	memcpy(host, s, hlen);
+	memcpy(host, addr, hlen);
 	host[hlen] = '\0';
-	err = getaddrinfo(hlen ? host : NULL, port, &hints, &res);
+	err = getaddrinfo(hlen ? host : NULL, colon + 1, &hints, &res);
 	if (err)
 		return hvc_err(EINVAL, "--listen: address '%s': %s", host,
 			       gai_strerror(err));
@@ -136,6 +142,14 @@ int http_server_open(struct http_server *s, const struct sockaddr_storage *sa,
 
 static void conn_close(struct http_server *s, struct http_conn *c)
 {
+	/*
+	 * An answer cut short is reset: its unsent bytes are not kept in
+	 * the kernel for a client that does not read them.
+	 */
+	if (c->state == CONN_WRITE)
+		setsockopt(c->fd, SOL_SOCKET, SO_LINGER,
+			   &(struct linger){ .l_onoff = 1, .l_linger = 0 },
+			   sizeof(struct linger));
 	close(c->fd);
 	free(c->out);
 	/* The last one fills its slot: the table stays dense. */
@@ -149,7 +163,9 @@ void http_server_close(struct http_server *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->conns);
+	free(s->cached);
 	s->conns = NULL;
+	s->cached = NULL;
 	s->fd = -1;
 }
 
@@ -166,20 +182,41 @@ static const char *reason_phrase(int status)
 	}
 }
 
+/* A 200's body: the one made less than EXPORTER_BODY_MS ago, or a new one. */
+static const char *current_body(struct http_server *s, size_t *len)
+{
+	uint64_t now = now_ms();
+
+	if (!s->cached || now - s->cached_ms >= EXPORTER_BODY_MS) {
+		free(s->cached);
+		s->cached = NULL;
+		s->counts.built++;
+		if (s->body(&s->cached, &s->cached_len, s->data)) {
+			free(s->cached);
+			s->cached = NULL;
+			return NULL;
+		}
+		s->cached_ms = now;
+	}
+	*len = s->cached_len;
+	return s->cached;
+}
+
 /* C's answer for STATUS, in C->out. */
 static void answer(struct http_server *s, struct http_conn *c, int status)
 {
-	char *body = NULL, *head = NULL, err[64];
+	const char *body = NULL;
+	char *head = NULL, err[64];
 	size_t blen = 0;
 	int hlen;
 
-	if (status == 200 && s->body(&body, &blen, s->data))
+	s->counts.answered++;
+	if (status == 200 && !(body = current_body(s, &blen)))
 		status = 500;
 	if (status != 200) {
 		blen = snprintf(err, sizeof(err), "%d %s\n", status,
 				reason_phrase(status));
-		free(body);
-		body = strdup(err);
+		body = err;
 	}
 	hlen = asprintf(&head, "HTTP/1.1 %d %s\r\n"
 			"Content-Type: %s\r\n"
@@ -190,9 +227,8 @@ static void answer(struct http_server *s, struct http_conn *c, int status)
 			status == 200 ? PROM_CONTENT_TYPE :
 					"text/plain; charset=utf-8",
 			blen, status == 405 ? "Allow: GET\r\n" : "");
-	c->out = hlen < 0 || !body ? NULL : malloc(hlen + blen);
+	c->out = hlen < 0 ? NULL : malloc(hlen + blen);
 	if (!c->out) {
-		free(body);
 		free(hlen < 0 ? NULL : head);
 		c->state = CONN_DRAIN;	/* nothing to say: only close */
 		return;
@@ -203,10 +239,12 @@ static void answer(struct http_server *s, struct http_conn *c, int status)
 	c->out_off = 0;
 	c->state = CONN_WRITE;
 	free(head);
-	free(body);
 }
 
-/* What C's socket has for it; false: close it. */
+/*
+ * What C's socket has for it, in READ or DRAIN (never in WRITE: a
+ * request is answered once); false: close it.
+ */
 static bool conn_read(struct http_server *s, struct http_conn *c)
 {
 	char sink[4096];
@@ -248,38 +286,119 @@ static bool conn_write(struct http_conn *c)
 	return true;
 }
 
-/* The connection reading its request the longest, or NULL. */
-static struct http_conn *oldest_reading(struct http_server *s)
+/* SA's address as an IPv6 one, so that a peer is one value. */
+static void peer_of(const struct sockaddr_storage *sa, struct in6_addr *a)
 {
-	struct http_conn *old = NULL;
-
-	for (unsigned int i = 0; i < s->nr; i++)
-		if (s->conns[i].state == CONN_READ &&
-		    (!old || s->conns[i].deadline_ms < old->deadline_ms))
-			old = &s->conns[i];
-	return old;
+	memset(a, 0, sizeof(*a));
+	if (sa->ss_family == AF_INET6) {
+		*a = ((const struct sockaddr_in6 *)sa)->sin6_addr;
+	} else if (sa->ss_family == AF_INET) {
+		a->s6_addr[10] = a->s6_addr[11] = 0xff;
+		memcpy(&a->s6_addr[12],
+		       &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	}
 }
 
-/* Take the waiting connections while there is room or one to drop. */
+static unsigned int peer_conns(const struct http_server *s,
+			       const struct in6_addr *peer)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nr; i++)
+		n += !memcmp(&s->conns[i].peer, peer, sizeof(*peer));
+	return n;
+}
+
+/* Which goes first: reading its request, answered, being answered. */
+static int evict_rank(const struct http_conn *c)
+{
+	return c->state == CONN_READ ? 0 : c->state == CONN_DRAIN ? 1 : 2;
+}
+
+/*
+ * The connection to close for a new one from PEER, the table full (the
+ * rules atop this file), among those accepted before serial FIRST, this
+ * pass's first; NULL if there is none.
+ */
+static struct http_conn *victim(struct http_server *s,
+				const struct in6_addr *peer, uint64_t first)
+{
+	const struct in6_addr *crowd = NULL;
+	unsigned int most = EXPORTER_PEER_CONNS, i, n;
+	struct http_conn *v = NULL, *c;
+
+	for (i = 0; i < s->nr; i++) {
+		n = peer_conns(s, &s->conns[i].peer) +
+		    !memcmp(&s->conns[i].peer, peer, sizeof(*peer));
+		if (n > most) {
+			most = n;
+			crowd = &s->conns[i].peer;
+		}
+	}
+	/* The crowd's first; anyone's when it has none to give. */
+	for (int anyone = !crowd; anyone < 2 && !v; anyone++) {
+		for (i = 0; i < s->nr; i++) {
+			c = &s->conns[i];
+			if (c->serial >= first || (!anyone &&
+			    memcmp(&c->peer, crowd, sizeof(*crowd))))
+				continue;
+			if (!v || evict_rank(c) < evict_rank(v) ||
+			    (evict_rank(c) == evict_rank(v) &&
+			     c->serial < v->serial))
+				v = c;
+		}
+	}
+	return v;
+}
+
+/* Each connection was accepted at FIRST or after: none may give way. */
+static bool all_new(const struct http_server *s, uint64_t first)
+{
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (s->conns[i].serial < first)
+			return false;
+	return true;
+}
+
+/*
+ * Take the waiting connections while there is room or an older one to
+ * drop; the others wait in the backlog for the next pass.
+ */
 static void accept_all(struct http_server *s)
 {
-	struct http_conn *old;
+	uint64_t first = s->counts.accepted;
+	struct sockaddr_storage sa;
+	struct in6_addr peer;
+	socklen_t len;
 	int fd;
 
 	for (;;) {
-		if (s->nr == EXPORTER_MAX_CONNS) {
-			old = oldest_reading(s);
-			if (!old)
-				return;
-			conn_close(s, old);
-		}
-		fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (s->nr == EXPORTER_MAX_CONNS && all_new(s, first))
 			return;
+		len = sizeof(sa);
+		fd = accept4(s->fd, (struct sockaddr *)&sa, &len,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			/*
+			 * The connection stays queued, the socket readable:
+			 * polling it again at once would spin.
+			 */
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				s->accept_ms = now_ms() + EXPORTER_ACCEPT_PAUSE_MS;
+			return;
+		}
+		peer_of(&sa, &peer);
+		if (s->nr == EXPORTER_MAX_CONNS) {
+			conn_close(s, victim(s, &peer, first));
+			s->counts.evicted++;
+		}
 		s->conns[s->nr++] = (struct http_conn){
 			.fd = fd,
 			.state = CONN_READ,
+			.serial = s->counts.accepted++,
 			.deadline_ms = now_ms() + EXPORTER_CONN_MS,
+			.peer = peer,
 		};
 	}
 }
@@ -294,6 +413,7 @@ static uint64_t expire(struct http_server *s, uint64_t now)
 
 		if (c->deadline_ms <= now) {
 			conn_close(s, c);
+			s->counts.expired++;
 			continue;
 		}
 		if (!next || c->deadline_ms < next)
@@ -312,6 +432,9 @@ int http_server_poll(struct http_server *s, int timeout_ms,
 	unsigned int i, n = 0, first;
 	int ret;
 
+	if (s->fd >= 0 && s->accept_ms > now &&
+	    (!next || s->accept_ms < next))
+		next = s->accept_ms;
 	if (next && (timeout_ms < 0 || next - now < (uint64_t)timeout_ms))
 		timeout_ms = next - now;
 	if (timeout_ms >= 0) {
@@ -319,8 +442,8 @@ int http_server_poll(struct http_server *s, int timeout_ms,
 					(timeout_ms % 1000) * 1000000L };
 		tsp = &ts;
 	}
-	/* A full table of connections past reading: new ones wait. */
-	if (s->fd >= 0 && (s->nr < EXPORTER_MAX_CONNS || oldest_reading(s)))
+	/* Even when full: every connection is older than this pass. */
+	if (s->fd >= 0 && s->accept_ms <= now)
 		pfd[n++] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
 	first = n;
 	for (i = 0; i < s->nr; i++)
@@ -342,7 +465,9 @@ int http_server_poll(struct http_server *s, int timeout_ms,
 		short ev = pfd[first + i].revents;
 		bool keep = true;
 
-		if (ev & (POLLIN | POLLHUP | POLLERR))
+		if (c->state == CONN_WRITE && ev & (POLLHUP | POLLERR))
+			keep = false;	/* no one left to write to */
+		else if (ev & (POLLIN | POLLHUP | POLLERR))
 			keep = conn_read(s, c);
 		if (keep && (ev & POLLOUT || c->state == CONN_WRITE))
 			keep = conn_write(c);

@@ -4,12 +4,16 @@
  * (exporter.h). The collector reads the .prom files in DIR whenever it
  * is scraped: the file is written under a name it ignores (a dot file
  * not ending in .prom) and renamed over the old one, so it reads the
- * whole of one write or the whole of the one before.
+ * whole of one write or the whole of the one before. The directory may
+ * be writable by a group (fleet.md): the name is a new one each time and
+ * the file made by us (O_EXCL), so a file someone left there is never
+ * written into, nor its mode changed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +22,7 @@
 #include "exporter.h"
 
 #define TEXTFILE	"hvtrace.prom"
-#define TEXTFILE_TMP	".hvtrace.prom.tmp"
+#define TEXTFILE_TMP	".hvtrace.prom.XXXXXX"
 
 int textfile_check(const char *dir)
 {
@@ -71,9 +75,8 @@ int textfile_write(const char *dir, const char *text, size_t len)
 	    snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE) >=
 	    (int)sizeof(path))
 		return hvc_err(ENAMETOOLONG, "--textfile %s: name too long", dir);
-	/* Not through a link someone left in a shared directory. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
+	/* Ours alone: O_EXCL, a name of its own (not a link's either). */
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return hvc_err(errno, "writing %s: %s", tmp, strerror(errno));
 	/* The collector runs as another user; the umask must not hide it. */

@@ -38,13 +38,21 @@ void hvc_close(struct hvc *c)
 	free(c);
 }
 
+int hvc_request_flag(struct hvc *c, uint8_t cmd, uint16_t flags,
+		     uint16_t flag, hvnl_cb cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *req = hvnl_request(c->nl, buf, cmd, flags);
+
+	if (flag)
+		mnl_attr_put(req, flag, 0, NULL);
+	return hvnl_talk(c->nl, req, cb, data, NULL);
+}
+
 int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
 		void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-
-	return hvnl_talk(c->nl, hvnl_request(c->nl, buf, cmd, flags), cb, data,
-			 NULL);
+	return hvc_request_flag(c, cmd, flags, 0, cb, data);
 }
 
 /* Room to count each type of the nests whose refusals are mapped. */

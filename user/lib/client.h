@@ -116,6 +116,11 @@ struct hvc_status {
 
 /* Fill S (as every *_get(): see the top of this file). */
 int hvc_status_get(struct hvc *c, struct hvc_status *s, bool per_cpu);
+/*
+ * The same with the counters since load, which hvctl clear leaves alone
+ * (an exporter's: they never go back); age_ns is since load.
+ */
+int hvc_status_get_since_load(struct hvc *c, struct hvc_status *s);
 void hvc_status_free(struct hvc_status *s);
 
 /* Configuration: the GET_CONFIG dump, its parts in one struct. */
@@ -201,6 +206,11 @@ struct hvc_change {
 	uint32_t buffer_kb;
 	uint8_t mode;			/* HVTRACE_MODE_* */
 	/*
+	 * VM names only checked, not looked up, their pid 0: a change read
+	 * to be checked, never sent (hvctl apply --check, config_file.h).
+	 */
+	bool names_unresolved;
+	/*
 	 * What the user typed for each part, by HVTRACE_CFG_* attribute and,
 	 * for the repeated per-reason thresholds, by entry: when the module
 	 * refuses one, the error names it.
@@ -212,7 +222,8 @@ struct hvc_change {
 /*
  * Parts of a change from what the user typed: S came with option OPT
  * ("--cpu", "cpu"; NULL for a positional argument), which errors from
- * the module will name. 0, or -EINVAL with the reason in the sink.
+ * the module will name. 0, or -EINVAL with the reason in the sink; a
+ * pid's VM name that no running VM has, or two, -ESRCH or -EEXIST.
  */
 int hvc_change_pid(struct hvc_change *ch, const char *opt, const char *s);
 int hvc_change_vcpus(struct hvc_change *ch, const char *opt, const char *s);
@@ -278,6 +289,14 @@ struct hvc_reason_row {
 	struct hist hist;	/* merged from every message of the reason */
 };
 
+/* A vCPU's exits of one reason since its first exit (since load only). */
+struct hvc_vcpu_reason {
+	unsigned int isa;
+	uint32_t code;
+	bool has_code;		/* false: a catch-all */
+	uint64_t count, total_ns;
+};
+
 struct hvc_vcpu_row {
 	uint32_t vm_id, vm_pid, vcpu_id, tid;
 	uint64_t count, total_ns, min_ns, max_ns;
@@ -290,6 +309,8 @@ struct hvc_vcpu_row {
 	uint32_t exit_reason;
 	uint64_t exit_ns;	/* for so long */
 	unsigned int exit_state;	/* enum hvtrace_vcpu_state */
+	struct hvc_vcpu_reason *reasons;	/* since load only */
+	unsigned int nr_reasons;
 };
 
 /* A task that ran while a vCPU thread waited runnable. */
@@ -312,6 +333,11 @@ struct hvc_stats {
 
 /* Fill S (as every *_get(): see the top of this file). */
 int hvc_stats_get(struct hvc *c, struct hvc_stats *s);
+/*
+ * The same with the counters since load (see hvc_status_get_since_load()),
+ * and each vCPU's exits per reason.
+ */
+int hvc_stats_get_since_load(struct hvc *c, struct hvc_stats *s);
 void hvc_stats_free(struct hvc_stats *s);
 
 /* Draining: READ_EVENTS, every event handed to a callback. */

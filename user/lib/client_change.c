@@ -151,24 +151,21 @@ int hvc_parse_id_list(const char *s, uint64_t *words, unsigned int *nr,
 
 int hvc_change_pid(struct hvc_change *ch, const char *opt, const char *s)
 {
-	uint64_t pid = 0;
-
 	/*
-	 * A running VM's name or UUID (vm_ident.h) stands for its pid;
-	 * digits, or a sign, are a pid.
+	 * Messages name the option or key alone: from a file OPT is
+	 * "FILE:LINE: KEY", and the file's reader says FILE:LINE itself.
 	 */
-	if (s[strspn(s, "0123456789")] && !strchr("+-", *s) &&
-	    strcmp(s, "any")) {
-		pid_t vmm;
-		int ret = vm_ident_find(opt ? opt : "pid", s, &vmm);
+	const char *name = !opt ? "pid" :
+			   strrchr(opt, ' ') ? strrchr(opt, ' ') + 1 : opt;
+	pid_t pid = 0;
+	int ret = 0;
 
-		if (ret)
-			return ret;
-		pid = vmm;
-	} else if (strcmp(s, "any") &&
-		   (!parse_u64(s, &pid) || !pid || pid > INT32_MAX)) {
-		return hvc_err(EINVAL, "bad pid '%s'", s);
-	}
+	/* A pid, or a running VM's name or UUID (vm_ident.h). */
+	if (strcmp(s, "any"))
+		ret = ch->names_unresolved ? vm_ident_check(name, s, &pid) :
+					     vm_ident_find(name, s, &pid);
+	if (ret)
+		return ret;
 	ch->pid = pid;
 	ch->set |= HVC_CH_PID;
 	hvc_change_typed(ch, HVTRACE_CFG_FILTER_PID, opt, s);

@@ -46,6 +46,7 @@ const struct hvnl_policy hvc_policy_attr[HVTRACE_A_MAX + 1] = {
 	P(HVTRACE_A_WATCH, NESTED),
 	P(HVTRACE_A_CAPTURE, NESTED),
 	P(HVTRACE_A_CAPTURE_ID, U64),
+	P(HVTRACE_A_SINCE_LOAD, FLAG),
 };
 
 const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1] = {
@@ -126,6 +127,7 @@ const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1] = {
 	P(HVTRACE_VCPU_EXIT_NS, U64),
 	P(HVTRACE_VCPU_EXIT_STATE, U8),
 	P(HVTRACE_VCPU_GONE, U8),
+	ARRAY_OF(HVTRACE_VCPU_REASONS, sizeof(struct hvtrace_vcpu_reason)),
 };
 
 const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1] = {

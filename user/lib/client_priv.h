@@ -17,6 +17,9 @@ struct hvc {
  */
 int hvc_request(struct hvc *c, uint8_t cmd, uint16_t flags, hvnl_cb cb,
 		void *data);
+/* The same with the attribute FLAG (an NLA_FLAG; 0: none). */
+int hvc_request_flag(struct hvc *c, uint8_t cmd, uint16_t flags,
+		     uint16_t flag, hvnl_cb cb, void *data);
 
 /*
  * The member of request REQ's NEST_TYPE nest that holds byte OFF (an

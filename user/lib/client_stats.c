@@ -76,6 +76,54 @@ static int parse_reason(struct hvc_stats *s, const struct nlattr *nest)
 	return 0;
 }
 
+/* The vCPU's exits per reason in A (absent: none) added to V's. */
+static int add_vcpu_reasons(struct hvc_vcpu_row *v, const struct nlattr *a)
+{
+	struct hvtrace_vcpu_reason e;
+	const char *p;
+	unsigned int n, i;
+	int ret;
+
+	if (!a)
+		return 0;
+	/* Attributes are 4-byte aligned: each entry is copied out. */
+	p = mnl_attr_get_payload(a);
+	n = mnl_attr_get_payload_len(a) / sizeof(e);
+	for (i = 0; i < n; i++) {
+		memcpy(&e, p + i * sizeof(e), sizeof(e));
+		ret = grow(&v->reasons, v->nr_reasons, sizeof(*v->reasons));
+		if (ret)
+			return ret;
+		v->reasons[v->nr_reasons++] = (struct hvc_vcpu_reason){
+			.isa = e.isa,
+			.code = e.code,
+			.has_code = !(e.flags & HVTRACE_VCPU_RSN_CATCH_ALL),
+			.count = e.count,
+			.total_ns = e.total_ns,
+		};
+	}
+	return 0;
+}
+
+/*
+ * A VCPU nest without a count goes on with the reasons of the vCPU
+ * before it, which must be the same vCPU.
+ */
+static int more_vcpu_reasons(struct hvc_stats *s,
+			     const struct nlattr *const *tb)
+{
+	struct hvc_vcpu_row *v = s->nr_vcpus ? &s->vcpus[s->nr_vcpus - 1] :
+			       NULL;
+
+	if (!v || v->vm_id != hvnl_u32(tb[HVTRACE_VCPU_VM_ID]) ||
+	    v->vcpu_id != hvnl_u32(tb[HVTRACE_VCPU_ID]))
+		return hvc_err(EPROTO, "the module's statistics continue the "
+			       "reasons of a vCPU without it (VM %u vCPU %u)",
+			       hvnl_u32(tb[HVTRACE_VCPU_VM_ID]),
+			       hvnl_u32(tb[HVTRACE_VCPU_ID]));
+	return add_vcpu_reasons(v, tb[HVTRACE_VCPU_REASONS]);
+}
+
 static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 {
 	const struct nlattr *tb[HVTRACE_VCPU_MAX + 1];
@@ -85,10 +133,13 @@ static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 
 	if (ret)
 		return ret;
+	if (!tb[HVTRACE_VCPU_COUNT])
+		return more_vcpu_reasons(s, tb);
 	ret = grow(&s->vcpus, s->nr_vcpus, sizeof(*v));
 	if (ret)
 		return ret;
 	v = &s->vcpus[s->nr_vcpus++];
+	memset(v, 0, sizeof(*v));
 	v->vm_id = hvnl_u32(tb[HVTRACE_VCPU_VM_ID]);
 	v->vm_pid = hvnl_u32(tb[HVTRACE_VCPU_VM_PID]);
 	v->vcpu_id = hvnl_u32(tb[HVTRACE_VCPU_ID]);
@@ -111,7 +162,7 @@ static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 	v->exit_reason = hvnl_u32(tb[HVTRACE_VCPU_EXIT_REASON]);
 	v->exit_ns = hvnl_u64(tb[HVTRACE_VCPU_EXIT_NS]);
 	v->exit_state = hvnl_u8(tb[HVTRACE_VCPU_EXIT_STATE]);
-	return 0;
+	return add_vcpu_reasons(v, tb[HVTRACE_VCPU_REASONS]);
 }
 
 static int parse_preemptor(struct hvc_stats *s, const struct nlattr *nest)
@@ -166,25 +217,38 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 void hvc_stats_free(struct hvc_stats *s)
 {
+	for (unsigned int i = 0; i < s->nr_vcpus; i++)
+		free(s->vcpus[i].reasons);
 	free(s->reasons);
 	free(s->vcpus);
 	free(s->preemptors);
 	memset(s, 0, sizeof(*s));
 }
 
-int hvc_stats_get(struct hvc *c, struct hvc_stats *s)
+static int stats_get(struct hvc *c, struct hvc_stats *s, uint16_t flag)
 {
 	int ret;
 
 	hvc_stats_free(s);
-	ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, 0, stats_cb, s);
+	ret = hvc_request_flag(c, HVTRACE_CMD_GET_STATUS, 0, flag, stats_cb,
+			       s);
 	if (!ret)
-		ret = hvc_request(c, HVTRACE_CMD_GET_STATS, NLM_F_DUMP,
-				  stats_cb, s);
+		ret = hvc_request_flag(c, HVTRACE_CMD_GET_STATS, NLM_F_DUMP,
+				       flag, stats_cb, s);
 	if (ret)
 		hvc_stats_free(s);
 	else if (s->nr_preemptors)
 		qsort(s->preemptors, s->nr_preemptors, sizeof(*s->preemptors),
 		      by_time);
 	return ret;
+}
+
+int hvc_stats_get(struct hvc *c, struct hvc_stats *s)
+{
+	return stats_get(c, s, 0);
+}
+
+int hvc_stats_get_since_load(struct hvc *c, struct hvc_stats *s)
+{
+	return stats_get(c, s, HVTRACE_A_SINCE_LOAD);
 }

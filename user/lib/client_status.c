@@ -95,16 +95,28 @@ void hvc_status_free(struct hvc_status *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int hvc_status_get(struct hvc *c, struct hvc_status *s, bool per_cpu)
+static int status_get(struct hvc *c, struct hvc_status *s, bool per_cpu,
+		      uint16_t flag)
 {
 	int ret;
 
 	hvc_status_free(s);
-	ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, 0, status_cb, s);
+	ret = hvc_request_flag(c, HVTRACE_CMD_GET_STATUS, 0, flag, status_cb,
+			       s);
 	if (!ret && per_cpu)
-		ret = hvc_request(c, HVTRACE_CMD_GET_STATUS, NLM_F_DUMP,
-				  cpu_cb, s);
+		ret = hvc_request_flag(c, HVTRACE_CMD_GET_STATUS, NLM_F_DUMP,
+				       flag, cpu_cb, s);
 	if (ret)
 		hvc_status_free(s);
 	return ret;
+}
+
+int hvc_status_get(struct hvc *c, struct hvc_status *s, bool per_cpu)
+{
+	return status_get(c, s, per_cpu, 0);
+}
+
+int hvc_status_get_since_load(struct hvc *c, struct hvc_status *s)
+{
+	return status_get(c, s, false, HVTRACE_A_SINCE_LOAD);
 }

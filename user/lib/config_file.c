@@ -317,6 +317,12 @@ static int take_value(struct parse *p, enum conf_key k, char **v)
 	hvc_set_err_sink(keep_msg, p->msg);
 	ret = set_key(p, k, v);
 	hvc_set_err_sink(sink, data);
+	/* The module filters by pid: a VM not running yet has none. */
+	if (ret == -ESRCH && k == K_PID)
+		snprintf(p->msg + strlen(p->msg), sizeof(p->msg) -
+			 strlen(p->msg), ": a name is resolved to its VMM's "
+			 "pid once, when the file is applied (apply it again "
+			 "once the VM runs)");
 	return ret ? value_err(p, p->line, p->key, p->msg) : 0;
 }
 
@@ -428,7 +434,8 @@ static void change_whole(struct hvc_change *ch)
 		   HVC_CH_BUFFER_KB | HVC_CH_MODE;
 }
 
-int hvc_conf_parse(FILE *f, const char *name, struct hvc_conf *conf)
+int hvc_conf_parse(FILE *f, const char *name, unsigned int resolve,
+		   struct hvc_conf *conf)
 {
 	struct parse *p = calloc(1, sizeof(*p));
 	char *line = NULL;
@@ -439,6 +446,8 @@ int hvc_conf_parse(FILE *f, const char *name, struct hvc_conf *conf)
 	if (!p)
 		return hvc_err(ENOMEM, "out of memory");
 	memset(conf, 0, sizeof(*conf));
+	conf->change.names_unresolved = !(resolve & HVC_CONF_MODULE);
+	conf->watch.names_unresolved = !(resolve & HVC_CONF_WATCH);
 	p->conf = conf;
 	p->name = name;
 	p->base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
@@ -467,7 +476,8 @@ int hvc_conf_parse(FILE *f, const char *name, struct hvc_conf *conf)
 	return ret;
 }
 
-int hvc_conf_read(const char *path, struct hvc_conf *conf)
+int hvc_conf_read(const char *path, unsigned int resolve,
+		  struct hvc_conf *conf)
 {
 	bool in = !strcmp(path, "-");
 	FILE *f = in ? stdin : fopen(path, "r");
@@ -476,7 +486,7 @@ int hvc_conf_read(const char *path, struct hvc_conf *conf)
 	if (!f)
 		return hvc_err(errno, "cannot read %s: %s", path,
 			       strerror(errno));
-	ret = hvc_conf_parse(f, in ? "<stdin>" : path, conf);
+	ret = hvc_conf_parse(f, in ? "<stdin>" : path, resolve, conf);
 	if (!in)
 		fclose(f);
 	return ret;
@@ -624,6 +634,11 @@ int hvc_check_listen(const char *name, const char *s)
 	char host[256];
 	uint64_t port;
 
+	/* What the file gives is kept in HVC_LISTEN_LEN, never cut. */
+	if (strlen(s) >= HVC_LISTEN_LEN)
+		return hvc_err(EINVAL, "%s '%.24s...' is %zu bytes long: at "
+			       "most %d", name, s, strlen(s),
+			       HVC_LISTEN_LEN - 1);
 	if (!colon)
 		return hvc_err(EINVAL, "%s '%s': ADDR:PORT wanted", name, s);
 	if (hvc_parse_decimal(colon + 1, &port) || port > 65535)

@@ -61,15 +61,29 @@ struct hvc_conf {
 #define HVC_CONF_MAX_ERRORS	20
 
 /*
- * Read and check the whole of PATH ("-": standard input) into CONF
- * (about 40 KiB: better not on the stack). 0; or -EINVAL with each error
- * reported as "PATH:LINE: what is wrong" (the key, the value), CONF then
- * to be ignored; or a negative errno when PATH cannot be read. The
- * exporter's settings are CONF->exporter.
+ * The parts whose VM names a reader looks up (filter.pid; watch.vm and
+ * watch.guest-mark): those it uses, now. The others' are checked as
+ * written only, their pid 0 (names_unresolved), so a reader is neither
+ * failed nor slowed by keys it ignores: the exporter none, watch
+ * HVC_CONF_WATCH, apply HVC_CONF_MODULE (--check none: it checks the
+ * file, without the module, not which VMs run).
  */
-int hvc_conf_read(const char *path, struct hvc_conf *conf);
+#define HVC_CONF_MODULE	(1U << 0)
+#define HVC_CONF_WATCH	(1U << 1)
+
+/*
+ * Read and check the whole of PATH ("-": standard input) into CONF
+ * (about 40 KiB: better not on the stack), the names of the parts in
+ * RESOLVE (HVC_CONF_*) looked up. 0; or -EINVAL with each error reported
+ * as "PATH:LINE: what is wrong" (the key, the value), CONF then to be
+ * ignored; or a negative errno when PATH cannot be read. The exporter's
+ * settings are CONF->exporter.
+ */
+int hvc_conf_read(const char *path, unsigned int resolve,
+		  struct hvc_conf *conf);
 /* The same from F, named NAME in messages. */
-int hvc_conf_parse(FILE *f, const char *name, struct hvc_conf *conf);
+int hvc_conf_parse(FILE *f, const char *name, unsigned int resolve,
+		   struct hvc_conf *conf);
 
 /*
  * CFG, the module's configuration, as the file's text: every module key
@@ -84,10 +98,11 @@ void hvc_conf_write(FILE *f, const struct hvc_config *cfg);
 void hvc_id_list_put(FILE *f, const uint64_t *w, unsigned int nbits);
 
 /*
- * "ADDR:PORT" as the exporter listens at, typed for NAME: ADDR an IPv4
- * address, an IPv6 one in brackets ("[::1]:9655"), a host name (not
- * resolved here: the exporter does, when it binds) or nothing (every
- * address); PORT 0 to 65535. 0, or -EINVAL with a message naming NAME.
+ * "ADDR:PORT" as the exporter listens at, typed for NAME: at most
+ * HVC_LISTEN_LEN - 1 bytes; ADDR an IPv4 address, an IPv6 one in
+ * brackets ("[::1]:9655"), a host name (not resolved here: the exporter
+ * does, when it binds) or nothing (every address); PORT 0 to 65535. 0,
+ * or -EINVAL with a message naming NAME.
  */
 int hvc_check_listen(const char *name, const char *s);
 

@@ -39,6 +39,13 @@ struct reason_view {
 	bool has_hist;		/* every row has one */
 };
 
+/* A VM's exits of one reason: its vCPUs' rows added up. */
+struct vm_reason {
+	uint32_t vm_id, vm_pid;
+	char label[EXIT_LABEL_LEN];
+	uint64_t count, ns;
+};
+
 /* A vCPU's series: the rows of one VM and vCPU id, added up. */
 struct vcpu_view {
 	uint32_t vm_id, vm_pid, vcpu_id;
@@ -48,6 +55,8 @@ struct vcpu_view {
 };
 
 struct view {
+	struct vm_reason *vm_reasons;	/* by VM, then label */
+	unsigned int nr_vm_reasons;
 	struct labelled *rows;
 	struct reason_view *reasons;
 	unsigned int nr_reasons;
@@ -58,15 +67,21 @@ struct view {
 };
 
 /* As stat names a row: a catch-all is "other VMX" or "other SVM". */
-static void reason_label(char *buf, const struct hvc_reason_row *r)
+static void label_of(char *buf, unsigned int isa, uint32_t code,
+		     bool has_code)
 {
-	if (r->has_code && r->isa != HVTRACE_ISA_UNKNOWN)
-		exit_reason_label(buf, EXIT_LABEL_LEN, r->isa, r->code);
-	else if (r->isa == HV_ISA_VMX || r->isa == HV_ISA_SVM)
+	if (has_code && isa != HVTRACE_ISA_UNKNOWN)
+		exit_reason_label(buf, EXIT_LABEL_LEN, isa, code);
+	else if (isa == HV_ISA_VMX || isa == HV_ISA_SVM)
 		snprintf(buf, EXIT_LABEL_LEN, "other %s",
-			 r->isa == HV_ISA_VMX ? "VMX" : "SVM");
+			 isa == HV_ISA_VMX ? "VMX" : "SVM");
 	else
 		snprintf(buf, EXIT_LABEL_LEN, "unknown");
+}
+
+static void reason_label(char *buf, const struct hvc_reason_row *r)
+{
+	label_of(buf, r->isa, r->code, r->has_code);
 }
 
 static int by_label(const void *a, const void *b)
@@ -101,6 +116,58 @@ static int reasons_view(struct view *v, const struct hvc_stats *s)
 			rv->has_hist &= v->rows[j].r->has_hist;
 		}
 		rv->n = j - i;
+	}
+	return 0;
+}
+
+static int by_vm_label(const void *a, const void *b)
+{
+	const struct vm_reason *x = a, *y = b;
+
+	if (x->vm_id != y->vm_id)
+		return x->vm_id < y->vm_id ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/*
+ * Each VM's exits per reason: its vCPUs' (live and destroyed, as the
+ * module sends them with counters since load), one row per label.
+ */
+static int vm_reasons_view(struct view *v, const struct hvc_stats *s)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < s->nr_vcpus; i++)
+		n += s->vcpus[i].nr_reasons;
+	v->vm_reasons = calloc(n + 1, sizeof(*v->vm_reasons));
+	if (!v->vm_reasons)
+		return -ENOMEM;
+	n = 0;
+	for (i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *r = &s->vcpus[i];
+
+		for (j = 0; j < r->nr_reasons; j++) {
+			const struct hvc_vcpu_reason *e = &r->reasons[j];
+			struct vm_reason *w = &v->vm_reasons[n++];
+
+			w->vm_id = r->vm_id;
+			w->vm_pid = r->vm_pid;
+			label_of(w->label, e->isa, e->code, e->has_code);
+			w->count = e->count;
+			w->ns = e->total_ns;
+		}
+	}
+	qsort(v->vm_reasons, n, sizeof(*v->vm_reasons), by_vm_label);
+	for (i = 0; i < n; i++) {
+		struct vm_reason *w = &v->vm_reasons[v->nr_vm_reasons];
+
+		if (v->nr_vm_reasons && !by_vm_label(w - 1, &v->vm_reasons[i])) {
+			w[-1].count += v->vm_reasons[i].count;
+			w[-1].ns += v->vm_reasons[i].ns;
+		} else {
+			*w = v->vm_reasons[i];
+			v->nr_vm_reasons++;
+		}
 	}
 	return 0;
 }
@@ -203,6 +270,7 @@ static int preemptors_view(struct view *v, const struct hvc_stats *s)
 
 static void view_free(struct view *v)
 {
+	free(v->vm_reasons);
 	free(v->rows);
 	free(v->reasons);
 	free(v->vcpus);
@@ -314,21 +382,45 @@ static void series_family(FILE *f, const struct family *fam,
 	}
 }
 
-static const struct family reason_families[] = {
+static const struct family vm_reason_families[] = {
 	{ "hvtrace_exits_total",
 	  "VM exits that ended (re-entered the guest, or their vCPU was "
-	  "destroyed), per exit reason, all VMs; since load or hvctl clear",
-	  PROM_COUNTER, false },
+	  "destroyed), per VM and exit reason (vm: hvtrace's number of the "
+	  "VM, pid: its VMM), since its vCPUs' first exits; hvctl clear "
+	  "leaves it alone", PROM_COUNTER, false },
 	{ "hvtrace_exit_seconds_total",
-	  "Time out of the guest of those exits, exit to re-entry, per exit "
-	  "reason", PROM_COUNTER, true },
+	  "Time out of the guest of those exits, exit to re-entry, per VM "
+	  "and exit reason", PROM_COUNTER, true },
 };
+
+/* Each family of vm_reason_families: a VM's reasons, VM by VM. */
+static void vm_reason_metrics(FILE *f, const struct view *v)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(vm_reason_families); i++) {
+		const struct family *fam = &vm_reason_families[i];
+
+		prom_family(f, fam->name, fam->type, fam->help);
+		for (unsigned int j = 0; j < v->nr_vm_reasons; j++) {
+			const struct vm_reason *w = &v->vm_reasons[j];
+			char vm[12], pid[12];
+			struct prom_label l[] = {
+				{ "vm", vm }, { "pid", pid },
+				{ "reason", w->label },
+			};
+
+			snprintf(vm, sizeof(vm), "%" PRIu32, w->vm_id);
+			snprintf(pid, sizeof(pid), "%" PRIu32, w->vm_pid);
+			if (fam->ns)
+				prom_sample_ns(f, fam->name, l, 3, w->ns);
+			else
+				prom_sample_u64(f, fam->name, l, 3, w->count);
+		}
+	}
+}
 
 static void reason_metrics(FILE *f, const struct view *v)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(reason_families); i++)
-		series_family(f, &reason_families[i], "reason", v->reasons,
-			      sizeof(*v->reasons), v->nr_reasons);
+	vm_reason_metrics(f, v);
 	prom_family(f, "hvtrace_exit_duration_seconds", PROM_HISTOGRAM,
 		    "Exit durations per exit reason; each le is 2^k-1 ns, the "
 		    "last nanosecond of one of the module's buckets, so counts "
@@ -519,9 +611,9 @@ static void module_metrics(FILE *f, const struct hvc_status *s)
 	one(f, "hvtrace_recording", PROM_GAUGE,
 	    "1 while the module records (hvctl start), else 0", s->recording);
 	one_ns(f, "hvtrace_stats_age_seconds", PROM_GAUGE,
-	       "Time since the module was loaded or last cleared: the "
-	       "counters without since_load in their name start again at a "
-	       "clear", s->age_ns);
+	       "Time since the counters started: since the module was loaded "
+	       "(hvctl exporter asks for counters since load, which hvctl "
+	       "clear leaves alone)", s->age_ns);
 	one(f, "hvtrace_vcpus", PROM_GAUGE, "vCPUs traced now",
 	    s->vcpus_live);
 	one(f, "hvtrace_vcpus_max", PROM_GAUGE,
@@ -576,6 +668,8 @@ static int view_of(struct view *v, const struct hvc_stats *s)
 {
 	int ret = reasons_view(v, s);
 
+	if (!ret)
+		ret = vm_reasons_view(v, s);
 	if (!ret)
 		ret = vcpus_view(v, s);
 	if (!ret)

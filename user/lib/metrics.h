@@ -7,11 +7,13 @@
  * collector, the tests give it canned structs. docs/hvctl.8 (METRICS)
  * says what each metric means.
  *
- * What the module keeps decides the labels: exits per reason (all VMs
- * together), and per vCPU (all reasons together); the module has no
- * count per VM and reason. Rows that would give one series twice are
- * added up: reasons of one label, a destroyed vCPU and a new one of the
- * same VM and id.
+ * What the module keeps decides the labels: exits per VM and reason
+ * (from each vCPU's exits per reason), the duration histogram per reason
+ * (all VMs together), and per vCPU (all reasons together). The structs
+ * must hold the counters since load (hvc_*_get_since_load()), which
+ * hvctl clear leaves alone. Rows that would give one series twice are
+ * added up: reasons of one label, a VM's vCPUs, a destroyed vCPU and a
+ * new one of the same VM and id.
  */
 #ifndef HVCTL_METRICS_H
 #define HVCTL_METRICS_H

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* VM names and UUIDs from the VMM's command line (see vm_ident.h). */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "client.h"
 #include "err.h"
 #include "vm_ident.h"
 
@@ -17,13 +17,14 @@
 
 /*
  * The value of key KEY in QEMU option text OPTS ("a=1,b=2"); IMPLIED is
- * the key of a first element without '=' (QEMU's implied key).
+ * the key of a first element without '=' (QEMU's implied key). True when
+ * it did not fit in LEN and was cut.
  */
-static void opt_value(const char *opts, const char *key, const char *implied,
+static bool opt_value(const char *opts, const char *key, const char *implied,
 		      char *out, size_t len)
 {
 	const char *p = opts;
-	bool first = true;
+	bool first = true, cut = false;
 
 	*out = '\0';
 	while (*p) {
@@ -55,10 +56,25 @@ static void opt_value(const char *opts, const char *key, const char *implied,
 					   '?' : *val;
 			}
 			out[n] = '\0';
+			cut = val < q;
 		}
 		first = false;
 		p = *q ? q + 1 : q;
 	}
+	return cut;
+}
+
+/*
+ * NAME (VM_NAME_MAX bytes) cut: VM_NAME_CUT in place of its end, after
+ * whole UTF-8 characters only (no continuation byte left first).
+ */
+static void mark_cut(char *name)
+{
+	size_t n = VM_NAME_MAX - sizeof(VM_NAME_CUT);
+
+	while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(name + n, VM_NAME_CUT, sizeof(VM_NAME_CUT));
 }
 
 static bool is_uuid(const char *s)
@@ -92,8 +108,9 @@ void vm_ident_parse(const char *args, size_t len, struct vm_ident *id)
 			break;
 		/* The last one counts, as QEMU takes it; its value is none. */
 		if (is_opt(p, "name")) {
-			opt_value(v, "guest", "guest", id->name,
-				  sizeof(id->name));
+			if (opt_value(v, "guest", "guest", id->name,
+				      sizeof(id->name)))
+				mark_cut(id->name);
 			p = v;
 		} else if (is_opt(p, "uuid")) {
 			snprintf(id->uuid, sizeof(id->uuid), "%s",
@@ -129,54 +146,68 @@ int vm_ident_read(pid_t pid, struct vm_ident *id)
 
 static bool all_digits(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
+	return *s && !s[strspn(s, "0123456789")];
 }
 
-int vm_ident_find(const char *opt, const char *s, pid_t *pid)
+int vm_ident_check(const char *opt, const char *s, pid_t *pid)
 {
-	unsigned int found = 0;
-	pid_t first = 0, second = 0;
-	struct dirent *d;
-	DIR *proc;
+	unsigned long long v;
 
+	*pid = 0;
 	if (all_digits(s)) {
-		unsigned long v;
-
 		errno = 0;
-		v = strtoul(s, NULL, 10);
-		if (v == 0 || v > 0x3fffffff || errno == ERANGE)
-			return hvc_err(EINVAL, "%s %s: not a process id", opt, s);
+		v = strtoull(s, NULL, 10);
+		if (!v || v > 0x7fffffff || errno)
+			return hvc_err(EINVAL, "%s takes the VMM's pid, not "
+				       "'%s'", opt, s);
 		*pid = v;
 		return 0;
 	}
-	if (!*s || strlen(s) >= VM_NAME_MAX)
-		return hvc_err(EINVAL, "%s '%s': not a pid, VM name or UUID",
-			       opt, s);
-	proc = opendir("/proc");
-	if (!proc)
-		return hvc_err(errno, "%s %s: cannot read /proc", opt, s);
-	while ((d = readdir(proc))) {
+	if (!*s)
+		return hvc_err(EINVAL, "%s takes the VMM's pid, a VM's name "
+			       "or UUID, not ''", opt);
+	/* A longer one is no name: names are cut, marked (vm_ident.h). */
+	if (strlen(s) >= VM_NAME_MAX)
+		return hvc_err(EINVAL, "%s %.16s...: %zu bytes, but VM names "
+			       "are at most %d here (a longer one is cut, shown "
+			       "ending in '" VM_NAME_CUT "'): give its pid or "
+			       "UUID", opt, s, strlen(s), VM_NAME_MAX - 1);
+	return 0;
+}
+
+/* "0x10", "-1", "+5": meant as a number, unlike a UUID ("6a1e5c4e-..."). */
+static bool looks_numeric(const char *s)
+{
+	return *s && strchr("+-0123456789", *s) &&
+	       !s[1 + strspn(s + 1, "0123456789abcdefABCDEFxX")];
+}
+
+int vm_ident_match(const char *opt, const char *s, const pid_t *vmms,
+		   unsigned int nr, pid_t *pid)
+{
+	unsigned int found = 0;
+	pid_t first = 0, second = 0;
+	int ret = vm_ident_check(opt, s, pid);
+
+	if (ret || *pid)
+		return ret;
+	for (unsigned int i = 0; i < nr; i++) {
 		struct vm_ident id;
 
-		if (!all_digits(d->d_name) ||
-		    vm_ident_read(atoi(d->d_name), &id))
-			continue;
-		if (strcmp(id.name, s) && strcasecmp(id.uuid, s))
+		if (vm_ident_read(vmms[i], &id) ||
+		    (strcmp(id.name, s) && strcasecmp(id.uuid, s)))
 			continue;
 		if (found++)
-			second = atoi(d->d_name);
+			second = vmms[i];
 		else
-			first = atoi(d->d_name);
+			first = vmms[i];
 	}
-	closedir(proc);
+	/* "0x10", "+5": what looks like a number is a name all the same. */
 	if (!found)
 		return hvc_err(ESRCH, "%s %s: no running VM of that name or "
-			       "UUID (nor a pid)", opt, s);
+			       "UUID (nor a pid%s)", opt, s,
+			       looks_numeric(s) ?
+			       ", which is decimal digits only" : "");
 	if (found > 1)
 		return hvc_err(EEXIST, "%s %s: %u running VMs of that name "
 			       "(pids %d, %d%s): give the pid", opt, s, found,
@@ -184,4 +215,73 @@ int vm_ident_find(const char *opt, const char *s, pid_t *pid)
 			       found > 2 ? ", ..." : "");
 	*pid = first;
 	return 0;
+}
+
+static void keep_msg(const char *msg, void *data)
+{
+	snprintf(data, 256, "%s", msg);
+}
+
+/*
+ * The pids of the VMMs whose vCPUs the module holds alive, each once,
+ * into *VMMS (to free). Only the module's: KVM's own record of who made
+ * the VM (kvm->userspace_pid), the very pid its filters compare, for the
+ * cost of one dump; where a look for a kvm-vm descriptor in every
+ * /proc/PID/fd would cost a readlink per descriptor of the host and needs
+ * the right to read other users' (CAP_SYS_PTRACE), which the services do
+ * not have.
+ */
+static int module_vmms(pid_t **vmms, unsigned int *nr)
+{
+	struct hvc_stats st = { 0 };
+	struct hvc *c;
+	int ret = hvc_open(&c);
+
+	*vmms = NULL;
+	*nr = 0;
+	if (!ret)
+		ret = hvc_stats_get(c, &st);
+	hvc_close(c);
+	if (!ret && st.nr_vcpus) {
+		*vmms = calloc(st.nr_vcpus, sizeof(**vmms));
+		if (!*vmms)
+			ret = hvc_err(ENOMEM, "out of memory");
+	}
+	for (unsigned int i = 0; !ret && i < st.nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &st.vcpus[i];
+		unsigned int j = 0;
+
+		/* A destroyed vCPU's pid may be another process's now. */
+		if (v->gone)
+			continue;
+		while (j < *nr && (*vmms)[j] != (pid_t)v->vm_pid)
+			j++;
+		if (j == *nr)
+			(*vmms)[(*nr)++] = v->vm_pid;
+	}
+	hvc_stats_free(&st);
+	return ret;
+}
+
+int vm_ident_find(const char *opt, const char *s, pid_t *pid)
+{
+	char msg[256] = "";
+	unsigned int nr;
+	hvc_err_sink sink;
+	pid_t *vmms;
+	void *data;
+	int ret = vm_ident_check(opt, s, pid);
+
+	if (ret || *pid)
+		return ret;
+	hvc_get_err_sink(&sink, &data);
+	hvc_set_err_sink(keep_msg, msg);
+	ret = module_vmms(&vmms, &nr);
+	hvc_set_err_sink(sink, data);
+	if (ret)
+		return hvc_err(-ret, "%s %s: a VM's name is looked up among the "
+			       "VMs the module sees: %s", opt, s, msg);
+	ret = vm_ident_match(opt, s, vmms, nr, pid);
+	free(vmms);
+	return ret;
 }

@@ -112,24 +112,17 @@ static int set_post(struct hvc_watch *w, const char *name, const char *v)
 }
 
 /* A VMM's pid, as the VM and guest-mark settings take it. */
-static int vmm_pid(const char *name, const char *v, uint32_t *pid)
+static int vmm_pid(const struct hvc_watch_conf *c, const char *name,
+		   const char *v, uint32_t *pid)
 {
-	uint64_t n;
+	pid_t vmm;
+	/* A pid, or a running VM's name or UUID (vm_ident.h). */
+	int ret = c->names_unresolved ? vm_ident_check(name, v, &vmm) :
+					vm_ident_find(name, v, &vmm);
 
-	/* A running VM's name or UUID stands for its VMM (vm_ident.h). */
-	if (v[strspn(v, "0123456789")] && !strchr("+-", *v)) {
-		pid_t vmm;
-		int ret = vm_ident_find(name, v, &vmm);
-
-		if (!ret)
-			*pid = vmm;
-		return ret;
-	}
-	if (hvc_parse_decimal(v, &n) || !n || n > INT32_MAX)
-		return hvc_err(EINVAL, "%s takes the VMM's pid, not '%s'", name,
-			       v);
-	*pid = n;
-	return 0;
+	if (!ret)
+		*pid = vmm;
+	return ret;
 }
 
 /*
@@ -142,9 +135,13 @@ static int set_guest_mark(struct hvc_watch_conf *c, const char *name,
 	/* As typed: "--guest-mark=PID" on the command line. */
 	const char *sep = name[0] == '-' ? "=" : " ";
 	uint32_t pid = 0;
+	int ret;
 
-	if (v && strcmp(v, "any") && vmm_pid(name, v, &pid))
-		return -EINVAL;
+	if (v && strcmp(v, "any")) {
+		ret = vmm_pid(c, name, v, &pid);
+		if (ret)
+			return ret;
+	}
 	c->w.mark_triggers = 1;
 	c->w.mark_pid = pid;
 	typed(c, HVTRACE_WATCH_MARK_TRIGGERS, name, sep, v);
@@ -187,10 +184,10 @@ static int set_on(struct hvc_watch *w, const char *name, const char *v)
 	return 0;
 }
 
-static int set_vm(struct hvc_watch *w, const char *name, const char *v)
+static int set_vm(struct hvc_watch_conf *c, const char *name, const char *v)
 {
-	w->pid = 0;
-	return strcmp(v, "any") ? vmm_pid(name, v, &w->pid) : 0;
+	c->w.pid = 0;
+	return strcmp(v, "any") ? vmm_pid(c, name, v, &c->w.pid) : 0;
 }
 
 /*
@@ -240,7 +237,7 @@ static int set_watch(struct hvc_watch_conf *c, enum hvc_watch_key key,
 		attr = HVTRACE_WATCH_RATE_TOTAL;
 		break;
 	case HVC_WK_VM:
-		ret = set_vm(w, name, v);
+		ret = set_vm(c, name, v);
 		attr = HVTRACE_WATCH_FILTER_PID;
 		break;
 	case HVC_WK_VCPU:

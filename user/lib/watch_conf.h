@@ -46,6 +46,8 @@ struct hvc_watch_conf {
 	char dir[HVC_WATCH_DIR_LEN];	/* "": not given */
 	uint64_t keep, max_kib;		/* 0: any */
 	unsigned int given;		/* 1 << HVC_WK_* */
+	/* VM names only checked, their pid 0: never to arm (config_file.h) */
+	bool names_unresolved;
 	char from[HVC_WK_NR][32];	/* the option or key each came as */
 	/* What the user typed, by HVTRACE_WATCH_*: w.typed points here. */
 	char typed[HVC_WATCH_TYPED][80];

@@ -27,6 +27,14 @@
  * Each command below draws the attributes of its messages, one a line with
  * its full name and type; nests hold the lines indented under them.
  *
+ * Counters are never zeroed: CLEAR records a baseline that replies
+ * subtract, so they count since the last CLEAR. A GET_STATUS or
+ * GET_STATS request with HVTRACE_A_SINCE_LOAD asks for the counters since
+ * load instead (an exporter's, which never go backwards); minima and
+ * maxima are since the last CLEAR either way.
+ *
+ *    HVTRACE_A_SINCE_LOAD: NLA_FLAG, in the request
+ *
  * HVTRACE_CMD_GET_STATUS (doit, and dumpit for the CPUs)
  * ----------------------
  * The doit reply:
@@ -71,6 +79,7 @@
  *        that came online when its state could not be allocated); since
  *        load
  *    HVTRACE_A_STATS_AGE_NS: NLA_U64, time since load or the last CLEAR
+ *        (with SINCE_LOAD: since load)
  *    HVTRACE_A_VCPUS_LIVE: NLA_U32, vCPUs traced now
  *    HVTRACE_A_VCPUS_MAX: NLA_U32, the max_vcpus parameter
  *    HVTRACE_A_VMS_LIVE: NLA_U32, VMs traced now
@@ -155,9 +164,10 @@
  *
  * HVTRACE_CMD_CLEAR (doit)
  * -----------------
- * Zero the aggregates, the accounting and the buffered events. No
- * attributes. Refused (-EBUSY) while a reader owns the buffers: it would
- * discard events the reader has not read.
+ * Start the aggregates and the accounting again (a baseline: see
+ * SINCE_LOAD above) and drop the buffered events. No attributes.
+ * Refused (-EBUSY) while a reader owns the buffers: it would discard
+ * events the reader has not read.
  *
  * HVTRACE_CMD_GET_STATS (dumpit)
  * ---------------------
@@ -214,6 +224,11 @@
  *        HVTRACE_VCPU_EXIT_STATE: NLA_U8, enum hvtrace_vcpu_state
  *        for a destroyed vCPU, its aggregates as they ended, and:
  *        HVTRACE_VCPU_GONE: NLA_U8, 1
+ *        with SINCE_LOAD, its exits per reason since its first exit:
+ *        HVTRACE_VCPU_REASONS: NLA_BINARY, array of struct
+ *            hvtrace_vcpu_reason (reasons with exits only)
+ *    (reasons that do not fit one message go on in the next ones: VCPU
+ *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
  *    HVTRACE_A_PREEMPTOR: NLA_NESTED
  *        HVTRACE_PRE_PID: NLA_U32
@@ -373,7 +388,7 @@
 #include <linux/types.h>
 
 #define HVTRACE_GENL_NAME	"hvtrace"
-#define HVTRACE_GENL_VERSION	3
+#define HVTRACE_GENL_VERSION	4
 #define HVTRACE_MCGRP_EVENTS	"events"
 
 enum hvtrace_cmd {
@@ -433,6 +448,7 @@ enum hvtrace_attr {
 	HVTRACE_A_WATCH,
 	HVTRACE_A_CAPTURE,
 	HVTRACE_A_CAPTURE_ID,
+	HVTRACE_A_SINCE_LOAD,
 
 	__HVTRACE_A_MAX
 };
@@ -544,6 +560,7 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_EXIT_NS,
 	HVTRACE_VCPU_EXIT_STATE,
 	HVTRACE_VCPU_GONE,
+	HVTRACE_VCPU_REASONS,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -681,6 +698,23 @@ enum hvtrace_threshold_on {
 };
 
 #define HVTRACE_ON_MAX (__HVTRACE_ON_MAX - 1)
+
+/*
+ * HVTRACE_VCPU_REASONS: a vCPU's exits of one reason since its first
+ * exit (never cleared). A catch-all ("other VMX", "other SVM", ISA 0
+ * "reason unknown") has no single code: HVTRACE_VCPU_RSN_CATCH_ALL.
+ */
+#define HVTRACE_VCPU_RSN_CATCH_ALL	(1U << 0)
+#define __HVTRACE_VCPU_RSN_ALL		((1U << 1) - 1)
+
+struct hvtrace_vcpu_reason {
+	__u32 code;
+	__u8 isa;		/* enum hvtrace_isa */
+	__u8 flags;		/* HVTRACE_VCPU_RSN_* */
+	__u16 pad;
+	__u64 count;
+	__u64 total_ns;
+};
 
 /* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */
 enum hvtrace_isa {
