@@ -19,6 +19,21 @@
 static char dir[] = "/tmp/hvtrace-exporter-test.XXXXXX";
 static char prom[sizeof(dir) + 32], tmp[sizeof(dir) + 32];
 
+/* Vm 3 (pid 777) vCPU 1's nest, destroyed or not, COUNT exits. */
+static struct nlattr *vcpu_start(struct nlmsghdr *nlh, bool gone,
+				 uint64_t count)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, HVTRACE_A_VCPU);
+
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_ID, 3);
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_PID, 777);
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_ID, 1);
+	if (gone)
+		mnl_attr_put_u8(nlh, HVTRACE_VCPU_GONE, 1);
+	mnl_attr_put_u64(nlh, HVTRACE_VCPU_COUNT, count);
+	return n;
+}
+
 /* The module's ABI in the canned status. */
 static uint32_t reply_abi = 3;
 
@@ -52,11 +67,7 @@ static void put_replies(void)
 	mnl_attr_put(nlh, HVTRACE_RSN_HIST, sizeof(b), b);
 	mnl_attr_nest_end(nlh, n);
 	nlh = fake_dump(HVTRACE_CMD_GET_STATS);
-	n = mnl_attr_nest_start(nlh, HVTRACE_A_VCPU);
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_ID, 3);
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_PID, 777);
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_ID, 1);
-	mnl_attr_put_u64(nlh, HVTRACE_VCPU_COUNT, 4);
+	n = vcpu_start(nlh, false, 4);
 	mnl_attr_put_u64(nlh, HVTRACE_VCPU_GUEST_NS, 1000000000);
 	mnl_attr_put_u8(nlh, HVTRACE_VCPU_EXIT_ISA, HVTRACE_ISA_SVM);
 	mnl_attr_put_u32(nlh, HVTRACE_VCPU_EXIT_REASON, 0x07b);
@@ -181,6 +192,35 @@ static void test_unloaded(void)
 }
 
 /*
+ * A vCPU destroyed while the dump ran comes twice, live then destroyed:
+ * counted once, as it ended, in its vCPU's series and its VM's.
+ */
+static void test_sent_twice(void)
+{
+	struct hvtrace_vcpu_reason vr = { .code = 0x072,
+					  .isa = HVTRACE_ISA_SVM,
+					  .count = 9, .total_ns = 5000000 };
+	struct nlmsghdr *nlh;
+	struct nlattr *n;
+	char *out, *text;
+
+	put_replies();
+	nlh = fake_dump(HVTRACE_CMD_GET_STATS);
+	n = vcpu_start(nlh, true, 9);
+	mnl_attr_put(nlh, HVTRACE_VCPU_REASONS, sizeof(vr), &vr);
+	mnl_attr_nest_end(nlh, n);
+	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 0);
+	CHECK_STR(out, "");
+	text = file_text(prom);
+	CHECK_HAS(text, "\nhvtrace_vcpu_exits_total{vm=\"3\",pid=\"777\","
+		  "vcpu=\"1\"} 9\n");
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"3\",pid=\"777\","
+		  "reason=\"CPUID\"} 9\n");
+	free(text);
+	free(out);
+}
+
+/*
  * A module before ABI 4 (loaded before an upgrade) does not know the
  * request for counters since load: those since its last clear, and the
  * log says so once. A module of ABI 4 that refuses it is an error.
@@ -194,7 +234,9 @@ static void test_old_module(void)
 	CHECK_INT(RUN(&out, "--textfile", dir, "--once", NULL), 0);
 	CHECK_STR(out, "hvctl: warning: the module (0.1.0, ABI 3) keeps no "
 		  "counters since load (ABI 4): until it is reloaded, hvctl "
-		  "clear sets the metrics' counters back\n");
+		  "clear sets the metrics' counters back, and "
+		  "hvtrace_exits_total and hvtrace_exit_seconds_total have no "
+		  "samples\n");
 	text = file_text(prom);
 	CHECK_HAS(text, "\nhvtrace_up 1\n");
 	CHECK_HAS(text, "\nhvtrace_exit_duration_seconds_bucket{reason=\"CPUID\","
@@ -345,6 +387,7 @@ int main(void)
 	test_once();
 	test_unloaded();
 	test_old_module();
+	test_sent_twice();
 	test_write_fails();
 	test_refused();
 	test_config();

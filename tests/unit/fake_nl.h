@@ -387,15 +387,4 @@ static int fake_count(const char *haystack, const char *needle)
 	return n;
 }
 
-/* HAYSTACK contains NEEDLE; shows both when not. */
-#define CHECK_HAS(haystack, needle)					\
-	unit_check_expr(strstr((haystack), (needle)) != NULL, __FILE__,	\
-		   __LINE__, "CHECK_HAS(" #haystack ", " #needle ")",	\
-		   "no \"%s\" in:\n%s", (needle), (haystack))
-
-#define CHECK_HASNT(haystack, needle)					\
-	unit_check_expr(strstr((haystack), (needle)) == NULL, __FILE__,	\
-		   __LINE__, "CHECK_HASNT(" #haystack ", " #needle ")",	\
-		   "unwanted \"%s\" in:\n%s", (needle), (haystack))
-
 #endif /* HVTRACE_FAKE_NL_H */

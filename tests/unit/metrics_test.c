@@ -322,6 +322,74 @@ static void test_down(void)
 	free(text);
 }
 
+/* One scrape of STATS with W kept: the exposition, malloc'd. */
+static char *kept(const struct hvc_stats *stats, struct metrics_written *w)
+{
+	struct hvc_status st;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	canned_status(&st);
+	CHECK_INT(metrics_write(f, &(struct metrics_in){
+		.status = &st, .stats = stats, .kernel = "6.12.0-test",
+		.written = w,
+	}), 0);
+	fclose(f);
+	return text;
+}
+
+/*
+ * A quit VM's vCPUs leave the module's destroyed ring one at a time:
+ * its exits per reason stay as written while one is left, never fall,
+ * then its series end; a VM still whole is as read.
+ */
+static void test_written(void)
+{
+	struct metrics_written w = { 0 };
+	struct hvc_stats s = { 0 };
+	struct hvc_vcpu_row *v;
+	char *text;
+
+	s.vcpus = calloc(4, sizeof(*s.vcpus));
+	for (uint32_t id = 0; id < 2; id++) {
+		v = canned_vcpu(&s, 9, 900, id, 1000000);
+		v->gone = true;
+		canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 5 + id,
+				   1000);
+	}
+	v = canned_vcpu(&s, 9, 900, 1, 1000000);	/* its HLT: vCPU 1's */
+	v->gone = true;
+	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x078, true, 2, 100);
+	text = kept(&s, &w);
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"9\",pid=\"900\","
+		  "reason=\"NPF\"} 11\n");
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"9\",pid=\"900\","
+		  "reason=\"HLT\"} 2\n");
+	free(text);
+	/* vCPU 1's rows dropped: NPF stays 11, HLT stays 2. */
+	free(s.vcpus[1].reasons);
+	free(s.vcpus[2].reasons);
+	s.nr_vcpus = 1;
+	text = kept(&s, &w);
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"9\",pid=\"900\","
+		  "reason=\"NPF\"} 11\n");
+	CHECK_HAS(text, "\nhvtrace_exit_seconds_total{vm=\"9\",pid=\"900\","
+		  "reason=\"NPF\"} 0.000002\n");
+	CHECK_HAS(text, "\nhvtrace_exits_total{vm=\"9\",pid=\"900\","
+		  "reason=\"HLT\"} 2\n");
+	free(text);
+	/* None left: the VM's series end, and nothing is kept of it. */
+	free(s.vcpus[0].reasons);
+	s.nr_vcpus = 0;
+	text = kept(&s, &w);
+	CHECK_HASNT(text, "vm=\"9\"");
+	CHECK_INT(w.nr, 0);
+	free(text);
+	free(s.vcpus);
+	metrics_written_free(&w);
+}
+
 /* A module that saw nothing: every family said, no row of stats. */
 static void test_empty(void)
 {
@@ -410,6 +478,7 @@ int main(void)
 	test_families();
 	test_hist();
 	test_down();
+	test_written();
 	test_empty();
 	test_escape();
 	test_vm_info();

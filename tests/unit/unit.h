@@ -139,4 +139,15 @@ static int unit_report(void)
 	return unit_failed ? 1 : 0;
 }
 
+/* HAYSTACK contains NEEDLE; shows both when not. */
+#define CHECK_HAS(haystack, needle)					\
+	unit_check_expr(strstr((haystack), (needle)) != NULL, __FILE__,	\
+		   __LINE__, "CHECK_HAS(" #haystack ", " #needle ")",	\
+		   "no \"%s\" in:\n%s", (needle), (haystack))
+
+#define CHECK_HASNT(haystack, needle)					\
+	unit_check_expr(strstr((haystack), (needle)) == NULL, __FILE__,	\
+		   __LINE__, "CHECK_HASNT(" #haystack ", " #needle ")",	\
+		   "unwanted \"%s\" in:\n%s", (needle), (haystack))
+
 #endif /* HVTRACE_UNIT_H */

@@ -46,6 +46,8 @@ struct scraper {
 	bool down;			/* the last scrape could not read it */
 	bool since_clear;		/* the session's module: before ABI 4 */
 	struct utsname uts;
+	struct metrics_written written;	/* each VM's reasons, as written */
+	uint64_t age_ns;		/* the module's age at the last scrape */
 };
 
 static volatile sig_atomic_t stop;
@@ -88,7 +90,9 @@ static int read_counters(struct scraper *sc, struct hvc_status *st,
 		fprintf(stderr, "hvctl: warning: the module (%s, ABI %u) "
 			"keeps no counters since load (ABI %d): until it is "
 			"reloaded, hvctl clear sets the metrics' counters "
-			"back\n", st->version, st->abi, SINCE_LOAD_ABI);
+			"back, and hvtrace_exits_total and "
+			"hvtrace_exit_seconds_total have no samples\n",
+			st->version, st->abi, SINCE_LOAD_ABI);
 	sc->since_clear = true;
 	return hvc_stats_get(sc->c, stats);
 }
@@ -166,6 +170,10 @@ static int scrape(char **text, size_t *len, void *data)
 	else if (up && sc->down)
 		fprintf(stderr, "hvctl: the module can be read again\n");
 	sc->down = !up;
+	/* Reloaded (its age went back): VM numbers start again. */
+	if (!up || stats.age_ns < sc->age_ns)
+		metrics_written_free(&sc->written);
+	sc->age_ns = up ? stats.age_ns : 0;
 	*text = NULL;
 	*len = 0;
 	f = open_memstream(text, len);
@@ -178,6 +186,7 @@ static int scrape(char **text, size_t *len, void *data)
 			.stats = &stats,
 			.kernel = sc->uts.release,
 			.vms = names.vms, .nr_vms = names.nr,
+			.written = &sc->written,
 		});
 		if (fclose(f) && !ret)
 			ret = hvc_err(ENOMEM, "out of memory for the metrics");
@@ -359,6 +368,7 @@ static int exporter_run(int argc, char **argv)
 	if (o.once) {
 		ret = write_textfile(&sc, o.textfile) ? 1 : 0;
 		hvc_close(sc.c);
+		metrics_written_free(&sc.written);
 		return ret;
 	}
 	if (serve && http_server_open(&srv, &sa, salen, scrape, &sc))
@@ -372,6 +382,7 @@ static int exporter_run(int argc, char **argv)
 	ret = run_loop(&o, &srv, &sc);
 	http_server_close(&srv);
 	hvc_close(sc.c);
+	metrics_written_free(&sc.written);
 	return ret;
 }
 

@@ -225,6 +225,33 @@ void hvc_stats_free(struct hvc_stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * A vCPU destroyed while the dump ran is sent twice: live, then among
+ * the destroyed (read after the live table). Its VM's number is never
+ * reused and KVM destroys a vCPU only with its VM, so a live row whose
+ * VM and id a destroyed row has is that vCPU, sent earlier: drop it, so
+ * no sum counts it twice.
+ */
+static void drop_sent_twice(struct hvc_stats *s)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < s->nr_vcpus; i++) {
+		struct hvc_vcpu_row *v = &s->vcpus[i];
+		bool twice = false;
+
+		for (j = 0; !v->gone && !twice && j < s->nr_vcpus; j++)
+			twice = s->vcpus[j].gone &&
+				s->vcpus[j].vm_id == v->vm_id &&
+				s->vcpus[j].vcpu_id == v->vcpu_id;
+		if (twice)
+			free(v->reasons);
+		else
+			s->vcpus[n++] = *v;
+	}
+	s->nr_vcpus = n;
+}
+
 static int stats_get(struct hvc *c, struct hvc_stats *s, uint16_t flag)
 {
 	int ret;
@@ -235,12 +262,15 @@ static int stats_get(struct hvc *c, struct hvc_stats *s, uint16_t flag)
 	if (!ret)
 		ret = hvc_request_flag(c, HVTRACE_CMD_GET_STATS, NLM_F_DUMP,
 				       flag, stats_cb, s);
-	if (ret)
+	if (ret) {
 		hvc_stats_free(s);
-	else if (s->nr_preemptors)
+		return ret;
+	}
+	drop_sent_twice(s);
+	if (s->nr_preemptors)
 		qsort(s->preemptors, s->nr_preemptors, sizeof(*s->preemptors),
 		      by_time);
-	return ret;
+	return 0;
 }
 
 int hvc_stats_get(struct hvc *c, struct hvc_stats *s)

@@ -172,6 +172,64 @@ static int vm_reasons_view(struct view *v, const struct hvc_stats *s)
 	return 0;
 }
 
+/* Whether S has a row, live or destroyed, of VM VM_ID. */
+static bool vm_present(const struct hvc_stats *s, uint32_t vm_id)
+{
+	for (unsigned int i = 0; i < s->nr_vcpus; i++)
+		if (s->vcpus[i].vm_id == vm_id)
+			return true;
+	return false;
+}
+
+/*
+ * V's exits per VM and reason, each at least as W last had it while the
+ * VM has a row in S (metrics.h: a quit VM's vCPUs leave one at a time);
+ * W becomes what is written.
+ */
+static int keep_written(struct view *v, const struct hvc_stats *s,
+			struct metrics_written *w)
+{
+	unsigned int n = v->nr_vm_reasons, i, k;
+	struct vm_reason *all = calloc(n + w->nr + 1, sizeof(*all));
+	struct vm_reason *copy;
+
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, v->vm_reasons, n * sizeof(*all));
+	for (i = 0; i < w->nr; i++)
+		if (vm_present(s, w->rows[i].vm_id))
+			all[n++] = w->rows[i];
+	qsort(all, n, sizeof(*all), by_vm_label);
+	for (i = k = 0; i < n; i++) {
+		if (k && !by_vm_label(&all[k - 1], &all[i])) {
+			if (all[i].count > all[k - 1].count)
+				all[k - 1] = all[i];
+		} else {
+			all[k++] = all[i];
+		}
+	}
+	copy = malloc((k + 1) * sizeof(*copy));
+	if (!copy) {
+		free(all);
+		return -ENOMEM;
+	}
+	memcpy(copy, all, k * sizeof(*copy));
+	free(v->vm_reasons);
+	v->vm_reasons = all;
+	v->nr_vm_reasons = k;
+	free(w->rows);
+	w->rows = copy;
+	w->nr = k;
+	return 0;
+}
+
+void metrics_written_free(struct metrics_written *w)
+{
+	free(w->rows);
+	w->rows = NULL;
+	w->nr = 0;
+}
+
 static int by_vcpu(const void *a, const void *b)
 {
 	const struct hvc_vcpu_row *x = *(const struct hvc_vcpu_row *const *)a;
@@ -686,7 +744,10 @@ int metrics_write(FILE *f, const struct metrics_in *in)
 	    "1 when the module answered this scrape, 0 when it could not be "
 	    "read (not loaded, or no CAP_PERFMON)", !!in->status);
 	if (in->status) {
-		if (view_of(&v, in->stats ? in->stats : &none)) {
+		if (view_of(&v, in->stats ? in->stats : &none) ||
+		    (in->written &&
+		     keep_written(&v, in->stats ? in->stats : &none,
+				  in->written))) {
 			view_free(&v);
 			return hvc_err(ENOMEM, "out of memory for the metrics");
 		}

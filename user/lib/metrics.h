@@ -41,6 +41,22 @@ struct metrics_vm {
 	const char *name, *uuid;	/* "": none */
 };
 
+/*
+ * What was written of each VM's exits per reason, kept by a caller that
+ * writes again (the exporter) from one scrape to the next. The module
+ * keeps a quit VM's vCPUs among the last HVTRACE_VCPUS_DEPARTED
+ * destroyed and drops them one at a time, so their sum would fall (a
+ * counter reset to Prometheus): a VM's reason is written at least as it
+ * was while one of its vCPUs is left, then its series end. VM numbers
+ * start again when the module is reloaded: free it then.
+ */
+struct metrics_written {
+	struct vm_reason *rows;		/* metrics.c's */
+	unsigned int nr;
+};
+
+void metrics_written_free(struct metrics_written *w);
+
 struct metrics_in {
 	/* NULL: the module could not be read (hvtrace_up 0, nothing else). */
 	const struct hvc_status *status;
@@ -53,6 +69,7 @@ struct metrics_in {
 	 */
 	const struct metrics_vm *vms;
 	unsigned int nr_vms;
+	struct metrics_written *written;	/* NULL: none kept */
 };
 
 /*

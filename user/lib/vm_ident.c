@@ -239,8 +239,15 @@ static int module_vmms(pid_t **vmms, unsigned int *nr)
 
 	*vmms = NULL;
 	*nr = 0;
-	if (!ret)
-		ret = hvc_stats_get(c, &st);
+	/*
+	 * Since load: since a clear, a vCPU without an exit yet is not
+	 * sent. A module of ABI 3 knows only the since-clear view.
+	 */
+	if (!ret) {
+		ret = hvc_stats_get_since_load(c, &st);
+		if (ret == -EINVAL)
+			ret = hvc_stats_get(c, &st);
+	}
 	hvc_close(c);
 	if (!ret && st.nr_vcpus) {
 		*vmms = calloc(st.nr_vcpus, sizeof(**vmms));
