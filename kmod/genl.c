@@ -161,12 +161,15 @@ static int put_acct(struct sk_buff *msg, int cpu, bool since_load)
 
 		if (!r || (cpu >= 0 && c != cpu))
 			continue;
-		overwritten += READ_ONCE(r->overwritten);
-		drained += READ_ONCE(r->drained);
-		if (!since_load) {
-			overwritten -= READ_ONCE(r->overwritten_base);
-			drained -= READ_ONCE(r->drained_base);
+		if (since_load) {
+			overwritten += READ_ONCE(r->overwritten);
+			drained += READ_ONCE(r->drained);
+			continue;
 		}
+		overwritten += hvt_sub_floor0(READ_ONCE(r->overwritten),
+					      READ_ONCE(r->overwritten_base));
+		drained += hvt_sub_floor0(READ_ONCE(r->drained),
+					  READ_ONCE(r->drained_base));
 	}
 	rcu_read_unlock_sched();
 	nest = nla_nest_start(msg, HVTRACE_A_ACCT);
@@ -828,8 +831,22 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 
 /* Histogram buckets per message: 2 KiB, well within a page. */
 #define HVT_HIST_BATCH 128
-/* A vCPU's reasons per message: 3 KiB, within a page with the rest. */
-#define HVT_VCPU_RSN_BATCH 128
+/* A vCPU's reasons per message: 2.3 KiB, within a page with the rest. */
+#define HVT_VCPU_RSN_BATCH 96
+
+/* Attributes of LEN bytes, and of a u64 with its worst-case pad. */
+#define HVT_NLA(len)	NLA_ALIGN(NLA_HDRLEN + (len))
+#define HVT_NLA_U64	(HVT_NLA(sizeof(u64)) + HVT_NLA(0))
+/*
+ * A vCPU's first message at its largest (put_vcpu_stats()): headers, the
+ * nest, 5 u32, 8 u64 and the parts, 2 u8, a full batch of reasons.
+ */
+#define HVT_VCPU_MSG_MAX						\
+	(NLMSG_HDRLEN + GENL_HDRLEN + HVT_NLA(0) +			\
+	 5 * HVT_NLA(sizeof(u32)) +					\
+	 (8 + HVTRACE_NR_PARTS) * HVT_NLA_U64 +				\
+	 2 * HVT_NLA(sizeof(u8)) +					\
+	 HVT_NLA(HVT_VCPU_RSN_BATCH * sizeof(struct hvtrace_vcpu_reason)))
 
 enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
 
@@ -987,6 +1004,8 @@ static int put_vcpu_stats(struct sk_buff *skb, struct stats_dump *d)
 	unsigned int n = min(d->nr_rsn - d->rsn_sent, HVT_VCPU_RSN_BATCH);
 	struct nlattr *nest = nla_nest_start(skb, HVTRACE_A_VCPU);
 
+	/* A dump's message has room for one at least: never "none fits". */
+	BUILD_BUG_ON(HVT_VCPU_MSG_MAX > NLMSG_GOODSIZE);
 	if (!nest ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_ID, w->vm_id) ||
 	    nla_put_u32(skb, HVTRACE_VCPU_VM_PID, w->vm_pid) ||
@@ -1265,7 +1284,8 @@ static int events_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		attr->nla_len = nla_attr_size(n * ev);
 		nlmsg_trim(skb, (u8 *)nla_data(attr) + NLA_ALIGN(n * ev));
 		if (nla_put_u64_64bit(skb, HVTRACE_A_EVENTS_OVERWRITTEN,
-				      r->overwritten - r->overwritten_base,
+				      hvt_sub_floor0(r->overwritten,
+						     r->overwritten_base),
 				      HVTRACE_A_PAD))
 			goto full;
 		genlmsg_end(skb, hdr);

@@ -263,8 +263,9 @@ void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load)
 		if (only_cpu >= 0 && cpu != only_cpu)
 			continue;
 		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
-			dst[i] += READ_ONCE(src[i]) -
-				  (since_load ? 0 : READ_ONCE(at_clear[i]));
+			dst[i] += since_load ? READ_ONCE(src[i]) :
+				  hvt_sub_floor0(READ_ONCE(src[i]),
+						 READ_ONCE(at_clear[i]));
 	}
 }
 
@@ -296,15 +297,21 @@ static void reason_since_clear(unsigned int ridx, unsigned int slot,
 	const struct hvt_reason_stat *b = &base->reason[ridx];
 	int i;
 
-	stat->count -= READ_ONCE(b->count);
-	stat->total_ns -= READ_ONCE(b->total_ns);
-	stat->no_entry -= READ_ONCE(b->no_entry);
+	/* No hvt_ctl_mutex here: a clear may complete between our reads. */
+	stat->count = hvt_sub_floor0(stat->count, READ_ONCE(b->count));
+	stat->total_ns = hvt_sub_floor0(stat->total_ns,
+					READ_ONCE(b->total_ns));
+	stat->no_entry = hvt_sub_floor0(stat->no_entry,
+					READ_ONCE(b->no_entry));
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		stat->part_ns[i] -= READ_ONCE(b->part_ns[i]);
+		stat->part_ns[i] = hvt_sub_floor0(stat->part_ns[i],
+						  READ_ONCE(b->part_ns[i]));
 	if (!hist)
 		return;
 	for (i = 0; i < HVTRACE_HIST_BUCKETS; i++)
-		hist->bucket[i] -= READ_ONCE(base->hist[slot].bucket[i]);
+		hist->bucket[i] =
+			hvt_sub_floor0(hist->bucket[i],
+				       READ_ONCE(base->hist[slot].bucket[i]));
 }
 
 bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
@@ -335,8 +342,7 @@ bool hvt_reason_merge(unsigned int ridx, struct hvt_reason_stat *stat,
 		if (hist && own_hist)
 			hvt_hist_merge(hist, &c->hist[slot]);
 	}
-	if (stat->min_ns == U64_MAX)
-		stat->min_ns = 0;	/* none since the clear */
+	stat->min_ns = hvt_min_shown(stat->min_ns);
 	if (!since_load)
 		reason_since_clear(ridx, slot, stat, own_hist ? hist : NULL);
 	return own_hist;

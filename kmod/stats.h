@@ -90,6 +90,28 @@ struct hvt_cpu {
 	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */
 };
 
+/*
+ * NOW less BASE, floored at zero: every count "since the last clear".
+ * Readers take no lock against a clear, nor against a vCPU's first count
+ * after one, so a reader may pair a count it read before a clear with a
+ * baseline taken after it: the true difference is then at most what came
+ * between its two reads, or nothing. Zero says that; an unsigned
+ * subtraction would show a wrapped, huge count.
+ */
+static inline u64 hvt_sub_floor0(u64 now, u64 base)
+{
+	return now > base ? now - base : 0;
+}
+
+/*
+ * A minimum as users see it: U64_MAX (none yet, as a clear leaves it, or
+ * an exit counted but its time not yet in) shows as 0.
+ */
+static inline u64 hvt_min_shown(u64 min_ns)
+{
+	return min_ns == U64_MAX ? 0 : min_ns;
+}
+
 extern bool hvt_recording;
 /* Bumped by clear: per-vCPU aggregates take their baseline lazily. */
 extern unsigned long hvt_gen;

@@ -102,7 +102,7 @@ struct hvt_vcpu {
 	/*
 	 * Exits per reason (hvt_vcpu_rsn_index()): 292 x 16 bytes, last.
 	 * Slots are preallocated (vcpu_table.c), so this is never allocated
-	 * on the exit path; a new vCPU's starts zeroed (vcpu_init()).
+	 * on the exit path; a new vCPU's starts zeroed (slot_reset()).
 	 */
 	struct hvt_vcpu_rsn rsn[HVT_VCPU_NR_RSN];
 };

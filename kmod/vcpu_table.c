@@ -93,42 +93,55 @@ void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
 			       const struct hvt_vcpu_stat *base,
 			       unsigned long gen)
 {
+	const struct hvt_reason_stat *e = &stat->exits, *b = &base->exits;
+	struct hvt_vcpu_stat s = {};	/* OUT may be STAT */
 	int i;
 
-	memset(out, 0, sizeof(*out));
-	if (gen != READ_ONCE(hvt_gen))
-		return;	/* no count since the clear: no baseline yet */
-	out->exits.count = stat->exits.count - base->exits.count;
-	out->exits.total_ns = stat->exits.total_ns - base->exits.total_ns;
-	out->exits.no_entry = stat->exits.no_entry - base->exits.no_entry;
-	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		out->exits.part_ns[i] = stat->exits.part_ns[i] -
-					base->exits.part_ns[i];
-	/* Reset at the clear, not counters. */
-	out->exits.min_ns = out->exits.count ? stat->exits.min_ns : 0;
-	out->exits.max_ns = stat->exits.max_ns;
-	out->guest_ns = stat->guest_ns - base->guest_ns;
-	out->preemptions = stat->preemptions - base->preemptions;
-	out->preempted_ns = stat->preempted_ns - base->preempted_ns;
+	if (gen == READ_ONCE(hvt_gen)) {
+		s.exits.count = hvt_sub_floor0(e->count, b->count);
+		s.exits.total_ns = hvt_sub_floor0(e->total_ns, b->total_ns);
+		s.exits.no_entry = hvt_sub_floor0(e->no_entry, b->no_entry);
+		for (i = 0; i < HVTRACE_NR_PARTS; i++)
+			s.exits.part_ns[i] = hvt_sub_floor0(e->part_ns[i],
+							    b->part_ns[i]);
+		/* Reset at the clear, not counters. */
+		if (s.exits.count)
+			s.exits.min_ns = hvt_min_shown(e->min_ns);
+		s.exits.max_ns = e->max_ns;
+		s.guest_ns = hvt_sub_floor0(stat->guest_ns, base->guest_ns);
+		s.preemptions = hvt_sub_floor0(stat->preemptions,
+					       base->preemptions);
+		s.preempted_ns = hvt_sub_floor0(stat->preempted_ns,
+						base->preempted_ns);
+	}
+	/* Else no count since the clear: no baseline yet. */
+	*out = s;
 }
 
 void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
 		   bool since_load)
 {
+	struct hvt_vcpu_stat base;
+
 	out->vm_id = READ_ONCE(v->vm_id);
 	out->vm_pid = READ_ONCE(v->vm_pid);
 	out->vcpu_id = READ_ONCE(v->vcpu_id);
 	out->tid = READ_ONCE(v->tid);
 	out->isa = READ_ONCE(v->rsn_isa);
+	memcpy(&out->stat, &v->stat, sizeof(out->stat));
 	if (since_load) {
-		memcpy(&out->stat, &v->stat, sizeof(out->stat));
 		memcpy(out->rsn, v->rsn, sizeof(out->rsn));
-		if (out->stat.exits.min_ns == U64_MAX)
-			out->stat.exits.min_ns = 0;
-	} else {
-		hvt_vcpu_stat_since_clear(&out->stat, &v->stat, &v->base,
-					  READ_ONCE(v->gen));
+		out->stat.exits.min_ns = hvt_min_shown(out->stat.exits.min_ns);
+		return;
 	}
+	memcpy(&base, &v->base, sizeof(base));
+	/*
+	 * The copies before gen (pairs with slot_reset()): counters a reset
+	 * zeroed go with gen 0, shown as nothing since the clear.
+	 */
+	smp_rmb();
+	hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &base,
+				  READ_ONCE(v->gen));
 }
 
 static void depart(const struct hvt_vcpu *v)
@@ -161,15 +174,16 @@ bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out,
 	smp_rmb();	/* the copy before the second look */
 	if (READ_ONCE(d->seq) != seq)
 		return false;
+	/* From the copies only: the entry may be rewritten by now. */
 	if (!since_load)
-		hvt_vcpu_stat_since_clear(&out->stat, &d->view.stat, &base,
-					  gen);
+		hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &base, gen);
 	return out->stat.exits.count;
 }
 
 int hvt_vcpus_init(unsigned int max_vcpus)
 {
 	unsigned int n;
+	u64 need, avail;
 
 	max_live = max_vcpus;
 	/*
@@ -180,6 +194,20 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 	slot_bits = ilog2(roundup_pow_of_two(max(max_vcpus * 2,
 						 4U * HVT_VCPU_PROBES)));
 	n = 1U << slot_bits;
+	/*
+	 * Pinned at load (5.2 KiB a slot, rsn[] mostly): at most half of
+	 * what is available, the watch's rule (genl_watch.c) for its own
+	 * preallocation, so a large max_vcpus is refused with a reason
+	 * rather than taking the host's memory.
+	 */
+	need = (u64)n * (sizeof(*slots) + sizeof(*vms)) +
+	       HVTRACE_VCPUS_DEPARTED * sizeof(*departed);
+	avail = hvt_mem_available();
+	if (need > avail / 2) {
+		pr_err("max_vcpus=%u: the vCPU table needs %llu bytes (%llu MiB), more than half of the %llu MiB available\n",
+		       max_vcpus, need, need >> 20, avail >> 20);
+		return -ENOMEM;
+	}
 	if (hvt_vmem_alloc(&slots_mem, array_size(n, sizeof(*slots)),
 			   NUMA_NO_NODE) ||
 	    hvt_vmem_alloc(&vms_mem, array_size(n, sizeof(*vms)),
@@ -236,7 +264,8 @@ struct hvt_vcpu *hvt_vcpu_at(unsigned int i)
 {
 	struct hvt_vcpu *v = &slots[i];
 
-	return is_vcpu(READ_ONCE(v->key)) ? v : NULL;
+	/* Acquire: a new vCPU's slot is seen reset (reap()). */
+	return is_vcpu(smp_load_acquire(&v->key)) ? v : NULL;
 }
 
 struct hvt_vcpu *hvt_vcpu_slot(unsigned int i)
@@ -319,6 +348,24 @@ static u32 vm_id_of(const struct hvt_vcpu_ident *id)
 	}
 }
 
+/*
+ * V's counters back to zero for another vCPU, gen first: a reader copies
+ * the counters before it reads gen (hvt_vcpu_view()), so one that saw a
+ * zeroed counter sees gen 0 (or the new vCPU's) and shows nothing since
+ * the clear, not zero less the old vCPU's baseline (hvt_sub_floor0()
+ * takes care of the rest). A slot is reset before its key goes
+ * FREE (reap()), so slot_take() publishes a reset slot; only a live slot
+ * reused at the same key (vcpu_init()) is reset in readers' view.
+ */
+static void slot_reset(struct hvt_vcpu *v)
+{
+	WRITE_ONCE(v->gen, 0);	/* stale: its first count takes a baseline */
+	smp_wmb();	/* gen before the counters */
+	memset(&v->stat, 0, sizeof(v->stat));
+	memset(&v->base, 0, sizeof(v->base));
+	memset(v->rsn, 0, sizeof(v->rsn));
+}
+
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 {
 	hvt_time_init(&v->split);
@@ -335,10 +382,6 @@ static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
 	/* Called from the vCPU's first exit: this is its thread. */
 	v->tid = current->pid;
 	v->rsn_isa = id->isa;
-	/* Once per vCPU: its counters start at zero (readers may race). */
-	memset(&v->stat, 0, sizeof(v->stat));
-	memset(v->rsn, 0, sizeof(v->rsn));
-	v->gen = 0;	/* stale: its first count takes a zero baseline */
 }
 
 /* Table full or max_vcpus alive: said once, counted always. */
@@ -419,8 +462,11 @@ struct hvt_vcpu *hvt_vcpu_claim(const void *key,
 
 	if (v) {
 		if (v->kvm != id->kvm || v->vcpu_id != id->vcpu_id ||
-		    v->vm_pid != id->vm_pid)
+		    v->vm_pid != id->vm_pid) {
+			/* Another vCPU at a live slot's key: counts afresh. */
+			slot_reset(v);
 			vcpu_init(v, id);
+		}
 		return v;
 	}
 	/* A new vCPU: only its own thread claims it, one at a time. */
@@ -497,7 +543,9 @@ static void reap(void)
 	/* Every probe that found these slots before they retired is done. */
 	synchronize_rcu();
 	llist_for_each_entry_safe(v, t, list, retired) {
-		WRITE_ONCE(v->key, SLOT_FREE);
+		slot_reset(v);
+		/* The reset before FREE: slot_take()'s cmpxchg publishes it. */
+		smp_store_release(&v->key, SLOT_FREE);
 		atomic64_inc(&vcpus_reclaimed);
 	}
 }

@@ -71,7 +71,10 @@ bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out,
 /* A live vCPU's view (a racy copy); since the last clear or SINCE_LOAD. */
 void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
 		   bool since_load);
-/* Its counters since the last clear: V's, in a view or not (racy). */
+/*
+ * Counters since the last clear from STAT and its BASE (a racy copy: each
+ * floored at zero, hvt_sub_floor0()); OUT may be STAT.
+ */
 void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
 			       const struct hvt_vcpu_stat *stat,
 			       const struct hvt_vcpu_stat *base,

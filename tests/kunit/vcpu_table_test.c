@@ -271,9 +271,56 @@ static void vtab_baseline_test(struct kunit *test)
 	hvt_vcpus_reap();
 }
 
+/*
+ * Since the clear, a reader racing it sees zero or more, never a wrap,
+ * and no minimum of U64_MAX; a slot is reset before it is free again.
+ */
+static void vtab_floor_test(struct kunit *test)
+{
+	struct hvt_vcpu_ident id = vtab_id(VT_KVM(0), 100, 5);
+	struct hvt_vcpu_stat stat = {}, base = {}, out;
+	struct hvt_vcpu *v;
+
+	KUNIT_EXPECT_EQ(test, hvt_sub_floor0(7, 5), 2ULL);
+	KUNIT_EXPECT_EQ(test, hvt_sub_floor0(5, 7), 0ULL);
+	/* Counts read before a clear, the baseline taken after it. */
+	stat.exits.count = 3;
+	stat.guest_ns = 100;
+	base.exits.count = 5;
+	base.guest_ns = 400;
+	hvt_vcpu_stat_since_clear(&out, &stat, &base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, out.exits.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.guest_ns, 0ULL);
+	/* The first exit since the clear counted, its time not yet in. */
+	stat.exits.count = 6;
+	stat.exits.min_ns = U64_MAX;
+	hvt_vcpu_stat_since_clear(&out, &stat, &base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, out.exits.count, 1ULL);
+	KUNIT_EXPECT_EQ(test, out.exits.min_ns, 0ULL);
+	/* OUT may be STAT. */
+	hvt_vcpu_stat_since_clear(&stat, &stat, &base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, stat.exits.count, 1ULL);
+
+	v = hvt_vcpu_claim(VT_KEY(0), &id);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	hvt_vcpu_stat(v)->exits.count = 7;
+	v->rsn[0].count = 7;
+	hvt_gen++;	/* a clear, then the vCPU's first count after it */
+	hvt_vcpu_stat(v)->exits.count++;
+	KUNIT_EXPECT_EQ(test, v->base.exits.count, 7ULL);
+	hvt_vcpu_retire(v);
+	hvt_vcpus_reap();
+	/* Free again: no old baseline for the next vCPU's readers. */
+	KUNIT_EXPECT_EQ(test, v->gen, 0UL);
+	KUNIT_EXPECT_EQ(test, v->stat.exits.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, v->base.exits.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, v->rsn[0].count, 0ULL);
+}
+
 static struct kunit_case vtab_cases[] = {
 	KUNIT_CASE(vtab_claim_retire_test),
 	KUNIT_CASE(vtab_baseline_test),
+	KUNIT_CASE(vtab_floor_test),
 	KUNIT_CASE_SLOW(vtab_churn_test),
 	KUNIT_CASE(vtab_full_test),
 	KUNIT_CASE(vtab_vm_numbers_test),
