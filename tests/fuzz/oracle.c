@@ -130,6 +130,8 @@ static const struct pol top_pol[HVTRACE_A_MAX + 1] = {
 			       .nested_max = HVTRACE_CFG_MAX },
 	[HVTRACE_A_WATCH] = { P_NEST, .nested = watch_pol,
 			      .nested_max = HVTRACE_WATCH_MAX },
+	/* Read by GET_STATUS and GET_STATS; the others ignore it. */
+	[HVTRACE_A_SINCE_LOAD] = { P_FLAG },
 };
 
 static const struct nlattr *attr_at(const uint8_t *p)
