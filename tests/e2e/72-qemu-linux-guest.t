@@ -9,6 +9,15 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu-linux-guest/lib.sh"
 
+# Under the debug kernel's KVM (KASAN, lockdep) a nested Linux boot takes
+# 2.5 minutes when it works and hangs more often than not (CI, December
+# 2026: 4 boots of 5 killed at 180 s, 15 minutes of its lane; the stock
+# image as the guest's kernel did no better: 2 of 2 hung). The module's
+# paths this test takes (marks, the watch, record, VM churn) run on the
+# debug kernel in 17, 70, 71 and 73 with hvguest.
+[ "$HVT_KERNEL_KIND" = debug ] &&
+	skip "a nested Linux boot under the debug kernel mostly hangs: 73 covers its paths"
+
 N=5
 ID=100
 OUT=/tmp/qlg-console
@@ -62,7 +71,9 @@ host_checks() {
 reset_config
 hv set-threshold 1s
 rm -rf $T $D
-"$HVCTL" record -q -o $T --duration 600s &
+# No --duration: the hung boots retried before (8 of up to 180 s on the
+# debug kernel) could outlast any, and the marks come last.
+"$HVCTL" record -q -o $T &
 rec=$!
 wait_recording
 "$HVCTL" watch -o $D --guest-mark --history 16 --post 5ms --rate 10 \
@@ -78,7 +89,7 @@ sleep 0.5
 WST=$("$HVCTL" -j status | py "json.dumps(d['watch'])")
 kill -TERM $wpid
 wait $wpid || fail "hvctl watch exited $?: $(cat /tmp/qlg-watch.err)"
-kill -INT $rec
+kill -INT $rec || fail "record ended before the guest did"
 wait $rec || fail "record exited $?"
 cat /tmp/qlg-watch.out
 echo "  boot: ${QLG_SECS}s (qemu $QLG_PID; attempts: $QLG_PIDS)"
