@@ -56,14 +56,15 @@ expect_eq "in order, none missing" True \
 	"$(cap "all([r['seq'] for r in c['records']] == list(range(c['header']['first_seq'], c['header']['end_seq'])) for c in caps)")"
 # The VMM's 30 ms sleep is VMM time from the switch-out to the wake-up,
 # each timed on its own CPU (the timer may fire on another). The debug
-# VM's local_clock() of two CPUs can differ by up to a tick (4 ms at
-# HZ=250; CI saw a trigger fall short there once): what the VMM part
+# VM's local_clock() of two CPUs can differ by up to two ticks (each
+# within a tick of the shared time: 4 ms at HZ=250; a cold make check
+# saw a trigger fall short there once): what the VMM part
 # misses goes to the runnable part after the wake-up, so the two hold
 # the sleep together. The stock kernels' clocks agree: exact there.
 trig="[r for c in $slow for r in c['records'] if r['seq'] == c['header']['trigger_seq']]"
 echo "  triggers (duration, vmm, runnable; us): $(cap "[(r['duration_ns'] // 1000, r['vmm_ns'] // 1000, r['runnable_ns'] // 1000) for r in $trig]")"
 vmm_min=30000000
-[ "$HVT_KERNEL_KIND" = debug ] && vmm_min=26000000
+[ "$HVT_KERNEL_KIND" = debug ] && vmm_min=22000000
 expect_eq "the trigger: the slow exit, >= 30ms, in the VMM" True \
 	"$(cap "all(r['rip'] == $rip_slow and r['duration_ns'] >= 30000000 and r['vmm_ns'] >= $vmm_min and r['vmm_ns'] + r['runnable_ns'] >= 30000000 and r['duration_ns'] == c['header']['value_ns'] for c in $slow for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
 expect_eq "header: both clocks read at the copy, after the trigger" True \

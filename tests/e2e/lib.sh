@@ -41,8 +41,10 @@ fail() {
 
 # skip REASON: this kernel cannot run the test at all (exit 77); the
 # suite shows "ok N - NAME # SKIP REASON", counted as neither passed nor
-# failed. Only for what the kernel lacks, or a test too slow for make
-# check that a make target of its own runs; never for a flaky result.
+# failed. Only for what the kernel lacks, a test too slow for make
+# check that a make target of its own runs, or a kernel under which the
+# test's environment cannot start (72: a nested Linux boot under the
+# debug kernel's KVM); never for a flaky result of hvtrace's.
 skip() {
 	echo "$*" >"${HVT_SKIP_FILE:-/dev/null}"
 	exit 77
