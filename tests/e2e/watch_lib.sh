@@ -37,3 +37,9 @@ cap() {
 
 # The port of an IOIO exit record (SVM EXITINFO1 bits 31:16).
 PORT="(r['info1'] >> 16)"
+
+# watch_vals EXPR: EXPR over d (the captures file) with
+# tests/e2e/watch_vals.py's stall window helpers.
+watch_vals() {
+	"$PYTHON" "$HVT_ROOT/tests/e2e/watch_vals.py" "$1" <"$OUT"
+}
