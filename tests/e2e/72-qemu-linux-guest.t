@@ -84,7 +84,17 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 
-qlg_boot "$OUT" "$N" "$ID" || fail "the Linux guest did not run hvmark"
+qlg_boot "$OUT" "$N" "$ID"
+case $? in
+0) ;;
+2)	# Every boot hung or panicked: the emulation's doing, as often
+	# without hvtrace loaded (qemu-linux-guest/lib.sh).
+	kill -TERM $wpid
+	kill -INT $rec
+	wait
+	skip "all $QLG_TRIES nested boots hung or panicked (QEMU's emulated SVM; as often without hvtrace)" ;;
+*)	fail "the Linux guest did not run hvmark" ;;
+esac
 sleep 0.5
 WST=$("$HVCTL" -j status | py "json.dumps(d['watch'])")
 kill -TERM $wpid

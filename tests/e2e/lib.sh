@@ -44,7 +44,8 @@ fail() {
 # failed. Only for what the kernel lacks, a test too slow for make
 # check that a make target of its own runs, or a kernel under which the
 # test's environment cannot start (72: a nested Linux boot under the
-# debug kernel's KVM); never for a flaky result of hvtrace's.
+# debug kernel's KVM, or every nested boot hung, as it does as often
+# without hvtrace); never for a flaky result of hvtrace's.
 skip() {
 	echo "$*" >"${HVT_SKIP_FILE:-/dev/null}"
 	exit 77
