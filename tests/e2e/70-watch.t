@@ -91,7 +91,7 @@ expect_eq "a stall capture on a slow exit" True "$(cap "len($stall) >= 1")"
 # under load stretches the guest's time between exits).
 all="sorted([c for c in caps if c['header']['trigger'] == 'stall'], key=lambda c: c['header']['id'])"
 # (A stall suppressed restarts the window too: so the value is the time
-# of a run of exits ending with the trigger's, each whole.)
+# of a run of exits ending with the trigger's.)
 pairs="zip([0] + [x['header']['trigger_seq'] for x in $all], $all)"
 since="sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and prev < r['seq'] <= c['header']['trigger_seq'])"
 expect_eq "each value: at least 20ms, never more than the exits' time since the previous stall" True \

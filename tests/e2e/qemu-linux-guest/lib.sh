@@ -8,8 +8,9 @@
 # a real host /boot's.
 #
 #   qlg_boot OUT N ID      boot it and wait for its power-off, a hung boot
-#                          retried (below): 0; 2 when every boot hung;
-#                          1 with what else went wrong.
+#                          retried (below): 0; 2 when every boot hung or
+#                          panicked before hvmark; 1 with what else went
+#                          wrong.
 #                          QLG_PID is the QEMU pid of the boot that ran
 #                          (hvctl's `filter pid`, --vm filters), QLG_PIDS
 #                          every attempt's, QLG_SECS its seconds from
@@ -18,8 +19,9 @@
 #                          QLG_PID at once (to watch the guest while it
 #                          runs); killed after SECS (60; debug kernel: 180)
 #   qlg_wait               until qlg_start's guest powers off: 0, 2 when
-#                          it hung (killed at its deadline), 1 on any
-#                          other failure, said; sets QLG_SECS
+#                          it hung (killed at its deadline) or panicked
+#                          before hvmark started, 1 on any other
+#                          failure, said; sets QLG_SECS
 #   qlg_marks OUT          its hvmark lines, as hvmark printed them
 #
 # The guest is named QLG_NAME with UUID QLG_UUID (QEMU's -name, -uuid).
@@ -44,8 +46,8 @@
 # also panic at 0.1 s, "IO-APIC + timer doesn't work": its check waits a
 # few ticks of a timer that, nested and slowed by KASAN, came too late
 # (no_timer_check, which skips the check, hung 6 boots of 6 on 6.12: the
-# check also finds the timer's working route). A hung or panicked boot
-# is retried: qlg_boot tries up to QLG_TRIES (10) times, each given 50 s
+# check also finds the timer's working route). A boot that hung or
+# panicked before hvmark started is retried: qlg_boot tries up to QLG_TRIES (10) times, each given 50 s
 # (booting takes 10 to 25 s, 45 under load), and shows a hung boot's
 # console; make check runs the test with no other VM beside
 # (tests/check). QLG_CPU (the -cpu model) and QLG_APPEND (more of the
@@ -96,6 +98,15 @@ qlg_start() {
 	QLG_PIDS+="${QLG_PIDS:+ }$QLG_PID"
 }
 
+# qlg_before_hvmark: 2 (try again) when the failed boot's hvmark had not
+# started; after that its marks are in the host's trace, and a failure
+# there could be hvtrace's (the marks are its exits): 1, said.
+qlg_before_hvmark() {
+	grep -aq '^QLG-INIT: /hvmark' "$QLG_OUT" || return 2
+	echo "qlg: guest $QLG_PID failed after hvmark started: not retried" >&2
+	return 1
+}
+
 qlg_wait() {
 	local rc
 
@@ -107,7 +118,8 @@ qlg_wait() {
 			# A kernel's report (lockdep: the debug kernel) in full.
 			tr -d '\r' <"$QLG_OUT" | grep -v '^$' | tail -n 60 |
 				sed 's/^/qlg:   /' >&2
-			return 2
+			qlg_before_hvmark
+			return
 		fi
 		sleep 0.2
 	done
@@ -128,7 +140,8 @@ qlg_wait() {
 		echo "qlg: guest $QLG_PID panicked:" >&2
 		tr -d '\r' <"$QLG_OUT" | grep -a -m3 -e 'BUG:' -e 'RIP:' -e 'Kernel panic' |
 			sed 's/^/qlg:   /' >&2
-		return 2
+		qlg_before_hvmark
+		return
 	fi
 	grep -aq '^QLG-INIT: hvmark exit' "$QLG_OUT" || {
 		echo "qlg: the guest's init did not finish; its console:" >&2
