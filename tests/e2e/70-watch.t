@@ -108,7 +108,17 @@ expect_eq "each fired at the first exit that crossed" True \
 echo "# the same storm below: 3 x 3ms (each took 3.3 to 4.7ms under emulation)"
 watch stall_ns=20000000 stall_window_ns=50000000 -- --halt 1:100000 \
 	--slow 3:3000
-expect_eq "no stall capture on a slow exit" 0 "$(cap "len($stall)")"
+echo "  stall captures on a slow exit (value, the slow exits' time in it; us): $(cap "[(c['header']['value_ns'] // 1000, sum(r['duration_ns'] - r['halt_ns'] for r in c['records'] if r['type'] == 1 and $PORT == 0x81 and r['seq'] <= c['header']['trigger_seq']) // 1000) for c in $stall]")"
+# On the debug kernel beside another VM (make check) the other exits of
+# the window (set-up, the host's interrupts) can take the 11 ms the
+# slow ones leave (CI, December 2026: one capture): there each must be
+# the window's rule over its exits, so 20 ms truly lay in the window.
+if [ "$HVT_KERNEL_KIND" = debug ]; then
+	expect_eq "stall captures on a slow exit: 20ms there by the window's rule" "[]" \
+		"$(watch_vals "stall_breaks([c for c in d['captures'] if c['header']['trigger'] == 'stall'], 50000000, False, need=False)")"
+else
+	expect_eq "no stall capture on a slow exit" 0 "$(cap "len($stall)")"
+fi
 
 echo "# halts are idle, not stalls: 10 x 5ms halted"
 # The halts' exits last their halt; out of the guest by the clock, but
