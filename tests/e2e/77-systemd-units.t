@@ -199,6 +199,11 @@ case "$cap" in
 "$CAPS"/2*-vm*-vcpu0) echo "  the slow exit's capture: $cap" ;;
 *) fail "no capture of the slow exit under $CAPS: '$cap'; $(journalctl -u hvtrace-watch.service -o cat --no-pager | tail -n 20)" ;;
 esac
+# The shipped file leaves the limits out: bounded all the same.
+expect_eq "the watch's captures, at most" "1000 captures and 1G" \
+	"$(journalctl -u hvtrace-watch.service -o cat --no-pager |
+	   sed -n "s|^watching: .*; captures into $CAPS, at most \(.*\) (^C stops)\$|\1|p" |
+	   tail -n 1)"
 expect_eq "capture.json: trigger, limit" "exit 20000000" \
 	"$(py "'%s %d' % (d['trigger'], d['limit_ns'])" <"$cap/hvtrace/capture.json")"
 expect_eq "/var/lib/hvtrace, captures: modes, owner" "700 700 root" \

@@ -636,6 +636,8 @@ static void test_run(void)
 	CHECK_HAS(out, "watching: stall 20ms/50ms, history 512, post "
 		  "10ms, rate 6/min per vCPU, 60/min in all, vcpus 0,2-5; "
 		  "captures into ");
+	/* Bounded though no limit was given. */
+	CHECK_HAS(out, ", at most 1000 captures and 1G (^C stops)\n");
 	CHECK_HAS(out, "note: removed ");
 	CHECK_HAS(out, "3 captures written, 0 dropped for a full disk\n");
 	CHECK_HASNT(out, "warning");
@@ -1001,6 +1003,57 @@ static const struct nlattr *watch_attr(uint16_t type)
 	_r;								\
 })
 
+/*
+ * A run that captures nothing, with CONF and --keep KEEP, --max-size
+ * MAX_SIZE where not NULL (else options at their defaults, given once
+ * each): its first line says WANT of its limits.
+ */
+static void check_limits(const char *want, char *conf, char *keep,
+			 char *max_size)
+{
+	char *d = tmpdir("limits"), *out;
+	timer_t t;
+
+	fake_reset();
+	put_status(0, 0);
+	hvctl_json = false;
+	t = stop_timer(100);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "--config", conf,
+			    keep ? "--keep" : "--post", keep ? keep : "10ms",
+			    max_size ? "--max-size" : "--history",
+			    max_size ? max_size : "256", "-o", d), 0);
+	timer_delete(t);
+	CHECK_HAS(out, want);
+	free(out);
+}
+
+/* --keep and --max-size: 1000 and 1G unless given, "none" lifts them. */
+static void test_limits(void)
+{
+	char empty[512], lifted[512];
+
+	/* Copied: tmpdir()'s names are reused after eight more. */
+	snprintf(empty, sizeof(empty), "%s", conf_file("empty.conf",
+						       "# nothing\n"));
+	snprintf(lifted, sizeof(lifted), "%s",
+		 conf_file("lifted.conf", "watch.keep none\n"
+			   "watch.max-size none\n"));
+
+	check_limits(", at most 1000 captures and 1G (^C", empty, NULL, NULL);
+	check_limits(", no limit (^C", lifted, NULL, NULL);
+	check_limits(", at most 7 captures and 1G (^C", empty, "7", NULL);
+	check_limits(", at most 1000 captures and 2M (^C", empty, NULL,
+		     "2048K");
+	check_limits(", at most 1000 captures and 1500K (^C", empty, NULL,
+		     "1500");
+	check_limits(", at most 3M (^C", empty, "none", "3M");
+	check_limits(", at most 5 captures (^C", lifted, "5", NULL);
+	check_limits(", at most 1000 captures and 2T (^C", lifted, "1000",
+		     "2T");
+	CHECK_BAD("--max-size must be more than 0 (none: no limit)", "--exit",
+		  "5ms", "--max-size", "0", "-o", tmpdir("limits"));
+}
+
 /* --config FILE: the watch.* keys, under what is typed. */
 static void test_config(void)
 {
@@ -1072,6 +1125,7 @@ int main(void)
 	test_bad_dir();
 	test_status();
 	test_config();
+	test_limits();
 	/* HVT_KEEP=1 keeps the captures, to look at them. */
 	if (!getenv("HVT_KEEP")) {
 		char cmd[300];

@@ -332,7 +332,7 @@ static void test_errors(void)
 	CHECK_BAD("watch.halt on\n", "t.conf:1: watch.halt is include or "
 		  "exclude, not 'on'");
 	CHECK_BAD("watch.max-size 0\n", "t.conf:1: watch.max-size must be more "
-		  "than 0");
+		  "than 0 (none: no limit)");
 	CHECK_BAD("exporter.listen 9655\n", "t.conf:1: exporter.listen '9655': "
 		  "ADDR:PORT wanted");
 	CHECK_BAD("exporter.listen 127.0.0.1:99999\n", "t.conf:1: "

@@ -132,7 +132,38 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 		return ret;
 	if (hvc_watch_conf_check(&o->c, true, &bad))
 		return hvctl_usage(cmd);
+	hvc_watch_conf_defaults(&o->c);
 	return 0;
+}
+
+/* KIB as --max-size takes it: "1G", "4M", "2048K". */
+static void size_str(char *buf, size_t len, uint64_t kib)
+{
+	static const char unit[] = "KMGT";
+	unsigned int u = 0;
+
+	while (u < 3 && kib && !(kib & 1023)) {
+		kib >>= 10;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", kib, unit[u]);
+}
+
+/* "at most 1000 captures and 1G", or what of it there is. */
+static void limits(char *buf, size_t len, const struct hvc_watch_conf *c)
+{
+	char size[24];
+
+	size_str(size, sizeof(size), c->max_kib);
+	if (c->keep && c->max_kib)
+		snprintf(buf, len, "at most %" PRIu64 " captures and %s",
+			 c->keep, size);
+	else if (c->keep)
+		snprintf(buf, len, "at most %" PRIu64 " captures", c->keep);
+	else if (c->max_kib)
+		snprintf(buf, len, "at most %s", size);
+	else
+		snprintf(buf, len, "no limit");
 }
 
 /* The vCPU bitmap as a list, "0,2-5" ("any" when empty). */
@@ -401,7 +432,7 @@ static int watch_run(int argc, char **argv)
 	struct hvctl_host host;
 	struct trace_env env;
 	bool made = false, armed = false;
-	char set[256];
+	char set[256], most[96];
 	int ret = 1;
 
 	if (!o)
@@ -439,8 +470,9 @@ static int watch_run(int argc, char **argv)
 	/* Captures of earlier runs count toward --keep and --max-size. */
 	watch_prune(&st.wd);
 	hvctl_watch_describe(set, sizeof(set), &o->c.w);
-	fprintf(stderr, "watching: %s; captures into %s (^C stops)\n", set,
-		o->c.dir);
+	limits(most, sizeof(most), &o->c);
+	fprintf(stderr, "watching: %s; captures into %s, %s (^C stops)\n",
+		set, o->c.dir, most);
 	ret = watch_loop(c, events, &st) ? 1 : 0;
 	if (hvc_watch_stop(c))
 		ret = 1;

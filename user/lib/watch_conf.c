@@ -268,12 +268,21 @@ static int set_dir(struct hvc_watch_conf *c, enum hvc_watch_key key,
 		snprintf(c->dir, sizeof(c->dir), "%s", v);
 		return 0;
 	case HVC_WK_KEEP:
+		if (!strcmp(v, "none")) {
+			c->keep = 0;
+			return 0;
+		}
 		return hvc_parse_count(name, v, 1, UINT64_MAX, &c->keep);
 	case HVC_WK_MAX_SIZE:
+		if (!strcmp(v, "none")) {
+			c->max_kib = 0;
+			return 0;
+		}
 		if (hvc_parse_size(v, &c->max_kib))
 			return -EINVAL;
 		if (!c->max_kib)
-			return hvc_err(EINVAL, "%s must be more than 0", name);
+			return hvc_err(EINVAL, "%s must be more than 0 (none: "
+				       "no limit)", name);
 		return 0;
 	default:
 		return -ENOENT;
@@ -367,4 +376,12 @@ int hvc_watch_conf_check(struct hvc_watch_conf *c, bool whole,
 	for (unsigned int i = 0; i < ARRAY_SIZE(c->typed); i++)
 		w->typed[i] = c->typed[i][0] ? c->typed[i] : NULL;
 	return 0;
+}
+
+void hvc_watch_conf_defaults(struct hvc_watch_conf *c)
+{
+	if (!(c->given & 1U << HVC_WK_KEEP))
+		c->keep = HVC_WATCH_KEEP_DEFAULT;
+	if (!(c->given & 1U << HVC_WK_MAX_SIZE))
+		c->max_kib = HVC_WATCH_MAX_KIB_DEFAULT;
 }

@@ -39,12 +39,20 @@ extern const char *const hvc_watch_key_names[HVC_WK_NR];
 int hvc_watch_key(const char *name);
 
 #define HVC_WATCH_DIR_LEN	4096
+/*
+ * What the directory of captures holds at most unless told otherwise
+ * ("none" lifts a limit): a watch left running must not fill its disk.
+ * At the default rates, 1000 captures are a quarter of an hour of
+ * storms; a capture of 256 records is tens of KiB.
+ */
+#define HVC_WATCH_KEEP_DEFAULT		1000
+#define HVC_WATCH_MAX_KIB_DEFAULT	(1ULL << 20)	/* 1 GiB */
 
 struct hvc_watch_conf {
 	struct hvc_watch w;		/* what WATCH_START sends */
 	bool halt;			/* halt time counts (w.halt_triggers) */
 	char dir[HVC_WATCH_DIR_LEN];	/* "": not given */
-	uint64_t keep, max_kib;		/* 0: any */
+	uint64_t keep, max_kib;		/* 0: none (given) or the default */
 	unsigned int given;		/* 1 << HVC_WK_* */
 	/* VM names only checked, their pid 0: never to arm (config_file.h) */
 	bool names_unresolved;
@@ -71,5 +79,8 @@ int hvc_watch_conf_set(struct hvc_watch_conf *c, enum hvc_watch_key key,
  */
 int hvc_watch_conf_check(struct hvc_watch_conf *c, bool whole,
 			 enum hvc_watch_key *bad);
+
+/* --keep and --max-size where neither option nor file gave them. */
+void hvc_watch_conf_defaults(struct hvc_watch_conf *c);
 
 #endif /* HVCTL_WATCH_CONF_H */
