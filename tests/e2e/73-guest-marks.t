@@ -135,6 +135,18 @@ expect_eq "babeltrace2: the marks" "$marks" "$(grep -cE 'guest_mark_(svm|vmx):' 
 expect_eq "report: the marks counted apart from exits" "$marks" \
 	"$("$HVCTL" -j report $t | py "d['marks']['count']")"
 "$HVCTL" report $t | grep -A3 '^Guest marks'
+# Perfetto: each mark an instant on its vCPU thread's track, with what
+# the guest passed, as dump has it.
+echo "$d" >/tmp/marks.dump.json
+"$HVCTL" export $t --perfetto /tmp/marks.pf.json || fail "export --perfetto failed"
+expect_eq "Perfetto: the marks, each on its vCPU's track, as dumped" True \
+	"$("$PYTHON" -c 'import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+pf = json.load(open(sys.argv[2]))["traceEvents"]
+want = sorted((e["mark_id"], e["vm_pid"], e["tid"], e["guest_tsc"]) for e in ev if e["type"] == "mark")
+got = sorted((int(e["name"].split()[1]), e["pid"], e["tid"], e["args"]["guest_tsc"]) for e in pf if e.get("cat") == "mark")
+inst = all(e["ph"] == "i" and e["s"] == "t" and "dur" not in e for e in pf if e.get("cat") == "mark")
+print(len(want) > 0 and got == want and inst)' /tmp/marks.dump.json /tmp/marks.pf.json)"
 
 echo "# a guest marking in a loop: 100 a second recorded, the rest limited"
 reset_config
