@@ -143,6 +143,37 @@ expect_eq "each value: the window's rule, halts counted" "[]" \
 expect_eq "a stall capture crossed by the halts' time" True \
 	"$(watch_vals "halts_counted(d['captures'], 100000000)")"
 
+echo "# an exit's part: the slow exits' 30ms are the VMM's, not runnable"
+trig="[(c, r) for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['type'] == 1]"
+watch exit_ns=15000000 exit_on=2 rate=100 -- --slow 3:30000
+expect_eq "on vmm: the slow exits trigger, by their VMM part" True \
+	"$(cap "len([r for c, r in $trig if $PORT == 0x81]) == 3")"
+expect_eq "on vmm: each value its trigger's VMM part, at least 15ms" "[]" \
+	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['vmm_ns'] or r['vmm_ns'] < 15000000]")"
+watch exit_ns=15000000 exit_on=4 rate=100 -- --slow 3:30000
+expect_eq "on runnable: each value its trigger's runnable part, at least 15ms" "[]" \
+	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['runnable_ns'] or r['runnable_ns'] < 15000000]")"
+echo "# ... and a FIFO hog on the spinning vCPU's CPU for 60ms makes one"
+rm -f "$OUT" /tmp/watch.ready
+"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready exit_ns=15000000 exit_on=4 rate=100 &
+wpid=$!
+while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+hog_spin 60 1000
+kill -TERM "$wpid"
+wait "$wpid" || fail "watch_nl.py run failed"
+expect_eq "on runnable: the hog's exit, its value the runnable part" True \
+	"$(cap "any(r['runnable_ns'] >= 60000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
+
+echo "# an exit's total leaves its halt out, unless asked: 10 x 5ms halted"
+watch exit_ns=3000000 rate=100 -- --halt 10:5000
+expect_eq "each value: its trigger's time outside a halt, at least 3ms" "[]" \
+	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['duration_ns'] - r['halt_ns'] or c['header']['value_ns'] < 3000000]")"
+watch exit_ns=3000000 halt_triggers=1 rate=100 -- --halt 10:5000
+expect_eq "with halt: each value its trigger's whole time" "[]" \
+	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['duration_ns'] or r['duration_ns'] < 3000000]")"
+expect_eq "with halt: a halt's exit made a capture its halt crossed" True \
+	"$(cap "any(r['halt_ns'] and r['duration_ns'] - r['halt_ns'] < 3000000 for c, r in $trig)")"
+
 echo "# a quiet guest: it spins 3s, its vCPU alone on CPU 0"
 # (Under emulation a storm of fast exits is a stall: each costs ~20us,
 # the guest's code between them far less.)
