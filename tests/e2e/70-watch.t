@@ -161,8 +161,8 @@ while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
 hog_spin 60 1000
 kill -TERM "$wpid"
 wait "$wpid" || fail "watch_nl.py run failed"
-expect_eq "on runnable: the hog's exit, its value the runnable part" True \
-	"$(cap "any(r['runnable_ns'] >= 60000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
+expect_eq "on runnable: an exit the hog preempted, its value the runnable part" True \
+	"$(cap "any(r['preempt_pid'] == $HOG_PID and r['runnable_ns'] >= 15000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
 
 echo "# an exit's total leaves its halt out, unless asked: 10 x 5ms halted"
 watch exit_ns=3000000 rate=100 -- --halt 10:5000
