@@ -141,6 +141,31 @@ for m in hvtrace_exits_total hvtrace_exit_seconds_total \
 		"$("$PYTHON" "$PROM" value "$prom" "sum(resets($m[10m]))")"
 done
 
+# A live VM's name and UUID (QEMU's -name, -uuid on its VMM's command
+# line) in hvtrace_vm_info, joined to its exits by the vm label as a
+# dashboard would.
+uuid=6a1e5c4e-0075-4000-8000-000000000075
+"$HVGUEST" --name web01 --uuid "$uuid" --forever --cpuid 1 \
+	>/tmp/75-guest.out 2>&1 &
+gpid=$!
+for _ in $(seq 100); do
+	[ "$(vm_of "$gpid")" != "" ] && break
+	sleep 0.1
+done
+vmn=$(vm_of "$gpid")
+[ -n "$vmn" ] || fail "the named guest's VM was not seen"
+"$PYTHON" "$PROM" wait "$prom" "hvtrace_vm_info{name=\"web01\"}" 1 30 ||
+	fail "the named VM did not reach Prometheus"
+expect_eq "hvtrace_vm_info of web01: its vm, pid and uuid" 1 \
+	"$("$PYTHON" "$PROM" value "$prom" "hvtrace_vm_info{name=\"web01\",vm=\"$vmn\",pid=\"$gpid\",uuid=\"$uuid\"}")"
+named="sum(hvtrace_exits_total{reason=\"CPUID\"} * on (vm) group_left (name) hvtrace_vm_info{name=\"web01\"})"
+"$PYTHON" "$PROM" wait "$prom" "$named > bool 0" 1 30 ||
+	fail "web01's exits, joined by name, did not reach Prometheus"
+expect_eq "web01's CPUID exits joined by name less those of its vm" 0 \
+	"$("$PYTHON" "$PROM" value "$prom" "$named - sum(hvtrace_exits_total{vm=\"$vmn\",reason=\"CPUID\"})")"
+kill -INT "$gpid"
+wait "$gpid"
+
 # The shipped rules and dashboard on this real data: every expression
 # evaluates; the runnable share has a series per VM (NaN where a VM's
 # vCPU time did not grow within 5 minutes).
