@@ -17,14 +17,36 @@
 #include "fake_nl.h"
 #include "watch.h"
 
-/* write(2) of the code under test: fails with this errno when set. */
+/*
+ * write(2) of the code under test: fails with this errno when set, into
+ * every file or, with fake_write_only, only into files whose path holds
+ * it (one capture's, the disk full while it was written).
+ */
 static int fake_write_err;
+static const char *fake_write_only;
 ssize_t __real_write(int fd, const void *buf, size_t n);
 ssize_t __wrap_write(int fd, const void *buf, size_t n);
 
+static bool fake_write_fails(int fd)
+{
+	char link[64], path[1024];
+	ssize_t len;
+
+	if (!fake_write_err)
+		return false;
+	if (!fake_write_only)
+		return true;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return false;
+	path[len] = '\0';
+	return strstr(path, fake_write_only);
+}
+
 ssize_t __wrap_write(int fd, const void *buf, size_t n)
 {
-	if (fake_write_err) {
+	if (fake_write_fails(fd)) {
 		errno = fake_write_err;
 		return -1;
 	}
@@ -782,10 +804,10 @@ static void test_run(void)
 /* A full disk: the capture is dropped, counted, nothing left behind. */
 static void test_disk_full(void)
 {
-	struct hvc_capture stall, ex;
-	struct hvtrace_event keep[2][64];
+	struct hvc_capture stall, ex, pre;
+	struct hvtrace_event keep[3][64];
 	char *d = tmpdir("full");
-	char *out;
+	char one[512], path[1024], *out;
 	timer_t t;
 
 	fake_reset();
@@ -813,6 +835,46 @@ static void test_disk_full(void)
 	CHECK_HAS(out, "0 captures written, 2 dropped for a full disk\n");
 	free(out);
 	CHECK_INT(count_entries(d, ""), 0);
+
+	/*
+	 * The disk full for the second capture only: the first is written
+	 * before and the third after, each whole and readable; nothing is
+	 * left of the second, not even its .tmp- directory.
+	 */
+	snprintf(one, sizeof(one), "%s", tmpdir("full-one"));
+	fake_reset();
+	put_status(0, 0);
+	made(stall_capture, &stall, keep[0]);
+	made(exit_capture, &ex, keep[1]);
+	made(preempt_capture, &pre, keep[2]);
+	put_capture(&stall);
+	put_capture(&ex);
+	put_capture(&pre);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	fake_write_err = ENOSPC;
+	fake_write_only = "-vm1-vcpu0/";
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "10ms", "-o", one), 0);
+	timer_delete(t);
+	fake_write_err = 0;
+	fake_write_only = NULL;
+	CHECK_HAS(out, ": No space left on device: capture 2 (vm 1 vcpu 0) "
+		  "dropped, 1 so far for a full disk; going on\n");
+	CHECK_HAS(out, "2 captures written, 1 dropped for a full disk\n");
+	free(out);
+	CHECK_INT(count_entries(one, ".tmp-"), 0);
+	CHECK_INT(count_entries(one, "-vm1-vcpu0"), 0);
+	CHECK_INT(count_entries(one, "2026"), 2);
+	CHECK(find_capture(one, "-vm3-vcpu2", path, sizeof(path)));
+	out = FAKE_OUTPUT(false, hvctl_cmd_dump, "dump", path, NULL);
+	CHECK_INT(fake_count(out, " NPF "), 14);
+	CHECK_HASNT(out, "warning");
+	free(out);
+	CHECK(find_capture(one, "-vm1-vcpu1", path, sizeof(path)));
+	out = FAKE_OUTPUT(true, hvctl_cmd_dump, "dump", path, NULL);
+	CHECK_HAS(out, "\"type\":\"preempt\"");
+	CHECK_HASNT(out, "warning");
+	free(out);
 
 	/* JSON: one object a line, the capture's members and its path. */
 	fake_reset();
