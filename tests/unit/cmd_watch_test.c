@@ -612,6 +612,24 @@ static char *slurp(const char *path)
 	return s;
 }
 
+/*
+ * A fresh module holding three captures to read, once: a stall (vm 3
+ * vcpu 2), an exit (vm 1 vcpu 0), a preemption (vm 1 vcpu 1).
+ */
+static void put_three(struct hvc_capture *stall, struct hvc_capture *ex,
+		      struct hvc_capture *pre, struct hvtrace_event keep[3][64])
+{
+	fake_reset();
+	put_status(0, 0);
+	made(stall_capture, stall, keep[0]);
+	made(exit_capture, ex, keep[1]);
+	made(preempt_capture, pre, keep[2]);
+	put_capture(stall);
+	put_capture(ex);
+	put_capture(pre);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+}
+
 static void test_run(void)
 {
 	struct hvc_capture stall, ex, pre;
@@ -630,15 +648,7 @@ static void test_run(void)
 	snprintf(file, sizeof(file), "%s/.tmp-mine", d);
 	mkdir(file, 0700);
 
-	fake_reset();
-	put_status(0, 0);
-	made(stall_capture, &stall, keep[0]);
-	made(exit_capture, &ex, keep[1]);
-	made(preempt_capture, &pre, keep[2]);
-	put_capture(&stall);
-	put_capture(&ex);
-	put_capture(&pre);
-	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	put_three(&stall, &ex, &pre, keep);
 	hvctl_json = false;
 	t = stop_timer(300);
 	CHECK_INT(WATCH_RUN(&out, "--stall", "20ms/50ms", "--history", "512",
@@ -842,15 +852,7 @@ static void test_disk_full(void)
 	 * left of the second, not even its .tmp- directory.
 	 */
 	snprintf(one, sizeof(one), "%s", tmpdir("full-one"));
-	fake_reset();
-	put_status(0, 0);
-	made(stall_capture, &stall, keep[0]);
-	made(exit_capture, &ex, keep[1]);
-	made(preempt_capture, &pre, keep[2]);
-	put_capture(&stall);
-	put_capture(&ex);
-	put_capture(&pre);
-	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	put_three(&stall, &ex, &pre, keep);
 	fake_write_err = ENOSPC;
 	fake_write_only = "-vm1-vcpu0/";
 	t = stop_timer(300);
