@@ -10,11 +10,11 @@
 # make install         hvctl, hvmark, their man pages and hvctl's bash
 #                      completion (PREFIX=/usr, SBINDIR, BINDIR, MANDIR,
 #                      BASHCOMPDIR, DESTDIR)
-# make check           every test (unit, KUnit, the VM suite on 6.1 and the
-#                      debug kernel, part of it on 6.12 and 6.12-rt, DKMS);
+# make check           every test (unit, KUnit, the VM suite on 6.1 and 6.12,
+#                      part of it on the debug kernel and 6.12-rt, DKMS);
 #                      installs the Debian packages it needs
-# make check-matrix    the whole VM suite on 6.12 and 6.12-rt, the nested
-#                      Linux guest on 6.1 (~50 minutes)
+# make check-matrix    the whole VM suite on the debug kernel and 6.12-rt,
+#                      the nested Linux guest on 6.1 (about 2 hours)
 # make demo            boot a VM with hvtrace loaded and run a workload
 # make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
 #                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
