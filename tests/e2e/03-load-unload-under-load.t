@@ -6,7 +6,7 @@
 
 # 30 cycles on the stock kernels, 10 on the others: a cycle takes 4 s
 # under emulation on a busy host, about 19 s with KASAN and lockdep.
-# make check-matrix runs 100 on stock 6.12 (HVT_CYCLES).
+# HVT_CYCLES=100 in the VM's environment runs more, by hand.
 case "$HVT_KERNEL_KIND" in
 stock) cycles=${HVT_CYCLES:-30} ;;
 *) cycles=${HVT_CYCLES:-10} ;;

@@ -16,8 +16,12 @@ echo 0 >"$TRACEFS/tracing_on"
 : >"$TRACEFS/trace"
 echo 1 >"$TRACEFS/events/kvm/kvm_exit/enable"
 echo 1 >"$TRACEFS/tracing_on"
+# Two seconds on the debug kernel: a fresh VM's first guest there ran
+# one round in the first (the slow exits are its rounds).
+secs=1
+[ "$HVT_KERNEL_KIND" = debug ] && secs=2
 watch exit_ns=20000000 history=16 post_ns=5000000 rate=100 -- \
-	--vcpus 2 --pio 40 --slow 1:30000 --seconds 1
+	--vcpus 2 --pio 40 --slow 1:30000 --seconds $secs
 echo 0 >"$TRACEFS/tracing_on"
 echo 0 >"$TRACEFS/events/kvm/kvm_exit/enable"
 # "vcpu ID rip INFO1" of each exit, in order.
@@ -35,6 +39,7 @@ gpid=$(field pid "$GUEST_LINE")
 # not reach back past its vCPU's previous trigger (those records are the
 # previous capture's): it holds the last 16 records, or all since then.
 slow="[c for c in caps if [$PORT for r in c['records'] if r['seq'] == c['header']['trigger_seq']] == [0x81]]"
+echo "  rounds $(field iterations "$GUEST_LINE"); slow exits' captures of vCPU 0, 1: $(cap "[len([c for c in $slow if c['header']['vcpu_id'] == i]) for i in (0, 1)]"); suppressed busy, rate: $(cap "[st['suppressed_busy'], st['suppressed_rate']]")"
 expect_eq "captures of a slow exit, two or more per vCPU" True \
 	"$(cap "all(len([c for c in $slow if c['header']['vcpu_id'] == i]) >= 2 for i in (0, 1))")"
 prev="max([0] + [x['header']['trigger_seq'] for x in caps if x['header']['vcpu_id'] == c['header']['vcpu_id'] and x['header']['id'] < c['header']['id']])"
@@ -145,22 +150,19 @@ expect_eq "a stall capture crossed by the halts' time" True \
 
 echo "# an exit's part: the slow exits' 30ms are the VMM's, not runnable"
 trig="[(c, r) for c in caps for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['type'] == 1]"
-watch exit_ns=15000000 exit_on=2 rate=100 -- --slow 3:30000
+watch exit_ns=15000000 exit_on=2 rate=100 post_ns=1000000 -- --slow 3:30000
+# (A capture still being copied makes the next trigger "busy": counted.)
 expect_eq "on vmm: the slow exits trigger, by their VMM part" True \
-	"$(cap "len([r for c, r in $trig if $PORT == 0x81]) == 3")"
+	"$(cap "(lambda n: n >= 1 and n + st['suppressed_busy'] >= 3)(len([r for c, r in $trig if $PORT == 0x81]))")"
 expect_eq "on vmm: each value its trigger's VMM part, at least 15ms" "[]" \
 	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['vmm_ns'] or r['vmm_ns'] < 15000000]")"
-watch exit_ns=15000000 exit_on=4 rate=100 -- --slow 3:30000
+watch exit_ns=15000000 exit_on=4 rate=100 post_ns=1000000 -- --slow 3:30000
 expect_eq "on runnable: each value its trigger's runnable part, at least 15ms" "[]" \
 	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['runnable_ns'] or r['runnable_ns'] < 15000000]")"
 echo "# ... and a FIFO hog on the spinning vCPU's CPU for 60ms makes one"
-rm -f "$OUT" /tmp/watch.ready
-"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready exit_ns=15000000 exit_on=4 rate=100 &
-wpid=$!
-while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+watch_bg exit_ns=15000000 exit_on=4 rate=100
 hog_spin 60 1000
-kill -TERM "$wpid"
-wait "$wpid" || fail "watch_nl.py run failed"
+watch_end
 expect_eq "on runnable: an exit the hog preempted, its value the runnable part" True \
 	"$(cap "any(r['preempt_pid'] == $HOG_PID and r['runnable_ns'] >= 15000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
 
@@ -230,13 +232,9 @@ expect_eq "captures of vCPU 1 only" True \
 	"$(cap "len(caps) >= 1 and all(c['header']['vcpu_id'] == 1 for c in caps)")"
 
 echo "# preemption: a FIFO hog takes the spinning vCPU's CPU for 60ms"
-rm -f "$OUT" /tmp/watch.ready
-"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready preempt_ns=30000000 &
-wpid=$!
-while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+watch_bg preempt_ns=30000000
 hog_spin 60 1000
-kill -TERM "$wpid"
-wait "$wpid" || fail "watch_nl.py run failed"
+watch_end
 pre="[c for c in caps if c['header']['trigger'] == 'preempted']"
 expect_eq "one preemption capture" 1 "$(cap "len($pre)")"
 expect_eq "its trigger record names the hog" "$HOG_PID hvhog" \
@@ -266,10 +264,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 expect_eq "disarmed with it" 0 "$("$PYTHON" "$W" status | py "d['armed']")"
-rm -f /tmp/watch.ready
-"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready exit_ns=1000000 &
-wpid=$!
-while [ ! -e /tmp/watch.ready ]; do sleep 0.1; done
+watch_bg exit_ns=1000000
 expect_eq "another socket is refused" \
 	"refused EBUSY: hvtrace: another socket's watch is armed (an hvctl watch?)" \
 	"$("$PYTHON" "$W" arm-only exit_ns=1000000)"
@@ -291,7 +286,7 @@ expect_eq "memory: 3 histories and the 8 ready for new vCPUs" True \
 modprobe -r hvtrace || fail "unload with the watch armed failed"
 kill "$gpid" 2>/dev/null
 wait "$gpid"
-wait "$wpid"
+wait "$WATCH_PID"
 expect_eq "the watch's reader saw the family go" 3 $?
 modprobe hvtrace || fail "reload failed"
 expect_eq "after reload: disarmed, nothing held" "0 0 0" \

@@ -164,7 +164,7 @@ named="sum(hvtrace_exits_total{reason=\"CPUID\"} * on (vm) group_left (name) hvt
 expect_eq "web01's CPUID exits joined by name less those of its vm" 0 \
 	"$("$PYTHON" "$PROM" value "$prom" "$named - sum(hvtrace_exits_total{vm=\"$vmn\",reason=\"CPUID\"})")"
 kill -INT "$gpid"
-wait "$gpid"
+wait "$gpid" || fail "the named guest failed: $(cat /tmp/75-guest.out)"
 
 # The shipped rules and dashboard on this real data: every expression
 # evaluates; the runnable share has a series per VM (NaN where a VM's

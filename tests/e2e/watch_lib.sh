@@ -4,30 +4,40 @@
 W=$HVT_ROOT/tests/e2e/watch_nl.py
 OUT=/tmp/watch.json
 
+# watch_bg SETTINGS...: arm with SETTINGS, in the background until
+# watch_end, which disarms; the captures are then in $OUT.
+watch_bg() {
+	rm -f "$OUT" /tmp/watch.ready
+	"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready "$@" &
+	WATCH_PID=$!
+	while [ ! -e /tmp/watch.ready ]; do
+		kill -0 "$WATCH_PID" 2>/dev/null || fail "watch_nl.py run ended early"
+		sleep 0.1
+	done
+	[ -s /tmp/watch.ready ] && fail "arming: $(cat /tmp/watch.ready)"
+}
+
+watch_end() {
+	kill -TERM "$WATCH_PID"
+	wait "$WATCH_PID" || fail "watch_nl.py run failed"
+	[ -s "$OUT" ] || fail "no captures file"
+}
+
 # watch SETTINGS... -- GUEST ARGS...: arm with SETTINGS, run hvguest,
 # give the post windows time to end, disarm; the captures are in $OUT
 # and the guest's line in $GUEST_LINE.
 watch() {
-	local settings=() pid
+	local settings=()
 
 	while [ "$1" != -- ]; do
 		settings+=("$1")
 		shift
 	done
 	shift
-	rm -f "$OUT" /tmp/watch.ready
-	"$PYTHON" "$W" run "$OUT" 600 /tmp/watch.ready "${settings[@]}" &
-	pid=$!
-	while [ ! -e /tmp/watch.ready ]; do
-		kill -0 "$pid" 2>/dev/null || fail "watch_nl.py run ended early"
-		sleep 0.1
-	done
-	[ -s /tmp/watch.ready ] && fail "arming: $(cat /tmp/watch.ready)"
+	watch_bg "${settings[@]}"
 	GUEST_LINE=$(guest "$@") || exit 1
 	sleep 0.5
-	kill -TERM "$pid"
-	wait "$pid" || fail "watch_nl.py run failed"
-	[ -s "$OUT" ] || fail "no captures file"
+	watch_end
 }
 
 # cap EXPR: EXPR over d (the captures file), caps = d['captures'].

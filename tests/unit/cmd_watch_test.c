@@ -167,7 +167,7 @@ static void test_bad_options(void)
 		  "--vcpu", "5-2", "-o", d);
 	CHECK_BAD("bad size '10X' (e.g. 2048, 512K, 4M)", "--exit", "5ms",
 		  "--max-size", "10X", "-o", d);
-	CHECK_BAD("--keep must be a positive number, not '0'", "--exit", "5ms",
+	CHECK_BAD("--keep must be more than 0 (none: no limit)", "--exit", "5ms",
 		  "--keep", "0", "-o", d);
 	CHECK_BAD("missing -o DIR", "--exit", "5ms");
 	CHECK_BAD("--rate takes a number from 1 to 3600, not '0'",

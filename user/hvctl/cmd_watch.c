@@ -156,10 +156,11 @@ static void limits(char *buf, size_t len, const struct hvc_watch_conf *c)
 
 	size_str(size, sizeof(size), c->max_kib);
 	if (c->keep && c->max_kib)
-		snprintf(buf, len, "at most %" PRIu64 " captures and %s",
-			 c->keep, size);
+		snprintf(buf, len, "at most %" PRIu64 " capture%s and %s",
+			 c->keep, c->keep == 1 ? "" : "s", size);
 	else if (c->keep)
-		snprintf(buf, len, "at most %" PRIu64 " captures", c->keep);
+		snprintf(buf, len, "at most %" PRIu64 " capture%s", c->keep,
+			 c->keep == 1 ? "" : "s");
 	else if (c->max_kib)
 		snprintf(buf, len, "at most %s", size);
 	else
@@ -498,9 +499,9 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 		 "                 [--guest-mark[=PID]]\n"
 		 "                 [--history N] [--post DUR] [--rate N] "
 		 "[--rate-total N]\n"
-		 "                 [--vm PID] [--vcpu LIST] -o DIR [--keep N] "
-		 "[--max-size SIZE]\n"
-		 "                 [--config FILE]",
+		 "                 [--vm PID] [--vcpu LIST] -o DIR\n"
+		 "                 [--keep N|none] [--max-size SIZE|none] "
+		 "[--config FILE]",
 	.opts = watch_opts,
 	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
 		   "(the exits that led up to it, who preempted the vCPU) with\n"

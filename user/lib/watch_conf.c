@@ -272,6 +272,9 @@ static int set_dir(struct hvc_watch_conf *c, enum hvc_watch_key key,
 			c->keep = 0;
 			return 0;
 		}
+		if (!strcmp(v, "0"))
+			return hvc_err(EINVAL, "%s must be more than 0 (none: "
+				       "no limit)", name);
 		return hvc_parse_count(name, v, 1, UINT64_MAX, &c->keep);
 	case HVC_WK_MAX_SIZE:
 		if (!strcmp(v, "none")) {
