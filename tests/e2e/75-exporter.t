@@ -7,6 +7,8 @@
 # nanosecond; a second workload is in the next scrape (each scrape reads
 # the module afresh); each VM's CPUID exits in Prometheus
 # (hvtrace_exits_total{vm,reason}) are its VMM's own count, exactly;
+# rate() over a window around a workload, per reason and per state, and
+# each state's share of the vCPU's time are hvctl stat's, exactly;
 # after hvctl clear hvctl stat counts from zero but no counter of the
 # exporter goes back (resets() = 0); every PromQL expression of the
 # Grafana dashboard and
@@ -22,9 +24,6 @@ W=$(mktemp -d /tmp/exporter.XXXXXX)
 EPID=
 PROM_PID=
 trap 'kill $EPID $PROM_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$W"' EXIT
-
-command -v prometheus >/dev/null ||
-	fail "no prometheus in the VM's root: install Debian's prometheus (tests/deps)"
 
 # The exporter's counters are since load: a fresh module, so they start
 # with this test's (hvctl stat's, until the clear below).
@@ -68,28 +67,7 @@ print("  a scrape takes %.1f ms (20 in a row, under emulation)" %
 echo "  exporter's memory: $(grep VmRSS /proc/$EPID/status | tr -s ' \t' ' ')"
 
 # A Prometheus server scraping it every second.
-pport=$("$PYTHON" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-cat >"$W/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: hvtrace
-    static_configs:
-      - targets: ['$addr']
-EOF
-prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/tsdb" \
-	--web.listen-address="127.0.0.1:$pport" --log.level=warn \
-	>"$W/prometheus.log" 2>&1 &
-PROM_PID=$!
-prom=127.0.0.1:$pport
-start=$SECONDS
-"$PYTHON" "$PROM" wait "$prom" 'up{job="hvtrace"}' 1 300 ||
-	fail "Prometheus did not scrape the exporter: $(tail -20 "$W/prometheus.log")"
-echo "  Prometheus scraping after $((SECONDS - start))s"
+prometheus_start "$addr" "$W"
 "$PYTHON" "$PROM" wait "$prom" hvtrace_up 1 60 || fail "hvtrace_up"
 "$PYTHON" "$PROM" query "$prom" "$W/stat.json" "$pid" ||
 	fail "Prometheus's figures are not hvctl stat's"
@@ -119,6 +97,31 @@ expect_eq "second guest's CPUID exits in Prometheus (vm $vm2)" "$cpuid2" \
 	"$("$PYTHON" "$PROM" value "$prom" "hvtrace_exits_total{vm=\"$vm2\",pid=\"$pid2\",reason=\"CPUID\"}")"
 expect_eq "resets of the exit counters so far" 0 \
 	"$("$PYTHON" "$PROM" value "$prom" 'sum(resets(hvtrace_exits_total[10m]))')"
+
+# rate() and the shares of time built on it, over a window that brackets
+# a known workload: a VM whose counters stand still while its one vCPU
+# halts 5 s in the kernel (one exit, ended after it), stat A taken then;
+# the workload after the halt; stat B once the guest has ended. Without
+# extrapolation (samples on both ends of the window), rate() times the
+# window is hvctl stat's difference, exactly.
+"$HVGUEST" --halt 1:5000000 --pio 300 --cpuid 400 --slow 2:20000 \
+	>"$W/rate-guest.out" 2>&1 &
+gpid=$!
+for _ in $(seq 100); do
+	[ -n "$(vm_of "$gpid")" ] && break
+	sleep 0.1
+done
+[ -n "$(vm_of "$gpid")" ] || fail "the halting guest's VM was not seen"
+sleep 1
+t_a=$(date +%s.%N)
+"$HVCTL" -j stat --vcpus >"$W/rate-a.json" || fail "hvctl stat failed"
+wait "$gpid" || fail "the halting guest failed: $(cat "$W/rate-guest.out")"
+"$HVCTL" -j stat --vcpus >"$W/rate-b.json" || fail "hvctl stat failed"
+"$PYTHON" "$PROM" wait "$prom" \
+	"sum(hvtrace_exits_total{pid=\"$gpid\",reason=\"CPUID\"})" 400 30 ||
+	fail "the halting guest's exits did not reach Prometheus"
+"$PYTHON" "$PROM" rates "$prom" "$W/rate-a.json" "$W/rate-b.json" "$gpid" \
+	"$t_a" || fail "rate() over the workload is not hvctl stat's"
 
 # hvctl clear starts hvctl stat's counts again, not the exporter's:
 # Prometheus sees them go on, never back.

@@ -84,6 +84,38 @@ hv() {
 	"$HVCTL" "$@" || fail "hvctl $* failed"
 }
 
+# prometheus_start TARGET DIR: a Prometheus server (Debian's), its files
+# in DIR, scraping http://TARGET/metrics every second, on a port the
+# kernel picks. Returns once it has scraped TARGET, with PROM_PID its
+# pid and prom its HOST:PORT.
+prometheus_start() {
+	local port start=$SECONDS
+
+	command -v prometheus >/dev/null ||
+		fail "no prometheus in the VM's root: install Debian's prometheus (tests/deps)"
+	port=$("$PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+	cat >"$2/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: hvtrace
+    static_configs:
+      - targets: ['$1']
+EOF
+	prometheus --config.file="$2/prometheus.yml" --storage.tsdb.path="$2/tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn \
+		>"$2/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	prom=127.0.0.1:$port
+	"$PYTHON" "$HVT_ROOT/tests/e2e/prom.py" wait "$prom" 'up{job="hvtrace"}' 1 300 ||
+		fail "Prometheus did not scrape $1: $(tail -20 "$2/prometheus.log")"
+	echo "  Prometheus scraping after $((SECONDS - start))s"
+}
+
 # hog_spin HOG_MS SPIN_MS: hvguest spins SPIN_MS in its guest on CPU 0
 # while hvhog, SCHED_FIFO on CPU 0, burns HOG_MS from 300ms after the
 # spin began; this shell runs on CPU 1 meanwhile (on the debug kernel its

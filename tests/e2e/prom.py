@@ -16,6 +16,11 @@ usage:
                                   reason (the VMs' added up), histogram_quantile() of 0.5 and
                                   0.99 in the bucket of stat's p50 and p99,
                                   the time of VMM PID's vCPUs by state
+  prom.py rates PROM A B PID T     rate() over a window that brackets
+                                  a workload of VMM PID, against stat
+                                  A (taken at time T, before it) and B
+                                  (after it): per reason, per state,
+                                  each state's share of the vCPU's time
   prom.py value PROM EXPR         the one result's value
 
 A check prints "ok - WHAT" or "not ok - WHAT: why"; the exit status is 1
@@ -129,9 +134,11 @@ def cmd_exits(metrics, stat_file):
            repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
 
 
-def query(prom, expr):
-    url = 'http://%s/api/v1/query?%s' % (
-        prom, urllib.parse.urlencode({'query': expr}))
+def query(prom, expr, at=None):
+    args = {'query': expr}
+    if at is not None:
+        args['time'] = at
+    url = 'http://%s/api/v1/query?%s' % (prom, urllib.parse.urlencode(args))
     d = json.load(urllib.request.urlopen(url, timeout=30))
     if d.get('status') != 'success':
         raise RuntimeError('%s: %r' % (expr, d))
@@ -202,9 +209,70 @@ def cmd_query(prom, stat_file, pid):
            repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
 
 
+STATES = ('guest', 'handling', 'vmm', 'halt', 'runnable', 'other')
+
+
+def cmd_rates(prom, file_a, file_b, pid, t_a):
+    """rate(X[W]) at time E is (X(E) - X(E - W)) / W exactly when samples
+    lie on both ends of the window: nothing is extrapolated (Prometheus
+    2's windows hold both ends). The window runs from the first scrape
+    after stat A to the newest scrape, after stat B; the check that the
+    samples at its ends are A's and B's shows nothing else moved."""
+    a, b = json.load(open(file_a)), json.load(open(file_b))
+    ts = [float(t) for t, _ in
+          query(prom, 'hvtrace_up[5m]')[0]['values']]
+    after = [t for t in ts if t > float(t_a)]
+    if len(after) < 2:
+        result(False, 'scrapes after stat A', repr(ts[-5:]))
+        return
+    start, end = '%.3f' % after[0], '%.3f' % after[-1]
+    ms = round((after[-1] - after[0]) * 1000)
+    win = ms / 1000
+    va = {k: w for k, w in stat_vcpus(a).items() if w['pid'] == pid}
+    vb = {k: w for k, w in stat_vcpus(b).items() if w['pid'] == pid}
+    for at, v, name in ((start, va, 'A'), (end, vb, 'B')):
+        got = {r['metric']['vcpu']: int(float(r['value'][1])) for r in query(
+            prom, 'hvtrace_vcpu_exits_total{pid="%s"}' % pid, at)}
+        want = {k[1]: w['count'] for k, w in v.items()}
+        result(got == want and got, 'Prometheus at %s = hvctl stat %s: '
+               'exits per vCPU of VMM %s (%s)' % (at, name, pid, want),
+               repr(got))
+    # Only VMM PID ran between A and B: hvctl stat's reasons are its.
+    want = {r: n - stat_counts(a).get(r, 0)
+            for r, n in stat_counts(b).items()}
+    want = {r: n for r, n in want.items() if n}
+    got = {r['metric']['reason']: round(float(r['value'][1]) * win)
+           for r in query(prom, 'sum by (reason) (rate(hvtrace_exits_to'
+                          'tal{pid="%s"}[%dms]))' % (pid, ms), end)}
+    got = {r: n for r, n in got.items() if n}
+    result(got == want and got, 'rate(hvtrace_exits_total[%dms]) of VMM '
+           '%s, times the window: hvctl stat\'s exits between A and B (%s)'
+           % (ms, pid, show(want)), show(got))
+    d = {st: sum(vb[k][st + '_ns'] - va[k][st + '_ns'] for k in vb)
+         for st in STATES}
+    got = {r['metric']['state']: round(float(r['value'][1]) * win * 1e9)
+           for r in query(prom, 'sum by (state) (rate(hvtrace_vcpu_seconds'
+                          '_total{pid="%s"}[%dms]))' % (pid, ms), end)}
+    result(got == d, 'rate(hvtrace_vcpu_seconds_total[%dms]) by state, '
+           'times the window: hvctl stat\'s time between A and B, to the '
+           'nanosecond (%s)' % (ms, show(d)), show(got))
+    total = sum(d.values())
+    expr = ('sum by (state) (rate(hvtrace_vcpu_seconds_total{pid="%s"}[%dms]))'
+            ' / ignoring (state) group_left sum (rate(hvtrace_vcpu_seconds_'
+            'total{pid="%s"}[%dms]))' % (pid, ms, pid, ms))
+    got = {r['metric']['state']: float(r['value'][1])
+           for r in query(prom, expr, end)}
+    off = {st: (got.get(st), d[st] / total) for st in STATES
+           if got.get(st) is None or abs(got[st] - d[st] / total) > 1e-9}
+    result(not off and total > 0, 'each state\'s share of the vCPU time, '
+           'PromQL over rate(): hvctl stat\'s to 1e-9 (%s)' % ', '.join(
+               '%s %.6f' % (st, d[st] / total) for st in STATES), repr(off))
+
+
 def main(argv):
     cmds = {'scrape': (cmd_scrape, 2), 'exits': (cmd_exits, 2),
-            'wait': (cmd_wait, 4), 'query': (cmd_query, 3)}
+            'wait': (cmd_wait, 4), 'query': (cmd_query, 3),
+            'rates': (cmd_rates, 5)}
     if argv[:1] == ['value'] and len(argv) == 3:
         print(one_value(argv[1], argv[2]))
         return 0
