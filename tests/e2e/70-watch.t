@@ -168,9 +168,9 @@ expect_eq "on vmm: each value its trigger's VMM part, at least 15ms" "[]" \
 watch exit_ns=15000000 exit_on=4 rate=100 post_ns=1000000 -- --slow 3:30000
 expect_eq "on runnable: each value its trigger's runnable part, at least 15ms" "[]" \
 	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['runnable_ns'] or r['runnable_ns'] < 15000000]")"
-echo "# ... and a FIFO hog on the spinning vCPU's CPU for 60ms makes one"
+echo "# ... and a FIFO hog on the spinning vCPU's CPU for 40ms makes one"
 watch_bg exit_ns=15000000 exit_on=4 rate=100
-hog_spin 60 1000
+hog_spin 40 1000
 watch_end
 expect_eq "on runnable: an exit the hog preempted, its value the runnable part" True \
 	"$(cap "any(r['preempt_pid'] == $HOG_PID and r['runnable_ns'] >= 15000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
@@ -241,16 +241,16 @@ watch exit_ns=20000000 filter_vcpus=1 -- --vcpus 2 --slow 1:30000
 expect_eq "captures of vCPU 1 only" True \
 	"$(cap "len(caps) >= 1 and all(c['header']['vcpu_id'] == 1 for c in caps)")"
 
-echo "# preemption: a FIFO hog takes the spinning vCPU's CPU for 60ms"
+echo "# preemption: a FIFO hog takes the spinning vCPU's CPU for 40ms"
 watch_bg preempt_ns=30000000
-hog_spin 60 1000
+hog_spin 40 1000
 watch_end
 pre="[c for c in caps if c['header']['trigger'] == 'preempted']"
 expect_eq "one preemption capture" 1 "$(cap "len($pre)")"
 expect_eq "its trigger record names the hog" "$HOG_PID hvhog" \
 	"$(cap "' '.join('%d %s' % (r['preempt_pid'], r['preempt_comm']) for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'] and r['type'] == 2)")"
-expect_eq "off CPU at least the hog's 60ms, the value" True \
-	"$(cap "all(r['duration_ns'] >= 60000000 and r['duration_ns'] == c['header']['value_ns'] for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
+expect_eq "off CPU at least the hog's 40ms, the value" True \
+	"$(cap "all(r['duration_ns'] >= 40000000 and r['duration_ns'] == c['header']['value_ns'] for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
 
 echo "# refused settings change nothing"
 expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall, preemption limit or guest marks" \

@@ -94,7 +94,7 @@ echo "$rep" | grep -q 'IOIO' || fail "the report does not name the reason"
 echo "# a preemption: the story names the hog"
 rm -rf "$D"
 watch_start --preempted 30ms
-hog_spin 60 1000
+hog_spin 40 1000
 wait_captures 1
 watch_stop
 line=$(grep ' preempted vm ' /tmp/watch.out | head -n 1)
