@@ -1,8 +1,9 @@
 # Guest marks in the module, read through a plain netlink socket: each
 # mark a guest makes (hvguest's CPUID of leaf 0x48565400, as hvmark's) is
 # a record with its id, the TSC the guest passed and its RIP; the TSC
-# offset and ratio it carries map the host's TSC onto the guest's, a
-# little after the guest's own reading (the exit's cost, stated); a mark
+# offset and ratio it carries, those of its moment (the VMM moves the
+# offset between marks), map the host's TSC onto the guest's, a little
+# after the guest's own reading (the exit's cost, stated); a mark
 # triggers the watch only where the operator allows it, under the rate
 # limits; a CPUID of another leaf is no mark.
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +24,11 @@ echo "# a mark and a 20ms exit an iteration, for 1s; marks trigger, 3 a minute"
 # kernel (a fresh debug VM's first exits outlasted 5ms in all three).
 post=5000000
 [ "$HVT_KERNEL_KIND" = debug ] && post=15000000
+# After each iteration the VMM moves the vCPU's TSC offset on (KVM's
+# kvm_write_tsc_offset): each mark must carry the offset of its moment.
+step=1000000000
 watch mark_triggers=1 history=8 post_ns=$post rate=3 -- \
-	--cpuid 1:0x48565400 --slow 1:20000 --seconds 1
+	--cpuid 1:0x48565400 --slow 1:20000 --seconds 1 --tsc-step $step
 marks=$(field marks "$GUEST_LINE")
 rip_mark=$(field rip_mark "$GUEST_LINE")
 gpid=$(field pid "$GUEST_LINE")
@@ -38,6 +42,8 @@ expect_eq "each triggered by its mark record" True \
 	"$(cap "len($mk) == len(caps) and all(c['header']['trigger'] == 'mark' and r['type'] == $MARK and c['header']['trigger_ts'] == r['ts_ns'] for c, r in $mk)")"
 expect_eq "the mark: its id, the TSC the guest passed, the CPUID's RIP" True \
 	"$(cap "(lambda g: all(r['info1'] in g and r['info2'] == g[r['info1']] and r['rip'] == $rip_mark and r['duration_ns'] == 0 and r['vm_pid'] == $gpid for c, r in $mk))($(guest_tsc))")"
+expect_eq "the marks' TSC offsets: each its own, the first's plus whole steps" True \
+	"$(cap "(lambda o: len(set(o)) == len(o) >= 3 and all((x - o[0]) % 2**64 % $step == 0 for x in o))([r['tsc_offset'] for c, r in sorted($mk, key=lambda m: m[1]['ts_ns'])])")"
 expect_eq "ids in the order made" True \
 	"$(cap "[r['info1'] for c, r in $mk] == sorted(r['info1'] for c, r in $mk)")"
 # (A preemption of the CPUID's exit may come between; one that outlasts

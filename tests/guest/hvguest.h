@@ -70,6 +70,7 @@ struct config {
 	uint64_t rounds;		/* non-zero: --rounds given */
 	uint64_t spares;		/* --spare-vcpus K */
 	uint64_t vmm_work_usec;		/* --vmm-work USEC */
+	uint64_t tsc_step;		/* --tsc-step TICKS */
 	bool vmm_work_spin;		/* ... :spin */
 	bool shrink;
 	bool hop;

@@ -39,7 +39,7 @@ const char usage_line[] =
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
 	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
-	"[--vmm-work USEC[:spin]] [--name NAME] [--uuid UUID]\n";
+	"[--vmm-work USEC[:spin]] [--tsc-step TICKS] [--name NAME] [--uuid UUID]\n";
 
 static void __noreturn usage(void)
 {
@@ -84,6 +84,9 @@ static void __noreturn usage(void)
 	       "                         it over after every exit\n"
 	       "  --vmm-work USEC[:spin] the VMM handles each exit for USEC more, asleep\n"
 	       "                         (or busy, with :spin)\n"
+	       "  --tsc-step TICKS       after each iteration the VMM moves the vCPU's\n"
+	       "                         TSC offset on by TICKS (KVM_VCPU_TSC_OFFSET, as\n"
+	       "                         a VMM restoring a guest does)\n"
 	       "  --name NAME, --uuid UUID  taken and ignored: as QEMU's, they name\n"
 	       "                         the VM on this process's command line, where\n"
 	       "                         hvctl looks\n"
@@ -135,6 +138,7 @@ static const struct field_opt {
 	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
 	{ "rounds", 1, 1, { { "count", 1, 1000000, &cfg.rounds } } },
 	{ "spare-vcpus", 1, 1, { { "count", 1, MAX_SPARES, &cfg.spares } } },
+	{ "tsc-step", 1, 1, { { "TICKS", 1, UINT32_MAX * 1000ull, &cfg.tsc_step } } },
 };
 #define NR_FIELD_OPTS	((int)ARRAY_SIZE(field_opts))
 

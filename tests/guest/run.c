@@ -107,6 +107,29 @@ static void spin_started(struct vcpu *v)
 	}
 }
 
+/*
+ * --tsc-step: the vCPU's TSC offset moved on by cfg.tsc_step, as a VMM
+ * restoring or migrating a guest does (KVM traces it as
+ * kvm_write_tsc_offset); the guest's TSC reads jump by as much.
+ */
+static void step_tsc_offset(struct vcpu *v)
+{
+	uint64_t offset;
+	struct kvm_device_attr attr = {
+		.group = KVM_VCPU_TSC_CTRL,
+		.attr = KVM_VCPU_TSC_OFFSET,
+		.addr = (uint64_t)(uintptr_t)&offset,
+	};
+
+	if (ioctl(v->fd, KVM_GET_DEVICE_ATTR, &attr))
+		vcpu_fail(v, "KVM_GET_DEVICE_ATTR(KVM_VCPU_TSC_OFFSET): %s",
+			  strerror(errno));
+	offset += cfg.tsc_step;
+	if (ioctl(v->fd, KVM_SET_DEVICE_ATTR, &attr))
+		vcpu_fail(v, "KVM_SET_DEVICE_ATTR(KVM_VCPU_TSC_OFFSET): %s",
+			  strerror(errno));
+}
+
 /* What the VMM does for an exit of kind k before the next KVM_RUN. */
 static void handle_exit(struct vcpu *v, int kind)
 {
@@ -187,6 +210,8 @@ static void run_vcpu(struct vcpu *v, struct vcpu_thread *t)
 		kind = classify_exit(v);
 		handle_exit(v, kind);
 		vmm_work();
+		if (kind == K_DONE && cfg.tsc_step)
+			step_tsc_offset(v);
 		if (kind == K_DONE && finish_iteration(v))
 			break;
 		hand_over(v, other);
