@@ -14,7 +14,8 @@
 #                      part of it on the debug kernel and 6.12-rt, DKMS);
 #                      installs the Debian packages it needs
 # make check-matrix    the whole VM suite on the debug kernel and 6.12-rt,
-#                      the nested Linux guest on 6.1 (about 1.5 hours)
+#                      the nested Linux guest on 6.1, hvctl watch's soak
+#                      (SOAK_MINUTES, 30) on 6.12 (about 2 hours)
 # make demo            boot a VM with hvtrace loaded and run a workload
 # make fuzz            nlfuzz's long run in a 6.12 VM: a million netlink
 #                      messages (FUZZ_SEEDS, FUZZ_COUNT a run, FUZZ_SENDERS,
