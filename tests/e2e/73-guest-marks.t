@@ -26,7 +26,10 @@ post=5000000
 [ "$HVT_KERNEL_KIND" = debug ] && post=15000000
 # After each iteration the VMM moves the vCPU's TSC offset on (KVM's
 # kvm_write_tsc_offset): each mark must carry the offset of its moment.
-step=1000000000
+# (Where the host's TSC is unstable, as 6.1's in the test VM, KVM moves
+# the offset itself at each KVM_RUN too, so the guest's TSC stands still
+# while the VMM works: there the steps are whole to 1/10.)
+step=100000000000
 watch mark_triggers=1 history=8 post_ns=$post rate=3 -- \
 	--cpuid 1:0x48565400 --slow 1:20000 --seconds 1 --tsc-step $step
 marks=$(field marks "$GUEST_LINE")
@@ -42,8 +45,11 @@ expect_eq "each triggered by its mark record" True \
 	"$(cap "len($mk) == len(caps) and all(c['header']['trigger'] == 'mark' and r['type'] == $MARK and c['header']['trigger_ts'] == r['ts_ns'] for c, r in $mk)")"
 expect_eq "the mark: its id, the TSC the guest passed, the CPUID's RIP" True \
 	"$(cap "(lambda g: all(r['info1'] in g and r['info2'] == g[r['info1']] and r['rip'] == $rip_mark and r['duration_ns'] == 0 and r['vm_pid'] == $gpid for c, r in $mk))($(guest_tsc))")"
-expect_eq "the marks' TSC offsets: each its own, the first's plus whole steps" True \
-	"$(cap "(lambda o: len(set(o)) == len(o) >= 3 and all((x - o[0]) % 2**64 % $step == 0 for x in o))([r['tsc_offset'] for c, r in sorted($mk, key=lambda m: m[1]['ts_ns'])])")"
+steps="[((x - o[0]) % 2**64 + $step // 2) // $step for x in o]"
+rest="[((x - o[0]) % 2**64 + $step // 2) % $step - $step // 2 for x in o]"
+echo "  the marks' TSC offsets, in steps of $step from the first: $(cap "(lambda o: list(zip($steps, $rest)))([r['tsc_offset'] for c, r in sorted($mk, key=lambda m: m[1]['ts_ns'])])")"
+expect_eq "the marks' TSC offsets: the first's plus more whole steps each" True \
+	"$(cap "(lambda o: len(o) >= 3 and $steps == sorted(set($steps)) and all(abs(x) < $step // 10 for x in $rest))([r['tsc_offset'] for c, r in sorted($mk, key=lambda m: m[1]['ts_ns'])])")"
 expect_eq "ids in the order made" True \
 	"$(cap "[r['info1'] for c, r in $mk] == sorted(r['info1'] for c, r in $mk)")"
 # (A preemption of the CPUID's exit may come between; one that outlasts

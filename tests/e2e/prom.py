@@ -16,11 +16,12 @@ usage:
                                   reason (the VMs' added up), histogram_quantile() of 0.5 and
                                   0.99 in the bucket of stat's p50 and p99,
                                   the time of VMM PID's vCPUs by state
-  prom.py rates PROM A B PID T     rate() over a window that brackets
+  prom.py rates PROM A B PID TA TB rate() over a window that brackets
                                   a workload of VMM PID, against stat
-                                  A (taken at time T, before it) and B
-                                  (after it): per reason, per state,
-                                  each state's share of the vCPU's time
+                                  A (taken at time TA, before it) and B
+                                  (at TB, after it): exits, per reason,
+                                  per state, each state's share of the
+                                  vCPU's time
   prom.py value PROM EXPR         the one result's value
 
 A check prints "ok - WHAT" or "not ok - WHAT: why"; the exit status is 1
@@ -145,8 +146,8 @@ def query(prom, expr, at=None):
     return d['data']['result']
 
 
-def one_value(prom, expr):
-    r = query(prom, expr)
+def one_value(prom, expr, at=None):
+    r = query(prom, expr, at)
     return r[0]['value'][1] if len(r) == 1 else None
 
 
@@ -212,21 +213,30 @@ def cmd_query(prom, stat_file, pid):
 STATES = ('guest', 'handling', 'vmm', 'halt', 'runnable', 'other')
 
 
-def cmd_rates(prom, file_a, file_b, pid, t_a):
+def cmd_rates(prom, file_a, file_b, pid, t_a, t_b):
     """rate(X[W]) at time E is (X(E) - X(E - W)) / W exactly when samples
     lie on both ends of the window: nothing is extrapolated (Prometheus
-    2's windows hold both ends). The window runs from the first scrape
-    after stat A to the newest scrape, after stat B; the check that the
-    samples at its ends are A's and B's shows nothing else moved."""
+    2's windows hold both ends; 3's leave the start out). The window
+    runs from the first scrape after stat A (taken at T_A) to the first
+    after stat B (T_B); the checks that the samples at its ends are A's
+    and B's show no exit came between. A series born inside the window
+    (a reason's first exit) has no sample at its start: rate() cannot
+    count its first value, so such reasons are only named."""
     a, b = json.load(open(file_a)), json.load(open(file_b))
-    ts = [float(t) for t, _ in
-          query(prom, 'hvtrace_up[5m]')[0]['values']]
+    ts = []
+    for _ in range(60):
+        ts = [float(t) for t, _ in
+              query(prom, 'hvtrace_up[5m]')[0]['values']]
+        if ts and ts[-1] > float(t_b):
+            break
+        time.sleep(0.5)
     after = [t for t in ts if t > float(t_a)]
-    if len(after) < 2:
-        result(False, 'scrapes after stat A', repr(ts[-5:]))
+    last = [t for t in after if t > float(t_b)]
+    if not after or not last:
+        result(False, 'scrapes after stat A and after stat B', repr(ts[-5:]))
         return
-    start, end = '%.3f' % after[0], '%.3f' % after[-1]
-    ms = round((after[-1] - after[0]) * 1000)
+    start, end = '%.3f' % after[0], '%.3f' % last[0]
+    ms = round((last[0] - after[0]) * 1000)
     win = ms / 1000
     va = {k: w for k, w in stat_vcpus(a).items() if w['pid'] == pid}
     vb = {k: w for k, w in stat_vcpus(b).items() if w['pid'] == pid}
@@ -237,17 +247,28 @@ def cmd_rates(prom, file_a, file_b, pid, t_a):
         result(got == want and got, 'Prometheus at %s = hvctl stat %s: '
                'exits per vCPU of VMM %s (%s)' % (at, name, pid, want),
                repr(got))
+    exits = sum(w['count'] for w in vb.values()) - \
+        sum(w['count'] for w in va.values())
+    got = round(float(one_value(prom, 'sum(rate(hvtrace_vcpu_exits_total'
+                                '{pid="%s"}[%dms]))' % (pid, ms), end)) * win)
+    result(got == exits and exits > 0, 'rate(hvtrace_vcpu_exits_total[%dms]) '
+           'of VMM %s, times the window: hvctl stat\'s exits between A and '
+           'B (%d)' % (ms, pid, exits), str(got))
     # Only VMM PID ran between A and B: hvctl stat's reasons are its.
-    want = {r: n - stat_counts(a).get(r, 0)
-            for r, n in stat_counts(b).items()}
-    want = {r: n for r, n in want.items() if n}
+    delta = {r: n - stat_counts(a).get(r, 0)
+             for r, n in stat_counts(b).items()}
+    there = {r['metric']['reason'] for r in query(
+        prom, 'hvtrace_exits_total{pid="%s"}' % pid, start)}
     got = {r['metric']['reason']: round(float(r['value'][1]) * win)
            for r in query(prom, 'sum by (reason) (rate(hvtrace_exits_to'
                           'tal{pid="%s"}[%dms]))' % (pid, ms), end)}
-    got = {r: n for r, n in got.items() if n}
-    result(got == want and got, 'rate(hvtrace_exits_total[%dms]) of VMM '
-           '%s, times the window: hvctl stat\'s exits between A and B (%s)'
-           % (ms, pid, show(want)), show(got))
+    want = {r: n for r, n in delta.items() if r in there}
+    got = {r: n for r, n in got.items() if r in there}
+    new = sorted(r for r, n in delta.items() if n and r not in there)
+    result(got == want and want.get('CPUID') == 400 and want.get('HLT'),
+           'rate(hvtrace_exits_total[%dms]) of VMM %s, times the window, per '
+           'reason: hvctl stat\'s exits between A and B (%s; born inside: '
+           '%s)' % (ms, pid, show(want), ', '.join(new) or 'none'), show(got))
     d = {st: sum(vb[k][st + '_ns'] - va[k][st + '_ns'] for k in vb)
          for st in STATES}
     got = {r['metric']['state']: round(float(r['value'][1]) * win * 1e9)
@@ -272,7 +293,7 @@ def cmd_rates(prom, file_a, file_b, pid, t_a):
 def main(argv):
     cmds = {'scrape': (cmd_scrape, 2), 'exits': (cmd_exits, 2),
             'wait': (cmd_wait, 4), 'query': (cmd_query, 3),
-            'rates': (cmd_rates, 5)}
+            'rates': (cmd_rates, 6)}
     if argv[:1] == ['value'] and len(argv) == 3:
         print(one_value(argv[1], argv[2]))
         return 0
