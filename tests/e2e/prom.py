@@ -210,6 +210,12 @@ def cmd_query(prom, stat_file, pid):
            repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
 
 
+def rfc3339(ms):
+    """A time in milliseconds since the epoch, exactly, for the HTTP API."""
+    return time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(ms // 1000)) + \
+        '.%03dZ' % (ms % 1000)
+
+
 STATES = ('guest', 'handling', 'vmm', 'halt', 'runnable', 'other')
 
 
@@ -235,8 +241,11 @@ def cmd_rates(prom, file_a, file_b, pid, t_a, t_b):
     if not after or not last:
         result(False, 'scrapes after stat A and after stat B', repr(ts[-5:]))
         return
-    start, end = '%.3f' % after[0], '%.3f' % last[0]
-    ms = round((last[0] - after[0]) * 1000)
+    # Whole milliseconds, as Prometheus keeps them, and times in RFC 3339:
+    # it reads "302.225" as 302.224999999 s, a millisecond short.
+    t0, t1 = round(after[0] * 1000), round(last[0] * 1000)
+    start, end = rfc3339(t0), rfc3339(t1)
+    ms = t1 - t0
     win = ms / 1000
     va = {k: w for k, w in stat_vcpus(a).items() if w['pid'] == pid}
     vb = {k: w for k, w in stat_vcpus(b).items() if w['pid'] == pid}
