@@ -103,16 +103,19 @@ expect_eq "resets of the exit counters so far" 0 \
 # the kernel (its counters stand still; the first iteration made each
 # reason's series), the workload after the halt, stat B once the guest
 # has ended. Without extrapolation (samples on both ends of the window),
-# rate() times the window is hvctl stat's difference, exactly.
+# rate() times the window is hvctl stat's difference, exactly. The
+# exporter's answers hold a body up to 1 s old, so the window's ends are
+# scrapes more than 1 s after T_A and T_B (each read after its stat); the
+# halt lasts 4 s so that the first is still in it.
 cpuid_sum="sum(r['count'] for r in d['reasons'] if r['reason'] == 'CPUID')"
 cpuid0=$("$HVCTL" -j stat | py "$cpuid_sum")
-"$HVGUEST" --halt 1:3000000 --pio 300 --cpuid 400 --slow 2:20000 \
-	--seconds 4 >"$W/rate-guest.out" 2>&1 &
+"$HVGUEST" --halt 1:4000000 --pio 300 --cpuid 400 --slow 2:20000 \
+	--seconds 5 >"$W/rate-guest.out" 2>&1 &
 gpid=$!
 in_halt=
 for _ in $(seq 200); do
-	t_a=$(date +%s.%N)
 	"$HVCTL" -j stat --vcpus >"$W/rate-a.json" || fail "hvctl stat failed"
+	t_a=$(date +%s.%N)
 	in_halt=$(py "$cpuid_sum == $cpuid0 + 400 and any(o['vm_pid'] == $gpid and o['state'] == 'blocked' for o in d['out_of_guest'])" <"$W/rate-a.json")
 	[ "$in_halt" = True ] && break
 	kill -0 "$gpid" 2>/dev/null || break

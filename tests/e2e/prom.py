@@ -216,6 +216,9 @@ def rfc3339(ms):
         '.%03dZ' % (ms % 1000)
 
 
+# The exporter's EXPORTER_BODY_MS, and 10 ms for Prometheus's scrape
+# times (aligned to the interval within 2 ms) and the clock's reading.
+BODY_S = 1.01
 STATES = ('guest', 'handling', 'vmm', 'halt', 'runnable', 'other')
 
 
@@ -223,9 +226,11 @@ def cmd_rates(prom, file_a, file_b, pid, t_a, t_b):
     """rate(X[W]) at time E is (X(E) - X(E - W)) / W exactly when samples
     lie on both ends of the window: nothing is extrapolated (Prometheus
     2's windows hold both ends; 3's leave the start out). The window
-    runs from the first scrape after stat A (taken at T_A) to the first
-    after stat B (T_B); the checks that the samples at its ends are A's
-    and B's show no exit came between. A series born inside the window
+    runs from the first scrape whose body was made after stat A (read
+    before T_A) to the first after stat B (T_B): the exporter answers
+    with a body up to EXPORTER_BODY_MS (1 s) old, so scrapes more than
+    BODY_S after. The checks that the samples at its ends are A's and
+    B's show no exit came between. A series born inside the window
     (a reason's first exit) has no sample at its start: rate() cannot
     count its first value, so such reasons are only named."""
     a, b = json.load(open(file_a)), json.load(open(file_b))
@@ -233,11 +238,11 @@ def cmd_rates(prom, file_a, file_b, pid, t_a, t_b):
     for _ in range(60):
         ts = [float(t) for t, _ in
               query(prom, 'hvtrace_up[5m]')[0]['values']]
-        if ts and ts[-1] > float(t_b):
+        if ts and ts[-1] > float(t_b) + BODY_S:
             break
         time.sleep(0.5)
-    after = [t for t in ts if t > float(t_a)]
-    last = [t for t in after if t > float(t_b)]
+    after = [t for t in ts if t > float(t_a) + BODY_S]
+    last = [t for t in after if t > float(t_b) + BODY_S]
     if not after or not last:
         result(False, 'scrapes after stat A and after stat B', repr(ts[-5:]))
         return
