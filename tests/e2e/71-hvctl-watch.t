@@ -17,14 +17,7 @@ captures() {
 watch_start() {
 	"$HVCTL" watch -o "$D" "$@" >/tmp/watch.out 2>/tmp/watch.err &
 	WPID=$!
-	for _ in $(seq 100); do
-		[ "$("$HVCTL" -j status | py "d['watch']['armed']")" = True ] &&
-			return 0
-		kill -0 "$WPID" 2>/dev/null ||
-			fail "hvctl watch ended: $(cat /tmp/watch.err)"
-		sleep 0.1
-	done
-	fail "hvctl watch did not arm: $(cat /tmp/watch.err)"
+	wait_armed "$WPID" /tmp/watch.err
 }
 
 # wait_captures N: until $D holds N captures.

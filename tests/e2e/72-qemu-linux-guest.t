@@ -79,10 +79,7 @@ wait_recording
 "$HVCTL" watch -o $D --guest-mark --history 16 --post 5ms --rate 10 \
 	>/tmp/qlg-watch.out 2>/tmp/qlg-watch.err &
 wpid=$!
-for _ in $(seq 100); do
-	[ "$("$HVCTL" -j status | py "d['watch']['armed']")" = True ] && break
-	sleep 0.1
-done
+wait_armed "$wpid" /tmp/qlg-watch.err
 
 qlg_boot "$OUT" "$N" "$ID"
 case $? in

@@ -207,11 +207,7 @@ unit_priv hvtrace-watch.service
 setpriv "${PRIV[@]}" -- $(unit_key hvtrace-watch.service ExecStart) \
 	>/tmp/deb-watch.out 2>&1 &
 wpid=$!
-for _ in $(seq 100); do
-	[ "$(/usr/sbin/hvctl -j status | py "d['watch']['armed']")" = True ] && break
-	kill -0 "$wpid" 2>/dev/null || fail "the watch ended: $(cat /tmp/deb-watch.out)"
-	sleep 0.1
-done
+wait_armed "$wpid" /tmp/deb-watch.out /usr/sbin/hvctl
 guest --pio 40 --slow 1:30000 >/dev/null || exit 1
 caps=/var/lib/hvtrace/captures
 for _ in $(seq 100); do

@@ -32,11 +32,7 @@ rm -rf "$D"
 "$HVCTL" watch -o "$D" --stall 20ms/50ms --keep $keep \
 	>/tmp/soak.out 2>/tmp/soak.err &
 WPID=$!
-for _ in $(seq 100); do
-	[ "$("$HVCTL" -j status | py "d['watch']['armed']")" = True ] && break
-	kill -0 "$WPID" 2>/dev/null || fail "hvctl watch ended: $(cat /tmp/soak.err)"
-	sleep 0.1
-done
+wait_armed "$WPID" /tmp/soak.err
 "$HVGUEST" --pio 20 --slow 1:30000 --seconds $((mins * 60)) \
 	>/tmp/soak-guest.out 2>&1 &
 GPID=$!

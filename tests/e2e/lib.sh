@@ -250,6 +250,20 @@ wait_recording() {
 	fail "recording did not start"
 }
 
+# wait_armed PID LOG [HVCTL]: until hvctl -j status says a watch is
+# armed; fails with LOG if PID (the hvctl watch) ends first, or after 10 s.
+wait_armed() {
+	local hvctl=${3:-$HVCTL}
+
+	for _ in $(seq 100); do
+		[ "$("$hvctl" -j status | py "d['watch']['armed']")" = True ] &&
+			return 0
+		kill -0 "$1" 2>/dev/null || fail "hvctl watch ended: $(cat "$2")"
+		sleep 0.1
+	done
+	fail "hvctl watch did not arm: $(cat "$2")"
+}
+
 # parts_add_up EVENTS: every exit's parts add up to its duration.
 parts_add_up() {
 	local bad
