@@ -10,6 +10,7 @@
 
 #include "compat/kvm_vcpu.h"
 
+#include "bench.h"
 #include "vcpu.h"
 
 typedef void (*hvt_exit_info_fn)(struct kvm_vcpu *vcpu, u32 *reason,
@@ -45,7 +46,7 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 	u16 flags = HVTRACE_EVF_RIP_VALID;
 	u32 r;
 
-	if (unlikely(!fn)) {
+	if (unlikely(!fn) || hvt_bench_skip(HVT_BENCH_EXIT_INFO)) {
 		v->reason = 0;
 		v->info1 = 0;
 		v->info2 = 0;

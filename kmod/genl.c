@@ -31,6 +31,7 @@
 #include <uapi/linux/hvtrace.h>
 
 #include "buffers.h"
+#include "clock.h"
 #include "config.h"
 #include "exit_info.h"
 #include "genl.h"
@@ -198,8 +199,11 @@ static int put_status(struct sk_buff *msg, bool since_load)
 	unsigned int ncpus = cpumask_weight(&hvt_cpus_traced);
 	u64 since = since_load ? hvt_stats_loaded : READ_ONCE(hvt_stats_since);
 	struct hvt_vcpu_counts n;
+	const char *clock;
+	u32 skew;
 
 	hvt_vcpu_counts(&n);
+	clock = hvt_clock_name(&skew);
 	if (nla_put_string(msg, HVTRACE_A_VERSION, HVTRACE_VERSION) ||
 	    nla_put_u32(msg, HVTRACE_A_ABI, HVTRACE_GENL_VERSION) ||
 	    nla_put_u32(msg, HVTRACE_A_NR_CPUS, num_possible_cpus()) ||
@@ -222,6 +226,8 @@ static int put_status(struct sk_buff *msg, bool since_load)
 	    put_u64(msg, HVTRACE_A_MEM_CPU_BYTES, hvt_stats_cpu_bytes() +
 		    hvt_buffers_cpu_bytes()) ||
 	    put_u64(msg, HVTRACE_A_MEM_VCPU_BYTES, hvt_vcpu_bytes()) ||
+	    nla_put_string(msg, HVTRACE_A_CLOCK, clock) ||
+	    nla_put_u32(msg, HVTRACE_A_CLOCK_SKEW_NS, skew) ||
 	    put_acct(msg, -1, since_load) || hvt_watch_put_status(msg))
 		return -EMSGSIZE;
 	return 0;
@@ -986,7 +992,7 @@ static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 	       nla_put_u32(skb, HVTRACE_VCPU_EXIT_REASON,
 			   READ_ONCE(v->reason)) ||
 	       nla_put_u64_64bit(skb, HVTRACE_VCPU_EXIT_NS,
-				 hvt_since(local_clock(), since),
+				 hvt_since(hvt_clock(), since),
 				 HVTRACE_VCPU_PAD) ||
 	       nla_put_u8(skb, HVTRACE_VCPU_EXIT_STATE, vcpu_state(v)) ?
 	       -EMSGSIZE : 0;

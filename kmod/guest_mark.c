@@ -14,6 +14,7 @@
 #include <linux/sched/clock.h>
 #include <asm/msr.h>
 
+#include "clock.h"
 #include "compat/kvm_vcpu.h"
 #include "config.h"
 #include "guest_mark.h"
@@ -79,7 +80,7 @@ void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
 	 * before 6.5 kvm_exit fires with interrupts on.
 	 */
 	local_irq_save(flags);
-	m->ts = local_clock();
+	m->ts = hvt_clock();
 	m->host_tsc = rdtsc_ordered();
 	local_irq_restore(flags);
 

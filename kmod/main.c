@@ -13,6 +13,7 @@
 #include <linux/tracepoint.h>
 
 #include "buffers.h"
+#include "clock.h"
 #include "config.h"
 #include "cpus.h"
 #include "exit_info.h"
@@ -160,9 +161,10 @@ static int __init hvt_init(void)
 		goto err_teardown;
 
 	hvt_recording = autostart;
+	hvt_clock_init();
 	err = probes_register();
 	if (err)
-		goto err_teardown;
+		goto err_clock;
 	err = hvt_genl_register();
 	if (err)
 		goto err_probes;
@@ -172,6 +174,8 @@ static int __init hvt_init(void)
 
 err_probes:
 	probes_unregister();
+err_clock:
+	hvt_clock_exit();
 err_teardown:
 	teardown();
 	return err;
@@ -184,6 +188,7 @@ err_teardown:
 static void __exit hvt_exit(void)
 {
 	probes_unregister();
+	hvt_clock_exit();
 	hvt_watch_disarm();
 	hvt_buffers_quiesce();
 	hvt_genl_unregister();

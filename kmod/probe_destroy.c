@@ -65,6 +65,7 @@ static struct kprobe *destroy_kprobe_ptrs[] = {
 };
 
 static bool followed;
+DEFINE_STATIC_KEY_FALSE(hvt_vcpus_followed);
 
 int hvt_probe_destroy_register(void)
 {
@@ -73,7 +74,9 @@ int hvt_probe_destroy_register(void)
 	err = register_kprobes(destroy_kprobe_ptrs,
 			       ARRAY_SIZE(destroy_kprobe_ptrs));
 	followed = !err;
-	if (err)
+	if (followed)
+		static_branch_enable(&hvt_vcpus_followed);
+	else
 		pr_info("cannot follow KVM's destruction of vCPUs (%d): slots of destroyed vCPUs are not reclaimed\n",
 			err);
 	return 0;
@@ -81,9 +84,11 @@ int hvt_probe_destroy_register(void)
 
 void hvt_probe_destroy_unregister(void)
 {
-	if (followed)
+	if (followed) {
+		static_branch_disable(&hvt_vcpus_followed);
 		unregister_kprobes(destroy_kprobe_ptrs,
 				   ARRAY_SIZE(destroy_kprobe_ptrs));
+	}
 	followed = false;
 }
 

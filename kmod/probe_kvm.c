@@ -18,6 +18,7 @@
 
 #include <linux/kvm_host.h>
 
+#include "bench.h"
 #include "config.h"
 #include "exit_info.h"
 #include "guest_mark.h"
@@ -126,15 +127,21 @@ static __always_inline unsigned int exit_count(struct hvt_cpu *c,
 	v->entry_ts = v->split.exit_ts + d;
 
 	ridx = hvt_reason_index(v->isa, v->reason);
-	stat_add(&c->reason[ridx], d);
-	hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
+	if (!hvt_bench_skip(HVT_BENCH_CPU_REASON))
+		stat_add(&c->reason[ridx], d);
+	if (!hvt_bench_skip(HVT_BENCH_HIST))
+		hvt_cpu_hist(c, ridx)->bucket[hvt_hist_index(d)]++;
 	*vs = hvt_vcpu_stat(v);
-	stat_add(&(*vs)->exits, d);
-	(*vs)->guest_ns += v->guest_ns;
+	if (!hvt_bench_skip(HVT_BENCH_VCPU_STAT)) {
+		stat_add(&(*vs)->exits, d);
+		(*vs)->guest_ns += v->guest_ns;
+	}
 	/* Per VM and reason: one indexed add (vcpu.h). */
-	rsn = &v->rsn[hvt_vcpu_rsn_index(ridx)];
-	rsn->count++;
-	rsn->ns += d;
+	if (!hvt_bench_skip(HVT_BENCH_VCPU_RSN)) {
+		rsn = &v->rsn[hvt_vcpu_rsn_index(ridx)];
+		rsn->count++;
+		rsn->ns += d;
+	}
 	return ridx;
 }
 

@@ -78,7 +78,7 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 
 	if (likely(!out && !in))
 		return;
-	now = local_clock();
+	now = hvt_clock();
 	cpu = smp_processor_id();
 	if (out)
 		hvt_time_switch_out(&out->split, prev, preempt, next, in, now,

@@ -52,8 +52,8 @@
  * the parts add up by construction, and an exit nothing happened to (the
  * common case) costs one flag test here: `split` stays false.
  *
- * Times are local_clock() of the CPU each probe runs on, read once the
- * guards pass (hvt_time_now()); sched_switch reads it once for both of
+ * Times are local_clock()'s of the CPU each probe runs on (hvt_clock(),
+ * clock.h), read once the guards pass (hvt_time_now()); sched_switch reads it once for both of
  * its tasks, whenever either is a vCPU thread, and passes it in. An
  * interval whose end reads earlier than its start (clocks of two CPUs)
  * is empty. Fields that `stat --vcpus` reads from another CPU are
@@ -70,6 +70,7 @@
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
 
+#include "bench.h"
 #include "compat/task.h"
 
 enum hvt_where {
@@ -132,9 +133,13 @@ static inline u64 hvt_time_now(void)
 	return READ_ONCE(hvt_time_test_now);
 }
 #else
+#include "clock.h"
+
 static inline u64 hvt_time_now(void)
 {
-	return local_clock();
+	if (hvt_bench_skip(HVT_BENCH_RDTSC))
+		return rdtsc();
+	return hvt_clock();
 }
 #endif
 

@@ -282,7 +282,7 @@ static struct hvt_capture *capture_copy(const struct hvt_watch_cfg *wc,
 	for (s = from; s <= w->post_last; s++)
 		c->ev[i++] = *ring_at(f, s);
 	c->nr = i;
-	c->clock_ns = local_clock();
+	c->clock_ns = hvt_clock();
 	c->realtime_ns = ktime_get_real_ns();
 	c->first_seq = from;
 	c->trigger_seq = t;
@@ -335,7 +335,7 @@ static void scan(void)
 	wc = rcu_dereference_protected(hvt_watch_cfg, true);
 	if (!wc)
 		goto out;
-	now = local_clock();
+	now = hvt_clock();
 	for (i = 0; i < n; i++) {
 		struct hvt_vcpu *v = hvt_vcpu_slot(i);
 		bool watched = hvt_vcpu_live(v) && hvt_watched(wc, v), live;

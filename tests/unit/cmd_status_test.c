@@ -22,6 +22,9 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 		mnl_attr_put_u64(nlh, a, 50 + base + a - HVTRACE_ACCT_MARK_FILTERED);
 }
 
+/* The clock the fake module says it reads; NULL: one that does not say. */
+static const char *fake_clock = "tsc";
+
 static void put_status(uint64_t refused, uint8_t reclaim)
 {
 	struct nlmsghdr *nlh;
@@ -47,6 +50,10 @@ static void put_status(uint64_t refused, uint8_t reclaim)
 	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_BYTES, 12 << 20);
 	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_CPU_BYTES, 2621440 + 49152);
 	mnl_attr_put_u64(nlh, HVTRACE_A_MEM_VCPU_BYTES, 1536);
+	if (fake_clock) {
+		mnl_attr_put_strz(nlh, HVTRACE_A_CLOCK, fake_clock);
+		mnl_attr_put_u32(nlh, HVTRACE_A_CLOCK_SKEW_NS, 17);
+	}
 	acct = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
 	put_counts(nlh, 1000);
 	mnl_attr_nest_end(nlh, acct);
@@ -70,7 +77,8 @@ static void test_json(void)
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][0], 1);
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATUS][1], 1);
 	CHECK_HAS(out, "{\"version\":\"0.1.0\",\"abi\":3,\"recording\":\"off\","
-		  "\"vendor\":\"kvm_amd\",\"nr_cpus\":4,\"cpus_traced\":2,"
+		  "\"vendor\":\"kvm_amd\",\"clock\":\"tsc\",\"clock_skew_ns\":17,"
+		  "\"nr_cpus\":4,\"cpus_traced\":2,"
 		  "\"reader\":\"none\",\"exits_seen\":5000,"
 		  "\"entries_seen\":4990,\"exits_untraced\":7,"
 		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
@@ -106,6 +114,7 @@ static void test_text(void)
 	CHECK_HAS(out, "hvtrace 0.1.0 (netlink ABI 3)\n"
 		  "  recording:     off\n"
 		  "  exit reasons:  kvm_amd\n"
+		  "  clock:         tsc (local_clock()'s time, to 17 ns)\n"
 		  "  cpus:          4 (2 traced)\n"
 		  "  reader:        none\n"
 		  "  exits seen:    5000\n"
@@ -169,6 +178,30 @@ static void test_refused(void)
 	free(out);
 }
 
+/* local_clock() itself; a module that does not say reads it too. */
+static void test_clock(void)
+{
+	char *out;
+
+	fake_clock = "local_clock";
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  exit reasons:  kvm_amd\n"
+		  "  clock:         local_clock\n"
+		  "  cpus:");
+	free(out);
+	fake_clock = NULL;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  clock:         local_clock (a module that does not "
+		  "say)\n  cpus:");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"clock\":\"local_clock\",\"clock_skew_ns\":0,");
+	free(out);
+	fake_clock = "tsc";
+}
+
 /* A reply without its accounting: an error, and nothing printed. */
 static void test_no_acct(void)
 {
@@ -194,6 +227,7 @@ int main(void)
 	test_json();
 	test_text();
 	test_refused();
+	test_clock();
 	test_no_acct();
 	return unit_report();
 }

@@ -273,6 +273,13 @@ static void print_status(struct out *o, const struct hvc_status *st)
 		st->recording ? "on" : "off");
 	out_str(o, "vendor", "  exit reasons:  %s\n", *st->vendor ? st->vendor :
 		"unavailable (no kvm_amd/kvm_intel)");
+	/* Modules that do not say read local_clock(). */
+	out_str(o, "clock", *st->clock ? "  clock:         %s" :
+		"  clock:         %s (a module that does not say)",
+		*st->clock ? st->clock : "local_clock");
+	out_u64(o, "clock_skew_ns", strcmp(st->clock, "tsc") ? "\n" :
+		" (local_clock()'s time, to %" PRIu64 " ns)\n",
+		st->clock_skew_ns);
 	out_u64(o, "nr_cpus", "  cpus:          %" PRIu64, st->nr_cpus);
 	out_u64(o, "cpus_traced", " (%" PRIu64 " traced)\n", st->cpus_traced);
 	out_str(o, "reader", "  reader:        %s\n",

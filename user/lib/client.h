@@ -101,6 +101,8 @@ struct hvc_acct_row {
 struct hvc_status {
 	char version[32];
 	char vendor[32];	/* "" while exit reasons cannot be read */
+	char clock[16];		/* "tsc", "local_clock"; "" from older modules */
+	uint32_t clock_skew_ns;	/* with "tsc": at most that far from local_clock() */
 	uint32_t abi, nr_cpus, cpus_traced;
 	bool recording, reader;
 	uint64_t exits_seen, entries_seen, exits_untraced, age_ns;

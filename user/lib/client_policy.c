@@ -47,6 +47,8 @@ const struct hvnl_policy hvc_policy_attr[HVTRACE_A_MAX + 1] = {
 	P(HVTRACE_A_CAPTURE, NESTED),
 	P(HVTRACE_A_CAPTURE_ID, U64),
 	P(HVTRACE_A_SINCE_LOAD, FLAG),
+	P(HVTRACE_A_CLOCK, NUL_STRING),
+	P(HVTRACE_A_CLOCK_SKEW_NS, U32),
 };
 
 const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1] = {

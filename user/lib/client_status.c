@@ -44,6 +44,9 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 		 hvnl_str(tb[HVTRACE_A_VERSION]));
 	snprintf(s->vendor, sizeof(s->vendor), "%s",
 		 hvnl_str(tb[HVTRACE_A_VENDOR]));
+	snprintf(s->clock, sizeof(s->clock), "%s",
+		 hvnl_str(tb[HVTRACE_A_CLOCK]));
+	s->clock_skew_ns = hvnl_u32(tb[HVTRACE_A_CLOCK_SKEW_NS]);
 	s->abi = hvnl_u32(tb[HVTRACE_A_ABI]);
 	s->nr_cpus = hvnl_u32(tb[HVTRACE_A_NR_CPUS]);
 	s->cpus_traced = hvnl_u32(tb[HVTRACE_A_CPUS_TRACED]);

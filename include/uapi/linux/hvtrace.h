@@ -94,6 +94,11 @@
  *    HVTRACE_A_MEM_CPU_BYTES: NLA_U64, of it, per traced CPU (aggregates
  *        and ring)
  *    HVTRACE_A_MEM_VCPU_BYTES: NLA_U64, of it, per vCPU the table can hold
+ *    HVTRACE_A_CLOCK: NLA_NUL_STRING, what hvtrace's times are read from:
+ *        "tsc" (the TSC scaled as local_clock() scales it, with local_clock()'s
+ *        offset measured at load) or "local_clock"; absent from older modules
+ *    HVTRACE_A_CLOCK_SKEW_NS: NLA_U32, with "tsc": how far from
+ *        local_clock() its times may be (the offset's uncertainty)
  *
  * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
  * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
@@ -449,6 +454,8 @@ enum hvtrace_attr {
 	HVTRACE_A_CAPTURE,
 	HVTRACE_A_CAPTURE_ID,
 	HVTRACE_A_SINCE_LOAD,
+	HVTRACE_A_CLOCK,
+	HVTRACE_A_CLOCK_SKEW_NS,
 
 	__HVTRACE_A_MAX
 };

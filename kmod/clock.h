@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The clock of every time hvtrace keeps: local_clock()'s nanoseconds.
+ * Where local_clock() is the TSC scaled by tsc_khz (native_sched_clock()
+ * on a stable TSC: most hosts), they come from one rdtsc, a multiply and
+ * an add; local_clock() itself reads a per-CPU sequence latch around the
+ * same arithmetic (two reads were 86 of an exit's instructions: `bench/
+ * overhead --parts`). clock.c decides at load, and checks each second
+ * that the two still agree; if not, local_clock() from then on.
+ */
+#ifndef _HVT_CLOCK_H
+#define _HVT_CLOCK_H
+
+#include <linux/jump_label.h>
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/types.h>
+#include <asm/msr.h>
+
+/* ns = (tsc * mult) >> shift, plus offset: local_clock()'s, measured. */
+struct hvt_tsc_scale {
+	u32 mult;
+	u32 shift;
+	u64 offset;
+};
+
+DECLARE_STATIC_KEY_FALSE(hvt_clock_tsc);
+extern struct hvt_tsc_scale hvt_tsc_scale;
+
+static __always_inline u64 hvt_clock(void)
+{
+	if (static_branch_likely(&hvt_clock_tsc))
+		return mul_u64_u32_shr(rdtsc(), hvt_tsc_scale.mult,
+				       hvt_tsc_scale.shift) +
+		       hvt_tsc_scale.offset;
+	return local_clock();
+}
+
+void hvt_clock_init(void);
+void hvt_clock_exit(void);
+/* "tsc" or "local_clock", for status; *SKEW_NS: at most that far apart. */
+const char *hvt_clock_name(u32 *skew_ns);
+
+#endif /* _HVT_CLOCK_H */
