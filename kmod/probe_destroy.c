@@ -64,7 +64,7 @@ static struct kprobe *destroy_kprobe_ptrs[] = {
 	&destroy_kprobes[0], &destroy_kprobes[1],
 };
 
-static bool followed;
+/* Set while the kprobes are registered: the one record of it. */
 DEFINE_STATIC_KEY_FALSE(hvt_vcpus_followed);
 
 int hvt_probe_destroy_register(void)
@@ -73,8 +73,7 @@ int hvt_probe_destroy_register(void)
 
 	err = register_kprobes(destroy_kprobe_ptrs,
 			       ARRAY_SIZE(destroy_kprobe_ptrs));
-	followed = !err;
-	if (followed)
+	if (!err)
 		static_branch_enable(&hvt_vcpus_followed);
 	else
 		pr_info("cannot follow KVM's destruction of vCPUs (%d): slots of destroyed vCPUs are not reclaimed\n",
@@ -84,15 +83,13 @@ int hvt_probe_destroy_register(void)
 
 void hvt_probe_destroy_unregister(void)
 {
-	if (followed) {
-		static_branch_disable(&hvt_vcpus_followed);
-		unregister_kprobes(destroy_kprobe_ptrs,
-				   ARRAY_SIZE(destroy_kprobe_ptrs));
-	}
-	followed = false;
+	if (!hvt_destroy_followed())
+		return;
+	static_branch_disable(&hvt_vcpus_followed);
+	unregister_kprobes(destroy_kprobe_ptrs, ARRAY_SIZE(destroy_kprobe_ptrs));
 }
 
 bool hvt_destroy_followed(void)
 {
-	return followed;
+	return static_key_enabled(&hvt_vcpus_followed);
 }

@@ -53,10 +53,10 @@
  * common case) costs one flag test here: `split` stays false.
  *
  * Times are local_clock()'s of the CPU each probe runs on (hvt_clock(),
- * clock.h), read once the guards pass (hvt_time_now()); sched_switch reads it once for both of
- * its tasks, whenever either is a vCPU thread, and passes it in. An
- * interval whose end reads earlier than its start (clocks of two CPUs)
- * is empty. Fields that `stat --vcpus` reads from another CPU are
+ * clock.h), read once the guards pass (hvt_time_now()); sched_switch
+ * reads it once for both of its tasks, whenever either is a vCPU
+ * thread, and passes it in. An interval whose end reads earlier than
+ * its start (clocks of two CPUs) is empty. Fields that `stat --vcpus` reads from another CPU are
  * written with WRITE_ONCE.
  */
 #ifndef _HVT_VCPU_TIME_H
