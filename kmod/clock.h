@@ -27,12 +27,30 @@ struct hvt_tsc_scale {
 DECLARE_STATIC_KEY_FALSE(hvt_clock_tsc);
 extern struct hvt_tsc_scale hvt_tsc_scale;
 
+static __always_inline u64 hvt_clock_of_tsc(u64 tsc)
+{
+	return mul_u64_u32_shr(tsc, hvt_tsc_scale.mult, hvt_tsc_scale.shift) +
+	       hvt_tsc_scale.offset;
+}
+
 static __always_inline u64 hvt_clock(void)
 {
 	if (static_branch_likely(&hvt_clock_tsc))
-		return mul_u64_u32_shr(rdtsc(), hvt_tsc_scale.mult,
-				       hvt_tsc_scale.shift) +
-		       hvt_tsc_scale.offset;
+		return hvt_clock_of_tsc(rdtsc());
+	return local_clock();
+}
+
+/*
+ * The clock and the TSC of one moment, *TSC: on the TSC clock both come
+ * from one read; else the TSC is read first, so that whatever stalls
+ * the CPU between the two reads, the TSC's moment is never after the
+ * clock's (a guest's reading before it is then before both).
+ */
+static __always_inline u64 hvt_clock_and_tsc(u64 *tsc)
+{
+	*tsc = rdtsc_ordered();
+	if (static_branch_likely(&hvt_clock_tsc))
+		return hvt_clock_of_tsc(*tsc);
 	return local_clock();
 }
 

@@ -80,8 +80,7 @@ void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)
 	 * before 6.5 kvm_exit fires with interrupts on.
 	 */
 	local_irq_save(flags);
-	m->ts = hvt_clock();
-	m->host_tsc = rdtsc_ordered();
+	m->ts = hvt_clock_and_tsc(&m->host_tsc);
 	local_irq_restore(flags);
 
 	if (READ_ONCE(hvt_recording))
