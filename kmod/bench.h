@@ -15,7 +15,7 @@
 #define HVT_BENCH_SKIP		0
 #endif
 
-#define HVT_BENCH_EXIT_INFO	BIT(0)	/* the vendor's get_exit_info */
+#define HVT_BENCH_EXIT_INFO	BIT(0)	/* the reason: VMCB (SVM) or get_exit_info */
 #define HVT_BENCH_CPU_REASON	BIT(1)	/* per CPU and reason: count, time, min, max */
 #define HVT_BENCH_HIST		BIT(2)	/* per CPU and reason: the histogram */
 #define HVT_BENCH_VCPU_STAT	BIT(3)	/* per vCPU: count, time, min, max, guest time */

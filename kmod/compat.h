@@ -7,7 +7,7 @@
 #define _HVT_COMPAT_H
 
 #include "compat_probes.h"
-#include "compat_tracepoints.h"
+#include "compat_kvm_btf.h"
 
 /* The floor: get_exit_info returns the reason, kvm_exit passes the ISA. */
 #ifndef HVT_HAS_GET_EXIT_INFO_REASON

@@ -9,6 +9,7 @@
 #include <linux/kvm_host.h>
 
 #include "compat/kvm_vcpu.h"
+#include "compat/vcpu_svm.h"
 
 #include "bench.h"
 #include "vcpu.h"
@@ -35,9 +36,35 @@ const char *hvt_exit_info_vendor(void);
 #define HVT_SVM_EXIT_NPF	0x400
 
 /*
+ * What svm_get_exit_info gives, from the VMCB: the reason, and with
+ * DETAIL the rest. The tracepoint's ISA says the vCPU is SVM's (svm.c
+ * passes KVM_ISA_SVM; only one vendor module loads).
+ */
+static __always_inline void hvt_svm_exit_info(struct kvm_vcpu *vcpu,
+					      struct hvt_vcpu *v, bool detail)
+{
+	const struct vmcb_control_area *control = hvt_svm_control(vcpu);
+
+	v->reason = control->exit_code;
+	if (!detail)
+		return;
+	v->info1 = control->exit_info_1;
+	v->info2 = control->exit_info_2;
+	v->intr_info = control->exit_int_info;
+	if ((v->intr_info & SVM_EXITINTINFO_VALID) &&
+	    (v->intr_info & SVM_EXITINTINFO_VALID_ERR))
+		v->error_code = control->exit_int_info_err;
+	else
+		v->error_code = 0;
+}
+
+/*
  * Fill reason and vendor information of V; with DETAIL (only while
- * recording: aggregates need the reason alone) also RIP and the
- * qualifier address.
+ * recording or watching: aggregates need the reason alone) also RIP and
+ * the qualifier address. Reasons come while the vendor's module is live
+ * (FN set); on SVM from the VMCB where the build could check its place
+ * (HVT_SVM_VMCB_DIRECT; without DETAIL the reason alone), else, and on
+ * VMX, from the vendor's function (vmx_get_exit_info reads the VMCS).
  */
 static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 					       struct hvt_vcpu *v, bool detail)
@@ -56,9 +83,16 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 		v->isa = HVTRACE_ISA_UNKNOWN;
 		return;
 	}
-	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
-	   &v->error_code);
-	if (!detail || unlikely(hvt_vcpu_protected(vcpu))) {
+	if (HVT_SVM_VMCB_DIRECT && v->isa == HVTRACE_ISA_SVM)
+		hvt_svm_exit_info(vcpu, v, detail);
+	else
+		fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
+		   &v->error_code);
+	if (!detail) {
+		v->flags = HVT_VCPU_BRIEF;
+		return;
+	}
+	if (unlikely(hvt_vcpu_protected(vcpu))) {
 		v->flags = 0;
 		return;
 	}

@@ -784,7 +784,7 @@ static int hvt_cmd_start(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	/* Not while a buffer change swaps the rings it checked idle. */
 	mutex_lock(&hvt_ctl_mutex);
-	WRITE_ONCE(hvt_recording, true);
+	hvt_recording_set(true);
 	mutex_unlock(&hvt_ctl_mutex);
 	return 0;
 }
@@ -795,7 +795,7 @@ static int hvt_cmd_stop(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	/* Not while a buffer change swaps the rings it checked idle. */
 	mutex_lock(&hvt_ctl_mutex);
-	WRITE_ONCE(hvt_recording, false);
+	hvt_recording_set(false);
 	mutex_unlock(&hvt_ctl_mutex);
 	return 0;
 }
@@ -821,6 +821,7 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 		/*
 		 * Nothing records while the counters and the rings are
 		 * emptied, so none of them counts a record the other lost.
+		 * The flag alone: hvt_details stays as it is.
 		 */
 		WRITE_ONCE(hvt_recording, false);
 		synchronize_rcu();	/* the probes run with preemption off */

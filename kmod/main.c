@@ -160,7 +160,7 @@ static int __init hvt_init(void)
 	if (err)
 		goto err_teardown;
 
-	hvt_recording = autostart;
+	hvt_recording_set(autostart);
 	hvt_clock_init();
 	err = probes_register();
 	if (err)

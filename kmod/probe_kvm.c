@@ -30,6 +30,30 @@
 #include "vcpu_time.h"
 #include "watch.h"
 
+/*
+ * The slot of VCPU when this CPU's last one is not it. Out of line: the
+ * identity on the stack would cost every exit a stack canary and stores.
+ */
+static noinline struct hvt_vcpu *claim(const struct kvm_vcpu *vcpu, u8 isa)
+{
+	struct hvt_vcpu_ident id;
+
+	hvt_vcpu_ident(&id, vcpu);
+	id.isa = isa;
+	return hvt_vcpu_claim(vcpu, &id);
+}
+
+/* On exit: also notice a new vCPU at a freed one's address. */
+static __always_inline struct hvt_vcpu *vcpu_get(const struct kvm_vcpu *vcpu,
+						 u8 isa)
+{
+	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
+
+	if (likely(v && hvt_vcpu_same(v, vcpu)))
+		return v;
+	return claim(vcpu, isa);
+}
+
 static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
@@ -40,7 +64,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		return;
 	}
 	c->exits++;
-	v = hvt_vcpu_get(vcpu, isa);
+	v = vcpu_get(vcpu, isa);
 	if (unlikely(!v)) {
 		/* More vCPUs than max_vcpus: counted, not timed. */
 		c->acct.unpaired++;
@@ -196,9 +220,11 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 		break;
 	}
 	ridx = exit_count(c, v, d, &vs);
-	if (READ_ONCE(hvt_recording))
-		consider(c, v, ridx, d);
-	hvt_watch_exit(v, d);
+	if (hvt_details_on()) {
+		if (READ_ONCE(hvt_recording))
+			consider(c, v, ridx, d);
+		hvt_watch_exit(v, d);
+	}
 }
 
 /*
@@ -227,7 +253,7 @@ void hvt_exit_end_destroyed(struct hvt_vcpu *v)
 
 /*
  * The probes against the tracepoints' types, from the target kernel's BTF
- * (compat/tracepoint-types.sh): arch/x86/kvm/trace.h is not in headers.
+ * (compat/kvm-btf.sh): arch/x86/kvm/trace.h is not in headers.
  */
 #ifndef HVT_TP_UNCHECKED
 static_assert(__builtin_types_compatible_p(typeof(hvt_on_exit) *,

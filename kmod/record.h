@@ -40,6 +40,13 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	ev->duration_ns = d;
 	ev->cpu_entry = cpu;
 	ev->type = type;
+	if (unlikely(v->flags & HVT_VCPU_BRIEF)) {
+		/* Its exit came before details were wanted: not read. */
+		ev->info1 = 0;
+		ev->info2 = 0;
+		ev->intr_info = 0;
+		ev->error_code = 0;
+	}
 	if (type == HVTRACE_EV_MARK) {
 		const struct hvt_mark *m = &v->mark;
 
@@ -60,7 +67,7 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	} else if (type == HVTRACE_EV_EXIT) {
 		ev->ts_ns = s->exit_ts;
 		ev->cpu_exit = v->cpu_exit;
-		ev->flags = v->flags | s->pre_flags;
+		ev->flags = (v->flags & __HVTRACE_EVF_ALL) | s->pre_flags;
 		ev->preempt_pid = s->pre_pid;
 		ev->preempt_ns = s->pre_ns;
 		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
@@ -69,7 +76,7 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	} else {
 		ev->ts_ns = s->off_ts;
 		ev->cpu_exit = s->cpu_off;
-		ev->flags = v->flags |
+		ev->flags = (v->flags & __HVTRACE_EVF_ALL) |
 			    (s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
 		ev->preempt_pid = s->off_pid;
 		ev->preempt_ns = d;

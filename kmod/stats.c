@@ -34,9 +34,22 @@ unsigned long hvt_gen = 1;
 u64 hvt_stats_since;
 u64 hvt_stats_loaded;
 bool hvt_recording;
+DEFINE_STATIC_KEY_FALSE(hvt_details);
 struct cpumask hvt_cpus_traced;
 
 static struct hvt_vmem *cpu_mem;	/* [nr_cpu_ids] */
+
+/* The key opens before the flag is set and closes after it is cleared. */
+void hvt_recording_set(bool on)
+{
+	if (on == hvt_recording)
+		return;
+	if (on)
+		static_branch_inc(&hvt_details);
+	WRITE_ONCE(hvt_recording, on);
+	if (!on)
+		static_branch_dec(&hvt_details);
+}
 
 /* The counters of every CPU at the last clear, merged. */
 struct hvt_base {

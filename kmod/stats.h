@@ -15,6 +15,7 @@
 #define _HVT_STATS_H
 
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -113,6 +114,25 @@ static inline u64 hvt_min_shown(u64 min_ns)
 }
 
 extern bool hvt_recording;
+/*
+ * On while recording or a watch is armed: the exit and entry probes'
+ * details (RIP, the qualifier, the recording and watch paths) sit behind
+ * it, so an exit that is only aggregated pays one patched jump for all
+ * of them, not the loads and tests of both flags. A count: recording and
+ * the watch each hold one.
+ */
+DECLARE_STATIC_KEY_FALSE(hvt_details);
+
+static __always_inline bool hvt_details_on(void)
+{
+	return static_branch_unlikely(&hvt_details);
+}
+
+/*
+ * Start or stop recording: process context, under genl's ctl mutex (or
+ * at load, before the family is registered).
+ */
+void hvt_recording_set(bool on);
 /* Bumped by clear: per-vCPU aggregates take their baseline lazily. */
 extern unsigned long hvt_gen;
 extern u64 hvt_stats_since;	/* ktime_get_ns() at load or clear */

@@ -58,6 +58,15 @@ struct hvt_vcpu_rsn {
 	u64 ns;
 };
 
+/*
+ * In hvt_vcpu.flags beside the HVTRACE_EVF_* bits, never in a record:
+ * the exit in flight was read while nothing wanted its details, so on
+ * SVM only its reason was (exit_info.h). An exit that ends after
+ * recording or a watch began is recorded without the rest.
+ */
+#define HVT_VCPU_BRIEF	BIT(15)
+static_assert(!(HVT_VCPU_BRIEF & __HVTRACE_EVF_ALL));
+
 struct hvt_vcpu {
 	const void *key;	/* struct kvm_vcpu *, or a vcpu_table.c marker */
 	const struct kvm *kvm;		/* with vm_pid and vcpu_id: identity */

@@ -157,20 +157,6 @@ static inline struct hvt_vcpu *hvt_vcpu_find(const struct kvm_vcpu *vcpu)
 		v = hvt_vcpu_lookup(vcpu);
 	return v && likely(hvt_vcpu_same(v, vcpu)) ? v : NULL;
 }
-
-/* On exit: also notice a new vCPU at a freed one's address. */
-static inline struct hvt_vcpu *hvt_vcpu_get(const struct kvm_vcpu *vcpu,
-					    u8 isa)
-{
-	struct hvt_vcpu *v = hvt_vcpu_cached(vcpu);
-	struct hvt_vcpu_ident id;
-
-	if (likely(v && hvt_vcpu_same(v, vcpu)))
-		return v;
-	hvt_vcpu_ident(&id, vcpu);
-	id.isa = isa;
-	return hvt_vcpu_claim(vcpu, &id);
-}
 #endif /* HVT_KUNIT */
 
 #endif /* _HVT_VCPU_TABLE_H */

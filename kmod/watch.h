@@ -185,7 +185,8 @@ static __always_inline void hvt_watch_mark(struct hvt_vcpu *v)
 /* Do the probes want an exit's details (recording or watching)? */
 static __always_inline bool hvt_want_details(void)
 {
-	return READ_ONCE(hvt_recording) || rcu_access_pointer(hvt_watch_cfg);
+	return hvt_details_on() &&
+	       (READ_ONCE(hvt_recording) || rcu_access_pointer(hvt_watch_cfg));
 }
 
 /* KVM destroys V's vCPU: its watch can go (any context). */

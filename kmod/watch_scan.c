@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include "genl.h"
+#include "stats.h"
 #include "vcpu_table.h"
 #include "watch.h"
 #include "watch_scan.h"
@@ -465,6 +466,7 @@ static void disarm_locked(void)
 		return;
 	RCU_INIT_POINTER(hvt_watch_cfg, NULL);
 	synchronize_rcu();	/* the probes run with preemption off */
+	static_branch_dec(&hvt_details);
 	irq_work_sync(&kick_work);
 	cancel_delayed_work_sync(&scan_work);
 	free_all();
@@ -506,6 +508,7 @@ int hvt_watch_arm(struct hvt_watch_cfg *wc, u32 portid)
 	disarm_locked();
 	counters_reset();
 	WRITE_ONCE(owner, portid);
+	static_branch_inc(&hvt_details);	/* before the probes see WC */
 	rcu_assign_pointer(hvt_watch_cfg, wc);
 	scan();		/* the live vCPUs get their watch now */
 	mutex_unlock(&ctl_mutex);

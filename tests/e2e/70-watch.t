@@ -24,8 +24,10 @@ watch exit_ns=20000000 history=16 post_ns=5000000 rate=100 -- \
 	--vcpus 2 --pio 40 --slow 1:30000 --seconds $secs
 echo 0 >"$TRACEFS/tracing_on"
 echo 0 >"$TRACEFS/events/kvm/kvm_exit/enable"
-# "vcpu ID rip INFO1" of each exit, in order.
-sed -n 's/.*kvm_exit: vcpu \([0-9]*\) reason .* rip \(0x[0-9a-f]*\) info1 \(0x[0-9a-f]*\).*/\1 \2 \3/p' \
+# "vcpu ID rip INFO1 INFO2 INTR_INFO ERROR_CODE" of each exit, in order:
+# what svm_get_exit_info gave the kernel's event (hvtrace reads the VMCB).
+x='\(0x[0-9a-f]*\)'
+sed -n "s/.*kvm_exit: vcpu \([0-9]*\) reason .* rip $x info1 $x info2 $x intr_info $x error_code $x.*/\1 \2 \3 \4 \5 \6/p" \
 	"$TRACEFS/trace" >/tmp/ftrace-exits
 : >"$TRACEFS/trace"
 [ -s /tmp/ftrace-exits ] || fail "no kvm_exit in the kernel's trace"
@@ -48,11 +50,11 @@ expect_eq "each: 16 records before the trigger's, or all since the last" True \
 expect_eq "some with all 16" True \
 	"$(cap "len([c for c in $slow if c['header']['trigger_seq'] - c['header']['first_seq'] == 16]) >= 2")"
 # Exits in a history (preemption records take places too) are a run of
-# the kernel's exits of that vCPU, rip and info1 alike: none missing, none
-# added, in order.
+# the kernel's exits of that vCPU, rip and vendor information alike: none
+# missing, none added, in order.
 ftrace="[l.split() for l in open('/tmp/ftrace-exits')]"
 expect_eq "those are a run of the kernel's exits of the vCPU" True \
-	"$(cap "all((lambda mine, k: any(k[i:i + len(mine)] == mine for i in range(len(k))))([(r['rip'], r['info1']) for r in c['records'] if r['type'] == 1], [(int(l[1], 16), int(l[2], 16)) for l in $ftrace if int(l[0]) == c['header']['vcpu_id']]) for c in caps)")"
+	"$(cap "all((lambda mine, k: any(k[i:i + len(mine)] == mine for i in range(len(k))))([(r['rip'], r['info1'], r['info2'], r['intr_info'], r['error_code']) for r in c['records'] if r['type'] == 1], [tuple(int(f, 16) for f in l[1:6]) for l in $ftrace if int(l[0]) == c['header']['vcpu_id']]) for c in caps)")"
 # (Host interrupts and preemptions take places too: most of them on the
 # debug kernel, at times.)
 expect_eq "the fast exits are among them: IOIO to 0x80 from rip_pio" True \

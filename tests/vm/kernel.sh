@@ -88,12 +88,14 @@ kernel_source_version() {
 }
 
 # "ROOT RELEASE": whose image and kvm.ko hold the BTF that the module's
-# KVM probes are checked against (kmod/compat/tracepoint-types.sh). A
+# KVM probes are checked against (kmod/compat/kvm-btf.sh). A
 # stock kernel's own. The debug kernel has no BTF (DEBUG_INFO_BTF would
 # need full DWARF in every object and pahole, doubling its build): it
 # borrows that of the stock 6.12 image built from the same Debian source
 # version. The three tracepoints' prototypes (a struct kvm_vcpu pointer
-# and scalars) do not depend on the configuration, so the check holds.
+# and scalars) and the order of struct vcpu_svm's first members do not
+# depend on the configuration, so the checks hold (the VMCB pointer's
+# offset does: kvm-btf.sh states it only from the target's own BTF).
 kernel_btf() {
 	local rel=$1 stock want got
 
