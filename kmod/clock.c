@@ -2,9 +2,8 @@
 /*
  * Which clock hvt_clock() reads (clock.h). local_clock() is, on a stable
  * TSC, mul_u64_u32_shr(tsc, mult, shift) + offset, with mult and shift
- * from clocks_calc_mult_shift(tsc_khz, NSEC_PER_MSEC) (tsc.c's cyc2ns;
- * shift 32 above 1 GHz, which the exit path's arithmetic takes for
- * granted) and an offset we cannot read. So we measure it: local_clock() read
+ * from clocks_calc_mult_shift(tsc_khz, NSEC_PER_MSEC) (tsc.c's cyc2ns)
+ * and an offset we cannot read. So we measure it: local_clock() read
  * between two TSC reads bounds it from both sides,
  *
  *     l - ns(t1) <= offset <= l - ns(t0)      (t0 <= kernel's read <= t1)
@@ -42,7 +41,7 @@ static void check_work_fn(struct work_struct *w);
 static DECLARE_DEFERRABLE_WORK(check_work, check_work_fn);
 
 /* Bounds of local_clock()'s offset from one read: [*lo, *hi]. */
-static void offset_bounds(u32 mult, s64 *lo, s64 *hi)
+static void offset_bounds(u32 mult, u32 shift, s64 *lo, s64 *hi)
 {
 	unsigned long flags;
 	u64 t0, t1, l;
@@ -52,8 +51,8 @@ static void offset_bounds(u32 mult, s64 *lo, s64 *hi)
 	l = local_clock();
 	t1 = rdtsc();
 	local_irq_restore(flags);
-	*lo = l - mul_u64_u32_shr(t1, mult, HVT_TSC_SHIFT);
-	*hi = l - mul_u64_u32_shr(t0, mult, HVT_TSC_SHIFT);
+	*lo = l - hvt_mul_shr(t1, mult, shift);
+	*hi = l - hvt_mul_shr(t0, mult, shift);
 }
 
 void hvt_clock_init(void)
@@ -67,15 +66,12 @@ void hvt_clock_init(void)
 		return;
 	}
 	clocks_calc_mult_shift(&mult, &shift, tsc_khz, NSEC_PER_MSEC, 0);
-	if (shift != HVT_TSC_SHIFT) {
-		pr_info("clock: local_clock() (the TSC at %u kHz scales by a shift of %u, not %u)\n",
-			tsc_khz, shift, HVT_TSC_SHIFT);
-		return;
-	}
+	if (WARN_ON_ONCE(shift >= 64))
+		return;		/* hvt_mul_shr() cannot; it never does */
 	for (i = 0; i < HVT_CLOCK_SAMPLES; i++) {
 		if (i)
 			usleep_range(1000, 1100);
-		offset_bounds(mult, &l, &h);
+		offset_bounds(mult, shift, &l, &h);
 		lo = max(lo, l);
 		hi = min(hi, h);
 	}
@@ -85,6 +81,7 @@ void hvt_clock_init(void)
 		return;
 	}
 	hvt_tsc_scale.mult = mult;
+	hvt_tsc_scale.shift = shift;
 	hvt_tsc_scale.offset = lo + (hi - lo) / 2;
 	skew = (hi - lo + 1) / 2;
 	static_branch_enable(&hvt_clock_tsc);
@@ -97,7 +94,7 @@ static void check_work_fn(struct work_struct *w)
 {
 	s64 lo, hi, off = hvt_tsc_scale.offset;
 
-	offset_bounds(hvt_tsc_scale.mult, &lo, &hi);
+	offset_bounds(hvt_tsc_scale.mult, hvt_tsc_scale.shift, &lo, &hi);
 	if (!check_tsc_unstable() && off >= lo - skew - HVT_CLOCK_SLACK_NS &&
 	    off <= hi + skew + HVT_CLOCK_SLACK_NS) {
 		schedule_delayed_work(&check_work, HZ);

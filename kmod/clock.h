@@ -17,25 +17,35 @@
 #include <linux/types.h>
 #include <asm/msr.h>
 
-/*
- * ns = (tsc * mult) >> HVT_TSC_SHIFT, plus offset: local_clock()'s,
- * measured. clocks_calc_mult_shift() gives the shift 32 to any TSC
- * faster than 1 GHz; as a constant it saves 4 instructions a read (the
- * 128-bit shift by a variable); clock.c takes the TSC only then.
- */
-#define HVT_TSC_SHIFT	32
-
+/* ns = (tsc * mult) >> shift, plus offset: local_clock()'s, measured. */
 struct hvt_tsc_scale {
 	u32 mult;
+	u32 shift;
 	u64 offset;
 };
+
+/*
+ * mul_u64_u32_shr() for a shift below 64 (clocks_calc_mult_shift()
+ * gives at most 32): a mul and a shrd. The compiler's 128-bit shift by a
+ * variable also handles 64 and more, three instructions a read.
+ */
+static __always_inline u64 hvt_mul_shr(u64 a, u32 mult, u32 shift)
+{
+	u64 lo, hi;
+
+	asm ("mulq %[mult]" : "=a" (lo), "=d" (hi)
+	     : "a" (a), [mult] "rm" ((u64)mult) : "cc");
+	asm ("shrdq %%cl, %[hi], %[lo]" : [lo] "+r" (lo)
+	     : [hi] "r" (hi), "c" (shift) : "cc");
+	return lo;
+}
 
 DECLARE_STATIC_KEY_FALSE(hvt_clock_tsc);
 extern struct hvt_tsc_scale hvt_tsc_scale;
 
 static __always_inline u64 hvt_clock_of_tsc(u64 tsc)
 {
-	return mul_u64_u32_shr(tsc, hvt_tsc_scale.mult, HVT_TSC_SHIFT) +
+	return hvt_mul_shr(tsc, hvt_tsc_scale.mult, hvt_tsc_scale.shift) +
 	       hvt_tsc_scale.offset;
 }
 
