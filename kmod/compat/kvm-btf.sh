@@ -124,7 +124,8 @@ svm_head() {
 	  bpftool btf dump file "$base" format raw; } | awk '
 	/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
 		 name[id] = $3; ref[id] = $4; sub(/type_id=/, "", ref[id]) }
-	/^\[[0-9]+\] STRUCT .vcpu_svm. / { n = 0; inside = 1; next }
+	/^\[/ && $2 == "STRUCT" && $3 == "\047vcpu_svm\047" {
+		n = 0; inside = 1; next }
 	/^\[/ { inside = 0 }
 	inside && n < 2 { m[n] = $1; t[n] = $2; off[n] = $3; n++ }
 	END {
