@@ -171,11 +171,19 @@ watch exit_ns=15000000 exit_on=4 rate=100 post_ns=1000000 -- --slow 3:30000
 expect_eq "on runnable: each value its trigger's runnable part, at least 15ms" "[]" \
 	"$(cap "[c['header'] for c, r in $trig if c['header']['value_ns'] != r['runnable_ns'] or r['runnable_ns'] < 15000000]")"
 echo "# ... and a FIFO hog on the spinning vCPU's CPU for 40ms makes one"
-watch_bg exit_ns=15000000 exit_on=4 rate=100
-hog_spin 40 1000
-watch_end
-expect_eq "on runnable: an exit the hog preempted, its value the runnable part" True \
-	"$(cap "any(r['preempt_pid'] == $HOG_PID and r['runnable_ns'] >= 15000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")"
+# Where the hog's wake-up finds the vCPU thread is not the test's to
+# choose: in an exit (its runnable part) or in KVM between exits (a
+# preemption, no exit's part; make check saw it once on 6.1). Up to three
+# hogs, each miss shown.
+for try in 1 2 3; do
+	watch_bg exit_ns=15000000 exit_on=4 rate=100
+	hog_spin 40 1000
+	watch_end
+	hogged=$(cap "any(r['preempt_pid'] == $HOG_PID and r['runnable_ns'] >= 15000000 and c['header']['value_ns'] == r['runnable_ns'] for c, r in $trig)")
+	[ "$hogged" = True ] && break
+	echo "  hog $try preempted no exit 15ms; the triggers (value, runnable, preemptor): $(cap "[(c['header']['value_ns'], r['runnable_ns'], r['preempt_pid']) for c, r in $trig]")"
+done
+expect_eq "on runnable: an exit the hog preempted, its value the runnable part" True "$hogged"
 
 echo "# an exit's total leaves its halt out, unless asked: 10 x 20ms halted"
 # (15ms: more than a halt's exit spends awake, even on the debug kernel.)
