@@ -25,14 +25,7 @@
 #include "mem.h"
 #include "stats.h"
 
-struct hvt_buffers {
-	struct rcu_head rcu;
-	u32 kb;
-	u8 mode;
-	struct hvt_ring ring[];	/* indexed by CPU; no slots: no ring */
-};
-
-static struct hvt_buffers __rcu *buffers;
+struct hvt_buffers __rcu *hvt_buffers;
 static atomic_t reader = ATOMIC_INIT(0);
 
 static void notify_fn(struct work_struct *work)
@@ -51,7 +44,7 @@ void hvt_buffers_wake(struct irq_work *w)
 /* The set in force, for its writers (control mutex or hotplug lock). */
 static struct hvt_buffers *current_set(void)
 {
-	return rcu_dereference_protected(buffers, true);
+	return rcu_dereference_protected(hvt_buffers, true);
 }
 
 static void buffers_free(struct hvt_buffers *b)
@@ -124,7 +117,7 @@ int hvt_buffers_init(u32 kb, u8 mode)
 	b = buffers_alloc(kb, mode);
 	if (!b)
 		return -ENOMEM;
-	rcu_assign_pointer(buffers, b);
+	rcu_assign_pointer(hvt_buffers, b);
 	return 0;
 }
 
@@ -147,7 +140,7 @@ void hvt_buffers_exit(void)
 {
 	hvt_buffers_quiesce();
 	buffers_free(current_set());
-	RCU_INIT_POINTER(buffers, NULL);
+	RCU_INIT_POINTER(hvt_buffers, NULL);
 }
 
 int hvt_buffers_cpu_prepare(unsigned int cpu)
@@ -169,17 +162,6 @@ int hvt_buffers_cpu_prepare(unsigned int cpu)
  * Probes (preemption off) and the reader (which holds the reader slot, so
  * no resize can run) may look at the rings.
  */
-struct hvt_ring *hvt_ring_of(int cpu)
-{
-	struct hvt_buffers *b;
-	struct hvt_ring *r;
-
-	b = rcu_dereference_check(buffers,
-				  rcu_read_lock_sched_held() || hvt_reader_active());
-	r = &b->ring[cpu];
-	return READ_ONCE(r->slots) ? r : NULL;
-}
-
 u32 hvt_buffers_kb(void)
 {
 	return current_set()->kb;
@@ -253,7 +235,7 @@ int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack)
 		return -ENOMEM;
 	}
 	buffers_carry_counts(b, old);
-	rcu_assign_pointer(buffers, b);
+	rcu_assign_pointer(hvt_buffers, b);
 	cpus_read_unlock();
 	synchronize_rcu();
 	buffers_free(old);

@@ -9,19 +9,28 @@
 #define _HVT_BUFFERS_H
 
 #include <linux/irq_work.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 
 #include "ring.h"
 
 struct netlink_ext_ack;
 
+struct hvt_buffers {
+	struct rcu_head rcu;
+	u32 kb;
+	u8 mode;
+	struct hvt_ring ring[];	/* indexed by CPU; no slots: no ring */
+};
+
+/* Replaced whole by a resize, freed after a grace period. */
+extern struct hvt_buffers __rcu *hvt_buffers;
+
 int hvt_buffers_init(u32 kb, u8 mode);
 void hvt_buffers_exit(void);
 void hvt_buffers_quiesce(void);
 /* CPU comes online: its ring (process context, hotplug lock held). */
 int hvt_buffers_cpu_prepare(unsigned int cpu);
-/* CPU's ring, or NULL when it has none (probes, or the reader). */
-struct hvt_ring *hvt_ring_of(int cpu);
 /* Control mutex held, recording stopped, no reader. */
 int hvt_buffers_resize(u32 kb, u8 mode, struct netlink_ext_ack *extack);
 u32 hvt_buffers_kb(void);
@@ -45,5 +54,20 @@ bool hvt_lease_take(u32 portid);
 bool hvt_lease_held(void);
 int hvt_lease_init(void);
 void hvt_lease_exit(void);
+
+/*
+ * CPU's ring, or NULL when it has none (probes, or the reader). Inline:
+ * every recorded exit asks.
+ */
+static inline struct hvt_ring *hvt_ring_of(int cpu)
+{
+	struct hvt_buffers *b;
+	struct hvt_ring *r;
+
+	b = rcu_dereference_check(hvt_buffers,
+				  rcu_read_lock_sched_held() || hvt_reader_active());
+	r = &b->ring[cpu];
+	return READ_ONCE(r->slots) ? r : NULL;
+}
 
 #endif /* _HVT_BUFFERS_H */

@@ -111,6 +111,8 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 	}
 	wc->stall_merge_ns = div_u64(wc->stall_window_ns, HVT_STALL_STEPS);
 	wc->stall_limit_ns = wc->stall_ns ?: U64_MAX;
+	wc->exit_quiet_ns = wc->exit_ns && wc->exit_on <= HVTRACE_ON_HANDLING ?
+			    wc->exit_ns : U64_MAX;
 	if (wc->mark_pid && !wc->mark_triggers) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_WATCH_MARK_PID],
 				    "a VMM whose marks trigger, but marks do not trigger");

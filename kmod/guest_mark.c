@@ -57,7 +57,7 @@ static void mark_record(struct hvt_cpu *c, struct hvt_vcpu *v)
 		return;
 	}
 	m->recorded++;
-	hvt_record(c, v, HVTRACE_EV_MARK, 0, smp_processor_id());
+	hvt_record_mark(c, v, smp_processor_id());
 }
 
 void hvt_guest_mark(struct kvm_vcpu *vcpu, struct hvt_vcpu *v)

@@ -131,7 +131,7 @@ static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		c->acct.below++;
 		return;
 	}
-	hvt_record(c, v, HVTRACE_EV_EXIT, d, smp_processor_id());
+	hvt_record_exit(c, v, d, smp_processor_id());
 }
 
 /*

@@ -38,7 +38,7 @@ static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		c->acct.pre_below++;
 		return;
 	}
-	hvt_record(c, v, HVTRACE_EV_PREEMPT, off, cpu);
+	hvt_record_preempt(c, v, off, cpu);
 }
 
 /*

@@ -2,9 +2,9 @@
 /*
  * Writing one record to this CPU's ring: an exit when its vCPU re-enters
  * (or is destroyed), or a preemption when its vCPU thread is switched
- * back in. Out of line,
- * so the aggregate-only paths stay short. The watch's histories hold the
- * same records (hvt_event_fill()).
+ * back in; a guest mark at its exit. Out of line, so the aggregate-only
+ * paths stay short; one function a type, so each fills only its own
+ * fields. The watch's histories hold the same records (hvt_event_fill()).
  */
 #include <linux/irq_work.h>
 #include <linux/string.h>
@@ -12,8 +12,9 @@
 #include "buffers.h"
 #include "record.h"
 
-noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
-			 u8 type, u64 d, int cpu)
+/* TYPE is a constant in each caller: the fill keeps only its branch. */
+static __always_inline void record(struct hvt_cpu *c, const struct hvt_vcpu *v,
+				   u8 type, u64 d, int cpu)
 {
 	struct hvt_ring *r = hvt_ring_of(cpu);
 	struct hvtrace_event *ev;
@@ -29,7 +30,7 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 			c->acct.mark_lost++;
 		return;
 	}
-	hvt_event_fill(ev, v, type, d, cpu);
+	hvt_event_fill(ev, v, type, d, cpu, HVT_FILL_RING);
 	if (type == HVTRACE_EV_EXIT)
 		c->acct.recorded++;
 	else if (type == HVTRACE_EV_PREEMPT)
@@ -44,4 +45,22 @@ noinline void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v,
 		WRITE_ONCE(r->notified, true);
 		irq_work_queue(&r->wake);
 	}
+}
+
+noinline void hvt_record_exit(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			      u64 d, int cpu)
+{
+	record(c, v, HVTRACE_EV_EXIT, d, cpu);
+}
+
+noinline void hvt_record_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
+				 u64 d, int cpu)
+{
+	record(c, v, HVTRACE_EV_PREEMPT, d, cpu);
+}
+
+noinline void hvt_record_mark(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			      int cpu)
+{
+	record(c, v, HVTRACE_EV_MARK, 0, cpu);
 }

@@ -9,20 +9,46 @@
 #include "vcpu.h"
 
 /*
- * One record of TYPE (enum hvtrace_event_type) about V, D ns long, to
- * CPU's ring; counted in C's accounting as recorded or lost.
+ * One record about V to CPU's ring, counted in C's accounting as
+ * recorded or lost: V's exit of D ns, V's thread back after D ns
+ * preempted, V's guest mark.
  */
-void hvt_record(struct hvt_cpu *c, const struct hvt_vcpu *v, u8 type, u64 d,
-		int cpu);
+void hvt_record_exit(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
+		     int cpu);
+void hvt_record_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
+			int cpu);
+void hvt_record_mark(struct hvt_cpu *c, const struct hvt_vcpu *v, int cpu);
+
+/* Where a record goes: hvt_event_fill()'s TO. */
+enum hvt_fill_to {
+	HVT_FILL_RING,		/* whole: readers see it as it is */
+	HVT_FILL_HISTORY,	/* a watched vCPU's (watch.c): less, below */
+};
+
+/*
+ * In a history's record: an exit nothing happened to, whose parts and
+ * preemptor were left out (all zero). Internal, like HVT_VCPU_BRIEF,
+ * which a history's record keeps too: the copy-out (watch_scan.c) acts
+ * on both and clears them.
+ */
+#define HVT_EVF_QUIET	BIT(14)
+static_assert(!(HVT_EVF_QUIET & (__HVTRACE_EVF_ALL | HVT_VCPU_BRIEF)));
 
 /*
  * EV: a record of TYPE about V, D ns long, ending on CPU (all but seq).
- * Inline: TYPE is a constant where the watch calls it.
+ * Inline: TYPE and TO are constants where it is called. A history's
+ * records leave to the copy-out what it knows (seq from the place, the
+ * vCPU's identity and ISA from the watch) or can do as well (zero what
+ * HVT_VCPU_BRIEF says was not read), and a quiet exit its parts and
+ * preemptor.
  */
 static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 					   const struct hvt_vcpu *v, u8 type,
-					   u64 d, int cpu)
+					   u64 d, int cpu,
+					   enum hvt_fill_to to)
 {
+	const u16 keep = to == HVT_FILL_RING ? __HVTRACE_EVF_ALL :
+			 __HVTRACE_EVF_ALL | HVT_VCPU_BRIEF;
 	const struct hvt_split *s = &v->split;
 
 	ev->info1 = v->info1;
@@ -32,15 +58,17 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	ev->reason = v->reason;
 	ev->intr_info = v->intr_info;
 	ev->error_code = v->error_code;
-	ev->vcpu_id = v->vcpu_id;
-	ev->vm_id = v->vm_id;
-	ev->vm_pid = v->vm_pid;
+	if (to == HVT_FILL_RING) {
+		ev->vcpu_id = v->vcpu_id;
+		ev->vm_id = v->vm_id;
+		ev->vm_pid = v->vm_pid;
+		ev->isa = v->isa;
+	}
 	ev->tid = v->tid;
-	ev->isa = v->isa;
 	ev->duration_ns = d;
 	ev->cpu_entry = cpu;
 	ev->type = type;
-	if (unlikely(v->flags & HVT_VCPU_BRIEF)) {
+	if (to == HVT_FILL_RING && unlikely(v->flags & HVT_VCPU_BRIEF)) {
 		/* Its exit came before details were wanted: not read. */
 		ev->info1 = 0;
 		ev->info2 = 0;
@@ -67,16 +95,20 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 	} else if (type == HVTRACE_EV_EXIT) {
 		ev->ts_ns = s->exit_ts;
 		ev->cpu_exit = v->cpu_exit;
-		ev->flags = (v->flags & __HVTRACE_EVF_ALL) | s->pre_flags;
+		ev->guest_ns = v->guest_ns;
+		if (to == HVT_FILL_HISTORY && likely(!s->split)) {
+			ev->flags = v->flags | HVT_EVF_QUIET;
+			return;
+		}
+		ev->flags = (v->flags & keep) | s->pre_flags;
 		ev->preempt_pid = s->pre_pid;
 		ev->preempt_ns = s->pre_ns;
 		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
 		memcpy(ev->part_ns, s->part, sizeof(ev->part_ns));
-		ev->guest_ns = v->guest_ns;
 	} else {
 		ev->ts_ns = s->off_ts;
 		ev->cpu_exit = s->cpu_off;
-		ev->flags = (v->flags & __HVTRACE_EVF_ALL) |
+		ev->flags = (v->flags & keep) |
 			    (s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0);
 		ev->preempt_pid = s->off_pid;
 		ev->preempt_ns = d;

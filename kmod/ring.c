@@ -77,39 +77,6 @@ void hvt_ring_free(struct hvt_ring *r)
 	r->slots = NULL;
 }
 
-struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq)
-{
-	unsigned long head, tail;
-	struct hvtrace_event *ev;
-
-	do {
-		head = local_read(&r->head);
-		if (r->mode == HVTRACE_MODE_DISCARD) {
-			/* Pairs with the reader's release of tail: the slots
-			 * it freed are really done with.
-			 */
-			tail = smp_load_acquire(&r->tail);
-			if (head - tail > r->mask)
-				return NULL;	/* full: the caller counts it */
-		}
-	} while (local_cmpxchg(&r->head, head, head + 1) != head);
-
-	ev = &r->slots[head & r->mask];
-	WRITE_ONCE(ev->seq, 0);
-	/* The mark is cleared before the record's stores: a reader copying
-	 * this slot concurrently sees it change.
-	 */
-	smp_wmb();
-	*seq = head + 1;
-	return ev;
-}
-
-void hvt_ring_commit(struct hvt_ring *r, struct hvtrace_event *ev, u64 seq)
-{
-	/* Publish: the record's stores are visible before its mark. */
-	smp_store_release(&ev->seq, seq);
-}
-
 unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 			   unsigned int max)
 {
@@ -161,11 +128,4 @@ void hvt_ring_discard_all(struct hvt_ring *r)
 {
 	/* Like a read of everything: release the slots to the writer. */
 	smp_store_release(&r->tail, local_read(&r->head));
-}
-
-unsigned long hvt_ring_pending(const struct hvt_ring *r)
-{
-	unsigned long used = local_read(&r->head) - READ_ONCE(r->tail);
-
-	return min(used, r->mask + 1);
 }

@@ -9,7 +9,9 @@
 #define _HVT_RING_H
 
 #include <linux/irq_work.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 #include <asm/local.h>
 #include <uapi/linux/hvtrace.h>
 
@@ -45,11 +47,44 @@ void hvt_ring_free(struct hvt_ring *r);
 
 /*
  * Writer: reserve a slot, fill it, commit it. Returns NULL when a
- * discard-mode ring is full (the caller counts the lost event). The slot's seq is the
- * commit mark: never write it directly.
+ * discard-mode ring is full (the caller counts the lost event). The
+ * slot's seq is the commit mark: never write it directly. Inline: the
+ * probes record every exit through them.
  */
-struct hvtrace_event *hvt_ring_reserve(struct hvt_ring *r, u64 *seq);
-void hvt_ring_commit(struct hvt_ring *r, struct hvtrace_event *ev, u64 seq);
+static __always_inline struct hvtrace_event *
+hvt_ring_reserve(struct hvt_ring *r, u64 *seq)
+{
+	unsigned long head, tail;
+	struct hvtrace_event *ev;
+
+	do {
+		head = local_read(&r->head);
+		if (r->mode == HVTRACE_MODE_DISCARD) {
+			/* Pairs with the reader's release of tail: the slots
+			 * it freed are really done with.
+			 */
+			tail = smp_load_acquire(&r->tail);
+			if (head - tail > r->mask)
+				return NULL;	/* full: the caller counts it */
+		}
+	} while (local_cmpxchg(&r->head, head, head + 1) != head);
+
+	ev = &r->slots[head & r->mask];
+	WRITE_ONCE(ev->seq, 0);
+	/* The mark is cleared before the record's stores: a reader copying
+	 * this slot concurrently sees it change.
+	 */
+	smp_wmb();
+	*seq = head + 1;
+	return ev;
+}
+
+static __always_inline void hvt_ring_commit(struct hvt_ring *r,
+					    struct hvtrace_event *ev, u64 seq)
+{
+	/* Publish: the record's stores are visible before its mark. */
+	smp_store_release(&ev->seq, seq);
+}
 
 /*
  * Reader: copy up to MAX committed records into DST, advancing the tail.
@@ -62,6 +97,11 @@ unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 /* Reader: drop everything buffered. */
 void hvt_ring_discard_all(struct hvt_ring *r);
 /* Records buffered and not read (approximate while writers run). */
-unsigned long hvt_ring_pending(const struct hvt_ring *r);
+static inline unsigned long hvt_ring_pending(const struct hvt_ring *r)
+{
+	unsigned long used = local_read(&r->head) - READ_ONCE(r->tail);
+
+	return min(used, r->mask + 1);
+}
 
 #endif /* _HVT_RING_H */

@@ -70,10 +70,11 @@ append(struct hvt_watch_vcpu *w, const struct hvt_vcpu *v, u8 type, u64 d)
 	struct hvt_watch_ring *r = w->active;
 	struct hvtrace_event *ev = &r->ev[w->pos];
 
-	hvt_event_fill(ev, v, type, d, smp_processor_id());
-	ev->seq = ++w->head;
-	if (++w->pos == r->cap)
-		w->pos = 0;
+	/* Its seq is its place: ring_at() in watch_scan.c. */
+	w->pos = w->pos + 1 == r->cap ? 0 : w->pos + 1;
+	w->head++;
+	hvt_event_fill(ev, v, type, d, smp_processor_id(),
+		       HVT_FILL_HISTORY);
 	return ev;
 }
 
@@ -113,57 +114,91 @@ static __always_inline void record(const struct hvt_watch_cfg *wc,
 }
 
 /*
- * The exit [START, END), NS of it out of the guest (halted time is not,
- * but with HALT_TRIGGERS), enters the stall window; returns the time out
- * of the guest within (END - window, END]. Exact for spans wholly inside
- * the window; one the window's start cuts counts only what surely lies
- * inside (its NS taken from its start on): never more than the truth, at
- * most window / STEPS less when it was merged, its halted time less when
- * it was not.
+ * The time out of the guest within the window ending at END, (END -
+ * window, END], the open span's end: closed spans that ended before it
+ * go. Exact for spans wholly inside the window; the oldest, when the
+ * window's start cuts it, counts only what surely lies inside (its NS
+ * taken from its start on): never more than the truth, at most window /
+ * STEPS less when it was merged, its halted time less when it was not.
  */
-static u64 stall_add(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
-		     u64 start, u64 end, u64 ns)
+static noinline u64 stall_sum(const struct hvt_watch_cfg *wc,
+			      struct hvt_watch_vcpu *w, u64 end)
 {
-	struct hvt_stall_span *s;
 	u64 edge = end > wc->stall_window_ns ? end - wc->stall_window_ns : 0;
-	u64 sum, cut;
+	const struct hvt_stall_span *s = &w->open;
 
-	if (w->span_head != w->span_tail) {
-		s = &w->span[(w->span_head - 1) % HVT_STALL_SLOTS];
-		if (end - s->start <= wc->stall_merge_ns ||
-		    w->span_head - w->span_tail == HVT_STALL_SLOTS) {
-			s->end = end;
-			s->ns += ns;
-			goto merged;
-		}
-	}
-	s = &w->span[w->span_head++ % HVT_STALL_SLOTS];
-	s->start = start;
-	s->end = end;
-	s->ns = ns;
-merged:
-	w->span_sum += ns;
-
-	/* Spans that ended before the window go. */
-	for (;;) {
+	for (; w->span_tail != w->span_head; w->span_tail++) {
 		s = &w->span[w->span_tail % HVT_STALL_SLOTS];
 		if (s->end > edge)
 			break;
 		w->span_sum -= s->ns;
-		w->span_tail++;
+		s = &w->open;
 	}
-	sum = w->span_sum;
-	/* The oldest span starts before the window: its part outside. */
-	if (s->start < edge) {
-		cut = edge - s->start;
-		sum -= min(cut, s->ns);
+	if (s->start < edge)
+		return w->span_sum - min(edge - s->start, s->ns);
+	return w->span_sum;
+}
+
+/*
+ * The exit [START, END), NS of it out of the guest, is too far from the
+ * open span to merge: the open span closes into the FIFO (when full, the
+ * spans before the window ending at END go first), this exit opens the
+ * next.
+ */
+static noinline void stall_open(const struct hvt_watch_cfg *wc,
+				struct hvt_watch_vcpu *w, u64 start, u64 end,
+				u64 ns)
+{
+	struct hvt_stall_span *o = &w->open, *s;
+
+	if (o->ns) {
+		if (w->span_head - w->span_tail == HVT_STALL_SLOTS)
+			stall_sum(wc, w, end);
+		if (w->span_head - w->span_tail < HVT_STALL_SLOTS) {
+			w->span[w->span_head++ % HVT_STALL_SLOTS] = *o;
+		} else {
+			/* A window holds at most 2 * STEPS + 3 spans
+			 * (watch.h): never still full, but merge rather
+			 * than overrun.
+			 */
+			s = &w->span[(w->span_head - 1) % HVT_STALL_SLOTS];
+			s->end = o->end;
+			s->ns += o->ns;
+		}
 	}
-	return sum;
+	o->start = start;
+	o->end = end;
+	o->ns = ns;
+}
+
+/*
+ * The exit [START, END), NS of it out of the guest (halted time is not,
+ * but with HALT_TRIGGERS), enters the stall window. Returns the sum of
+ * the spans kept, never less than the time out of the guest within the
+ * window: stall_sum() drops the old spans only when that sum reaches the
+ * limit (or the FIFO is full), so an exit that merges into the open span
+ * costs a few adds.
+ */
+static __always_inline u64 stall_add(const struct hvt_watch_cfg *wc,
+				     struct hvt_watch_vcpu *w, u64 start,
+				     u64 end, u64 ns)
+{
+	struct hvt_stall_span *o = &w->open;
+
+	if (likely(end - o->start <= wc->stall_merge_ns)) {
+		o->end = end;
+		o->ns += ns;
+	} else {
+		stall_open(wc, w, start, end, ns);
+	}
+	w->span_sum += ns;
+	return w->span_sum;
 }
 
 static void stall_reset(struct hvt_watch_vcpu *w)
 {
 	w->span_tail = w->span_head;
+	memset(&w->open, 0, sizeof(w->open));
 	w->span_sum = 0;
 }
 
@@ -243,6 +278,7 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 	w->vm_pid = v->vm_pid;
 	w->vcpu_id = v->vcpu_id;
 	w->tid = v->tid;
+	w->isa = v->isa;
 	/* The scan reads the trigger once it sees POST. */
 	atomic_set_release(&w->state, HVT_W_POST);
 	hvt_watch_kick();
@@ -262,7 +298,14 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	if (wc->stall_ns)
 		sum = stall_add(wc, w, start, end, wc->halt_triggers ? d :
 				d - v->split.part[HVTRACE_PART_HALT]);
-	if (wc->exit_ns) {
+	if (likely(!v->split.split)) {
+		/* Nothing happened to it: no part but handling (watch.h). */
+		if (unlikely(d >= wc->exit_quiet_ns)) {
+			trigger(wc, w, v, HVTRACE_TRIGGER_EXIT, end, d,
+				wc->exit_ns);
+			return;
+		}
+	} else if (wc->exit_ns) {
 		u64 part = hvt_part_value(wc->exit_on, wc->halt_triggers, v, d);
 
 		if (unlikely(part >= wc->exit_ns)) {
@@ -271,8 +314,14 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 			return;
 		}
 	}
-	/* stall_limit_ns: U64_MAX without a stall trigger, never reached. */
+	/*
+	 * stall_limit_ns: U64_MAX without a stall trigger, never reached.
+	 * SUM is an upper bound until stall_sum() makes it exact.
+	 */
 	if (unlikely(sum >= wc->stall_limit_ns)) {
+		sum = stall_sum(wc, w, end);
+		if (sum < wc->stall_limit_ns)
+			return;
 		/* A stall counts once, captured or not: the next one needs
 		 * time of its own.
 		 */

@@ -43,6 +43,12 @@ struct hvt_watch_cfg {
 	u64 exit_ns;		/* 0: no exit trigger */
 	u8 exit_on;		/* enum hvtrace_threshold_on */
 	bool halt_triggers;
+	/*
+	 * What a quiet exit's duration is compared with: its total and
+	 * handling are its duration, its other parts 0. exit_ns, or
+	 * U64_MAX without an exit trigger or with one on another part.
+	 */
+	u64 exit_quiet_ns;
 	u64 stall_ns;		/* 0: no stall trigger */
 	u64 stall_window_ns;
 	u64 stall_merge_ns;	/* spans closer than this are merged */
@@ -117,10 +123,16 @@ struct hvt_watch_vcpu {
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
-	/* The stall window. */
-	u32 span_head;		/* spans span_tail..span_head-1 */
+	u8 isa;
+	/*
+	 * The stall window: the open span, the newest (all zero: none; an
+	 * exit within the merge distance of its start joins it), and
+	 * before it the closed ones, oldest first.
+	 */
+	struct hvt_stall_span open;
+	u32 span_head;		/* closed spans span_tail..span_head-1 */
 	u32 span_tail;
-	u64 span_sum;		/* their ns */
+	u64 span_sum;		/* the ns of all */
 	struct hvt_stall_span span[HVT_STALL_SLOTS];
 };
 

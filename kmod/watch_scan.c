@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include "genl.h"
+#include "record.h"
 #include "stats.h"
 #include "vcpu_table.h"
 #include "watch.h"
@@ -261,6 +262,34 @@ static const struct hvtrace_event *ring_at(const struct hvt_watch_ring *r,
 }
 
 /*
+ * EV, W's record SEQ, as readers see it: with what the history leaves to
+ * the copy-out (hvt_event_fill()) done.
+ */
+static void history_expand(struct hvtrace_event *ev,
+			   const struct hvt_watch_vcpu *w, u64 seq)
+{
+	ev->seq = seq;
+	ev->vcpu_id = w->vcpu_id;
+	ev->vm_id = w->vm_id;
+	ev->vm_pid = w->vm_pid;
+	ev->isa = w->isa;
+	if (ev->flags & HVT_VCPU_BRIEF) {
+		/* Its exit came before details were wanted: not read. */
+		ev->info1 = 0;
+		ev->info2 = 0;
+		ev->intr_info = 0;
+		ev->error_code = 0;
+	}
+	if (ev->flags & HVT_EVF_QUIET) {
+		ev->preempt_pid = 0;
+		ev->preempt_ns = 0;
+		memset(ev->preempt_comm, 0, sizeof(ev->preempt_comm));
+		memset(ev->part_ns, 0, sizeof(ev->part_ns));
+	}
+	ev->flags &= __HVTRACE_EVF_ALL;
+}
+
+/*
  * W's capture, copied out of its frozen ring (nothing writes it now): the
  * records up to the trigger's and the post window's. NULL when memory is
  * short (dropped).
@@ -280,8 +309,10 @@ static struct hvt_capture *capture_copy(const struct hvt_watch_cfg *wc,
 		dropped++;
 		return NULL;
 	}
-	for (s = from; s <= w->post_last; s++)
-		c->ev[i++] = *ring_at(f, s);
+	for (s = from; s <= w->post_last; s++) {
+		c->ev[i] = *ring_at(f, s);
+		history_expand(&c->ev[i++], w, s);
+	}
 	c->nr = i;
 	c->clock_ns = hvt_clock();
 	c->realtime_ns = ktime_get_real_ns();
