@@ -38,7 +38,7 @@ static_assert(!(HVT_EVF_QUIET & (__HVTRACE_EVF_ALL | HVT_VCPU_BRIEF)));
  * EV: a record of TYPE about V, D ns long, ending on CPU (all but seq).
  * Inline: TYPE and TO are constants where it is called. A history's
  * records leave to the copy-out what it knows (seq from the place, the
- * vCPU's identity and ISA from the watch) or can do as well (zero what
+ * vCPU's identity from the watch) or can do as well (zero what
  * HVT_VCPU_BRIEF says was not read), and a quiet exit its parts and
  * preemptor.
  */
@@ -62,8 +62,9 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 		ev->vcpu_id = v->vcpu_id;
 		ev->vm_id = v->vm_id;
 		ev->vm_pid = v->vm_pid;
-		ev->isa = v->isa;
 	}
+	/* Not the watch's: unknown while the vendor module is not ready. */
+	ev->isa = v->isa;
 	ev->tid = v->tid;
 	ev->duration_ns = d;
 	ev->cpu_entry = cpu;
@@ -97,7 +98,7 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 		ev->cpu_exit = v->cpu_exit;
 		ev->guest_ns = v->guest_ns;
 		if (to == HVT_FILL_HISTORY && likely(!s->split)) {
-			ev->flags = v->flags | HVT_EVF_QUIET;
+			ev->flags = (v->flags & keep) | HVT_EVF_QUIET;
 			return;
 		}
 		ev->flags = (v->flags & keep) | s->pre_flags;

@@ -115,11 +115,13 @@ static __always_inline void record(const struct hvt_watch_cfg *wc,
 
 /*
  * The time out of the guest within the window ending at END, (END -
- * window, END], the open span's end: closed spans that ended before it
- * go. Exact for spans wholly inside the window; the oldest, when the
- * window's start cuts it, counts only what surely lies inside (its NS
- * taken from its start on): never more than the truth, at most window /
- * STEPS less when it was merged, its halted time less when it was not.
+ * window, END]: closed spans that ended before it go. Called with the
+ * open span's end (the trigger's test), or with a new exit's end when
+ * the FIFO is full (stall_open(), for the dropping alone). Exact for
+ * spans wholly inside the window; the oldest, when the window's start
+ * cuts it, counts only what surely lies inside (its NS taken from its
+ * start on): never more than the truth, at most window / STEPS less when
+ * it was merged, its halted time less when it was not.
  */
 static noinline u64 stall_sum(const struct hvt_watch_cfg *wc,
 			      struct hvt_watch_vcpu *w, u64 end)
@@ -278,7 +280,6 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 	w->vm_pid = v->vm_pid;
 	w->vcpu_id = v->vcpu_id;
 	w->tid = v->tid;
-	w->isa = v->isa;
 	/* The scan reads the trigger once it sees POST. */
 	atomic_set_release(&w->state, HVT_W_POST);
 	hvt_watch_kick();

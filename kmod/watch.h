@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The watch: while armed, each watched vCPU keeps a history of its
- * records (exits and preemptions, struct hvtrace_event) in a ring, and a
- * window of its time out of the guest. A trigger freezes the ring: the
- * history goes on in the spare, and the post window's records go to both
- * (at most HISTORY of them: the frozen ring has room for them past the
- * HISTORY records before the trigger's). Then the scan copies the capture
- * out (watch_scan.c) and the frozen ring is the next spare. READ_CAPTURES
- * hands captures to userspace.
+ * records (exits, preemptions and guest marks: struct hvtrace_event,
+ * written with less, below) in a ring, and a window of its time out of
+ * the guest. A trigger freezes the ring: the history goes on in the
+ * spare, and the post window's records go to both (at most HISTORY of
+ * them: the frozen ring has room for them past the HISTORY records before
+ * the trigger's). Then the scan copies the capture out (watch_scan.c) and
+ * the frozen ring is the next spare. READ_CAPTURES hands captures to
+ * userspace.
  *
  *   ring A: ... r40 r41 r42 [trigger r43] r44 r45    frozen, the capture
  *   ring B:                               r44 r45 r46 r47 ...  the history
@@ -46,7 +47,8 @@ struct hvt_watch_cfg {
 	/*
 	 * What a quiet exit's duration is compared with: its total and
 	 * handling are its duration, its other parts 0. exit_ns, or
-	 * U64_MAX without an exit trigger or with one on another part.
+	 * U64_MAX (no duration reaches it) without an exit trigger or with
+	 * one on another part.
 	 */
 	u64 exit_quiet_ns;
 	u64 stall_ns;		/* 0: no stall trigger */
@@ -88,7 +90,11 @@ enum hvt_watch_state {
 	HVT_W_CLOSED,		/* the capture waits for the scan's copy */
 };
 
-/* A ring of records: seq s is at ev[(s - base) % cap]. */
+/*
+ * A ring of records: seq s is at ev[(s - base) % cap]. Written with less
+ * (hvt_event_fill()'s HVT_FILL_HISTORY): read through history_expand()
+ * (watch_scan.c).
+ */
 struct hvt_watch_ring {
 	struct hvt_vmem mem;	/* this allocation */
 	u64 base;		/* seq of its first record */
@@ -123,11 +129,11 @@ struct hvt_watch_vcpu {
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
-	u8 isa;
 	/*
-	 * The stall window: the open span, the newest (all zero: none; an
-	 * exit within the merge distance of its start joins it), and
-	 * before it the closed ones, oldest first.
+	 * The stall window: the open span, the newest (an exit within the
+	 * merge distance of its start joins it; one of 0 ns, as after a
+	 * reset, is none and is not closed into the FIFO), and before it
+	 * the closed ones, oldest first.
 	 */
 	struct hvt_stall_span open;
 	u32 span_head;		/* closed spans span_tail..span_head-1 */

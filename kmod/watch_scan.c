@@ -272,7 +272,6 @@ static void history_expand(struct hvtrace_event *ev,
 	ev->vcpu_id = w->vcpu_id;
 	ev->vm_id = w->vm_id;
 	ev->vm_pid = w->vm_pid;
-	ev->isa = w->isa;
 	if (ev->flags & HVT_VCPU_BRIEF) {
 		/* Its exit came before details were wanted: not read. */
 		ev->info1 = 0;
