@@ -257,19 +257,34 @@ bool hvt_reader_active(void)
 	return atomic_read(&reader);
 }
 
-/* The lease: the netlink port that owns the rings, 0 = nobody. */
-static atomic_t lease_portid = ATOMIC_INIT(0);
+/*
+ * The lease: who owns the rings. A netlink port (its portid), the open
+ * device file (ring_device.c), or 0 = nobody; one value, so the two kinds
+ * of owner cannot both take it.
+ */
+#define LEASE_DEVICE	BIT_ULL(32)	/* above every portid */
+static atomic64_t lease = ATOMIC64_INIT(0);
 
 bool hvt_lease_take(u32 portid)
 {
-	u32 old = atomic_cmpxchg(&lease_portid, 0, portid);
+	s64 old = atomic64_cmpxchg(&lease, 0, portid);
 
 	return !old || old == portid;
 }
 
+bool hvt_lease_take_device(void)
+{
+	return atomic64_cmpxchg(&lease, 0, LEASE_DEVICE) == 0;
+}
+
+void hvt_lease_put_device(void)
+{
+	atomic64_cmpxchg(&lease, LEASE_DEVICE, 0);
+}
+
 bool hvt_lease_held(void)
 {
-	return atomic_read(&lease_portid);
+	return atomic64_read(&lease);
 }
 
 static int lease_release(struct notifier_block *nb, unsigned long event,
@@ -279,7 +294,7 @@ static int lease_release(struct notifier_block *nb, unsigned long event,
 
 	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
 	    net_eq(n->net, &init_net))
-		atomic_cmpxchg(&lease_portid, n->portid, 0);
+		atomic64_cmpxchg(&lease, n->portid, 0);
 	return NOTIFY_DONE;
 }
 

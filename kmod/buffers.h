@@ -43,14 +43,16 @@ void hvt_buffers_clear(void);
 void hvt_buffers_wake(struct irq_work *w);
 
 /*
- * One reader at a time drains; the first netlink socket that drains
- * owns the rings until it closes (the lease), so two recorders never
- * split one event stream between them.
+ * One reader at a time drains; the first netlink socket that drains owns
+ * the rings until it closes, or the device file while it is open (the
+ * lease), so two recorders never split one event stream between them.
  */
 bool hvt_reader_get(void);
 void hvt_reader_put(void);
 bool hvt_reader_active(void);
 bool hvt_lease_take(u32 portid);
+bool hvt_lease_take_device(void);
+void hvt_lease_put_device(void);
 bool hvt_lease_held(void);
 int hvt_lease_init(void);
 void hvt_lease_exit(void);

@@ -45,4 +45,15 @@ const char *hvt_errmsg_fmt(const char *fmt, ...) __printf(1, 2);
 } while (0)
 #endif
 
+/* A VMA's flags: SET added, CLEAR taken away (mmap handler). */
+#ifdef HVT_HAS_VM_FLAGS_MOD
+#define hvt_vm_flags_mod(vma, set, clear) vm_flags_mod(vma, set, clear)
+#else
+#define hvt_vm_flags_mod(vma, set, clear) do {			\
+	struct vm_area_struct *__vma = (vma);				\
+									\
+	__vma->vm_flags = (__vma->vm_flags | (set)) & ~(clear);		\
+} while (0)
+#endif
+
 #endif /* _HVT_COMPAT_H */

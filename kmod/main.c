@@ -20,6 +20,7 @@
 #include "genl.h"
 #include "params.h"
 #include "probes.h"
+#include "ring_device.h"
 #include "stats.h"
 #include "threads.h"
 #include "vcpu_table.h"
@@ -130,6 +131,20 @@ err_destroy:
 	return err;
 }
 
+/*
+ * The probes first: until they are gone they queue watermark wake-ups,
+ * which multicast on the family; then the watch, whose scan does too.
+ */
+static void unload(void)
+{
+	probes_unregister();
+	hvt_clock_exit();
+	hvt_watch_disarm();
+	hvt_buffers_quiesce();
+	hvt_genl_unregister();
+	teardown();
+}
+
 static int __init hvt_init(void)
 {
 	int err;
@@ -168,6 +183,12 @@ static int __init hvt_init(void)
 	err = hvt_genl_register();
 	if (err)
 		goto err_probes;
+	/* Last: an open file holds the module, which must be whole by then. */
+	err = hvt_ring_device_register();
+	if (err) {
+		unload();
+		return err;
+	}
 
 	pr_info("loaded, version %s\n", HVTRACE_VERSION);
 	return 0;
@@ -181,18 +202,11 @@ err_teardown:
 	return err;
 }
 
-/*
- * The probes first: until they are gone they queue watermark wake-ups,
- * which multicast on the family; then the watch, whose scan does too.
- */
 static void __exit hvt_exit(void)
 {
-	probes_unregister();
-	hvt_clock_exit();
-	hvt_watch_disarm();
-	hvt_buffers_quiesce();
-	hvt_genl_unregister();
-	teardown();
+	/* No file is open: each holds the module. */
+	hvt_ring_device_unregister();
+	unload();
 	pr_info("unloaded\n");
 }
 

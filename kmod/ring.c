@@ -124,6 +124,23 @@ unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 	return n;
 }
 
+int hvt_ring_release(struct hvt_ring *r, u64 consumed, u64 taken)
+{
+	unsigned long tail = r->tail;
+
+	/* Only what the writers reserved, and read whole at most once. */
+	if (consumed > local_read(&r->head) - tail || taken > consumed)
+		return -EINVAL;
+	/* Nothing is lapped in discard mode: a gap would be a reader's bug. */
+	if (r->mode == HVTRACE_MODE_DISCARD && taken != consumed)
+		return -EINVAL;
+	r->drained += taken;
+	r->overwritten += consumed - taken;
+	/* The reader's loads of the slots come before their reuse. */
+	smp_store_release(&r->tail, tail + consumed);
+	return 0;
+}
+
 void hvt_ring_discard_all(struct hvt_ring *r)
 {
 	/* Like a read of everything: release the slots to the writer. */

@@ -94,6 +94,13 @@ static __always_inline void hvt_ring_commit(struct hvt_ring *r,
  */
 unsigned int hvt_ring_read(struct hvt_ring *r, struct hvtrace_event *dst,
 			   unsigned int max);
+/*
+ * Reader in place (ring_device.c): CONSUMED records past the tail were
+ * read where they lie, TAKEN of them whole (the rest lapped by the writer
+ * in overwrite mode); release them to the writer. -EINVAL, and nothing
+ * changes, when the counts cannot be right.
+ */
+int hvt_ring_release(struct hvt_ring *r, u64 consumed, u64 taken);
 /* Reader: drop everything buffered. */
 void hvt_ring_discard_all(struct hvt_ring *r);
 /* Records buffered and not read (approximate while writers run). */

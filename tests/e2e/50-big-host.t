@@ -45,7 +45,16 @@ hv filter cpu "$last"
 expect_eq "CPU filter" "[$last]" "$("$HVCTL" -j config | py "d['filters']['cpus']")"
 hv filter clear
 
-# A guest, recorded and drained, on such a host.
+# /dev/hvtrace: a CPU that never came online has no ring to map.
+if [ "$possible" -gt "$online" ]; then
+	RD="$PYTHON $(dirname "$0")/ring_device.py"
+	expect_eq "the ring of CPU $last (never online)" "errno ENODEV" "$($RD info "$last")"
+	b=$($RD info 0 | py "d['bytes']")
+	expect_eq "mapping CPU $last's" "errno ENODEV" "$($RD map "$b" $((b * last)) r)"
+fi
+
+# A guest, recorded and drained (in place: hvctl maps the rings there
+# are and looks for the others each second), on such a host.
 "$HVCTL" record -q -o /tmp/big --threshold 0 --duration 60s &
 rec=$!
 wait_recording

@@ -4,7 +4,9 @@
  * duration ends or SIGINT/SIGTERM, then finalize. It sleeps on the
  * module's watermark notification (with a short timeout so quiet rings
  * still reach the disk), drains in large batches, and holds only one
- * packet per CPU in memory whatever the event rate.
+ * packet per CPU in memory whatever the event rate. The rings are read in
+ * place, mapped from /dev/hvtrace; through netlink (a copy, and a system
+ * call every few dozen records) only where the device node is missing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +40,7 @@ struct rec_opts {
 
 struct rec_state {
 	struct trace_writer *w;
+	struct hvc_rings *rings;	/* NULL: drained through netlink */
 	unsigned int nr_cpus;
 	uint64_t *base_lost;	/* per CPU, at start */
 	uint64_t *lost;		/* per CPU, since start */
@@ -105,7 +108,10 @@ static int drain(struct hvc *c, struct rec_state *st)
 		.event = on_event, .cpu = on_cpu, .data = st,
 	};
 
-	return hvc_drain(c, &ops) || st->failed ? -1 : 0;
+	int ret = st->rings ? hvc_rings_drain(st->rings, &ops) :
+			      hvc_drain(c, &ops);
+
+	return ret || st->failed ? -1 : 0;
 }
 
 /*
@@ -300,6 +306,23 @@ static int record_loop(struct hvc *c, struct hvc *events,
 }
 
 /*
+ * After the change (a resize needs the rings unowned): from here the
+ * rings are this record's until it ends.
+ */
+static int open_rings(struct rec_state *st)
+{
+	int ret = hvc_rings_open(&st->rings, st->nr_cpus);
+
+	if (ret == -ENOENT) {
+		fprintf(stderr, "note: /dev/%s is missing: draining through "
+			"netlink, which costs more a record\n",
+			HVTRACE_DEVICE_NAME);
+		return 0;
+	}
+	return ret ? -1 : 0;
+}
+
+/*
  * The configuration options go into one change, checked as they come:
  * --threshold D is "set-threshold D", --pid P "filter pid P", and so on.
  */
@@ -436,7 +459,7 @@ static int record_run(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (name_live_vms(c, &st) || hvc_start(c))
+	if (name_live_vms(c, &st) || open_rings(&st) || hvc_start(c))
 		goto out;
 	applied = false;
 	st.start = now_ns(CLOCK_MONOTONIC);
@@ -455,6 +478,8 @@ static int record_run(int argc, char **argv)
 			"does not know were left out of the trace\n",
 			trace_skipped(st.w));
 out:
+	/* First: putting a resize back needs the rings unowned. */
+	hvc_rings_close(st.rings);
 	if (applied)
 		put_back(c, &o.ch, &before);
 	if (st.w && trace_finish(st.w))

@@ -357,6 +357,20 @@ struct hvc_drain_ops {
 int hvc_drain(struct hvc *c, const struct hvc_drain_ops *ops);
 
 /*
+ * The same in place: the rings mapped from /dev/hvtrace (client_rings.c),
+ * no copy through netlink. Opening takes the rings (the lease) until
+ * closed. -ENOENT, unreported, when the device is missing (the caller
+ * may drain through netlink instead); other errors are reported. NR_CPUS
+ * is the status' possible CPUs; a CPU without a ring is looked for again
+ * each second. An event refused by ops->event stays in its ring.
+ */
+struct hvc_rings;
+
+int hvc_rings_open(struct hvc_rings **rs, unsigned int nr_cpus);
+int hvc_rings_drain(struct hvc_rings *rs, const struct hvc_drain_ops *ops);
+void hvc_rings_close(struct hvc_rings *rs);
+
+/*
  * The watch (client_watch.c). Arm it with W, or change the armed one: it
  * belongs to session C, and disarms when C closes. A refusal says the
  * module's message and the option the user typed for it (W->typed).

@@ -391,6 +391,7 @@
 #define _UAPI_LINUX_HVTRACE_H
 
 #include <linux/types.h>
+#include <linux/ioctl.h>
 
 #define HVTRACE_GENL_NAME	"hvtrace"
 #define HVTRACE_GENL_VERSION	4
@@ -890,5 +891,46 @@ struct hvtrace_event {
 	__u64 guest_ns;		/* EXIT: in the guest before it (0: first) */
 	char preempt_comm[HVTRACE_COMM_LEN];
 };
+
+/*
+ * The rings in place: the device HVTRACE_DEVICE_NAME ("/dev/hvtrace")
+ * maps each CPU's ring read-only into the reader, so a drain copies
+ * nothing through netlink. Opening it needs CAP_SYS_ADMIN (as a drain
+ * does) and takes the rings as READ_EVENTS's first drain does (the
+ * lease), until the file is closed: one reader at a time (-EBUSY).
+ *
+ * HVTRACE_IOC_RING with cpu set and consumed = taken = 0 says where the
+ * CPU's ring is (-ENODEV: that CPU has none, e.g. never online since
+ * load): mmap(bytes, PROT_READ, MAP_SHARED, offset) maps its slots, an
+ * array of `slots` records (a power of two). The record at position P
+ * (from 0; the ring's record count, which only grows) lies in slot
+ * P & (slots - 1) and is committed when its seq reads P + 1 (load it
+ * with acquire semantics, then the record). A smaller seq: not yet
+ * written; a larger one: overwrite mode only, the writer lapped the
+ * reader (P was lost), and in overwrite mode a committed record may be
+ * overwritten while read: copy it, then read seq again. Read from
+ * `tail` on, then give the slots back with consumed (positions passed)
+ * and taken (of them, read whole; discard mode: all of them): the
+ * reply's tail is the next position, lost and overwritten the CPU's
+ * counts since the last CLEAR. Writers wait for nothing: in discard mode
+ * a full ring loses new records (lost), in overwrite mode old ones.
+ */
+#define HVTRACE_DEVICE_NAME	"hvtrace"
+
+struct hvtrace_ring {
+	__u32 cpu;		/* in */
+	__u32 mode;		/* out: enum hvtrace_mode */
+	__u64 consumed;		/* in: positions read past tail */
+	__u64 taken;		/* in: of them, records read whole */
+	__u64 tail;		/* out: the next position to read */
+	__u64 slots;		/* out */
+	__u64 bytes;		/* out: the length to map */
+	__u64 offset;		/* out: the offset to map at */
+	__u64 lost;		/* out: ring full, since the last CLEAR */
+	__u64 overwritten;	/* out: since the last CLEAR */
+};
+
+#define HVTRACE_IOC_MAGIC	0xb7
+#define HVTRACE_IOC_RING	_IOWR(HVTRACE_IOC_MAGIC, 1, struct hvtrace_ring)
 
 #endif /* _UAPI_LINUX_HVTRACE_H */

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+"""/dev/hvtrace from the outside, as any program would use it: the ioctl
+and mmap of include/uapi/linux/hvtrace.h by hand (not hvctl's code), for
+33-ring-device.t. Each command prints one line: a JSON document, or
+"errno NAME" when the kernel refused.
+
+  open                          open and close: ok or errno
+  info CPU                      HVTRACE_IOC_RING, nothing released
+  release CPU CONSUMED TAKEN    the same, giving back CONSUMED positions
+  map LENGTH OFFSET PROT        mmap of LENGTH at OFFSET (PROT r or rw;
+                                a read-only one then mprotect()ed to rw):
+                                ok, "errno NAME" or "mprotect errno NAME"
+  read                          every CPU's committed records read in
+                                place and released: per CPU taken, lapped,
+                                torn, seq errors, and the reply's counters
+  hold CMD...                   CMD run while the device is held open:
+                                its status and first line of output
+  stale HVCTL                   map CPU 0, close, resize with HVCTL
+                                (allowed now), read the old mapping
+"""
+import errno
+import fcntl
+import json
+import mmap
+import os
+import struct
+import ctypes
+import subprocess
+import sys
+
+DEV = "/dev/hvtrace"
+RING = struct.Struct("<IIQQQQQQQQ")
+FIELDS = ("cpu", "mode", "consumed", "taken", "tail", "slots", "bytes",
+          "offset", "lost", "overwritten")
+IOC_RING = (3 << 30) | (RING.size << 16) | (0xb7 << 8) | 1
+EVENT = 160
+
+
+def err(e):
+    return "errno " + errno.errorcode.get(e.errno, str(e.errno))
+
+
+def ioctl(fd, cpu, consumed=0, taken=0):
+    buf = bytearray(RING.pack(cpu, 0, consumed, taken, 0, 0, 0, 0, 0, 0))
+    fcntl.ioctl(fd, IOC_RING, buf)
+    return dict(zip(FIELDS, RING.unpack(buf)))
+
+
+def possible_cpus():
+    with open("/sys/devices/system/cpu/possible") as f:
+        last = f.read().strip().split(",")[-1].split("-")[-1]
+    return int(last) + 1
+
+
+def read_ring(fd, cpu):
+    """The reader of the uapi header's comment, on one CPU."""
+    r = ioctl(fd, cpu)
+    m = mmap.mmap(fd, r["bytes"], mmap.MAP_SHARED, mmap.PROT_READ,
+                  offset=r["offset"])
+    mask = r["slots"] - 1
+    t = start = r["tail"]
+    out = {"taken": 0, "lapped": 0, "torn": 0, "types": {}}
+    # A ring's worth of records looked at (jumps over lapped ones are free).
+    while out["taken"] + out["torn"] < r["slots"]:
+        off = (t & mask) * EVENT
+        seq = struct.unpack_from("<Q", m, off)[0]
+        if seq == t + 1:
+            rec = bytes(m[off:off + EVENT])
+            if struct.unpack_from("<Q", m, off)[0] != seq:
+                out["torn"] += 1
+            else:
+                kind = rec[89]
+                out["types"][kind] = out["types"].get(kind, 0) + 1
+                out["taken"] += 1
+            t += 1
+        elif seq > t + 1:
+            nxt = max(t + 1, seq - 1 - mask)
+            out["lapped"] += nxt - t
+            t = nxt
+        else:
+            break
+    m.close()
+    r = ioctl(fd, cpu, t - start, out["taken"])
+    out.update(tail=r["tail"], lost=r["lost"], overwritten=r["overwritten"],
+               consumed=t - start)
+    return out
+
+
+def map_raw(fd, length, offset, prot):
+    """mmap by hand (Python's mmap cannot mprotect): ok or errno."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_int, ctypes.c_long)
+    libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+    rw = mmap.PROT_READ | mmap.PROT_WRITE
+    addr = libc.mmap(None, length, rw if prot == "rw" else mmap.PROT_READ,
+                     mmap.MAP_SHARED, fd, offset)
+    if addr in (None, ctypes.c_void_p(-1).value):
+        return "errno " + errno.errorcode[ctypes.get_errno()]
+    res = "ok"
+    if prot == "r" and libc.mprotect(addr, length, rw):
+        res = "mprotect errno " + errno.errorcode[ctypes.get_errno()]
+    libc.munmap(addr, length)
+    return res
+
+
+def main(argv):
+    cmd = argv[0]
+    try:
+        fd = os.open(DEV, os.O_RDONLY)
+    except OSError as e:
+        print(err(e))
+        return 0
+    try:
+        if cmd == "open":
+            print("ok")
+        elif cmd == "info":
+            print(json.dumps(ioctl(fd, int(argv[1]))))
+        elif cmd == "release":
+            print(json.dumps(ioctl(fd, *(int(a) for a in argv[1:4]))))
+        elif cmd == "map":
+            print(map_raw(fd, int(argv[1]), int(argv[2]), argv[3]))
+        elif cmd == "read":
+            res = {}
+            for cpu in range(possible_cpus()):
+                try:
+                    res[cpu] = read_ring(fd, cpu)
+                except OSError as e:
+                    if e.errno != errno.ENODEV:
+                        raise
+            print(json.dumps(res))
+        elif cmd == "hold":
+            p = subprocess.run(argv[1:], capture_output=True, text=True)
+            line = (p.stdout + p.stderr).strip().split("\n")[0]
+            print(json.dumps({"rc": p.returncode, "out": line}))
+        elif cmd == "stale":
+            r = ioctl(fd, 0)
+            m = mmap.mmap(fd, r["bytes"], mmap.MAP_SHARED, mmap.PROT_READ,
+                          offset=r["offset"])
+            os.close(fd)
+            fd = -1
+            p = subprocess.run([argv[1], "buffer", "--size", "8"],
+                               capture_output=True, text=True)
+            total = sum(m[i] for i in range(0, len(m), 4096))
+            m.close()
+            print(json.dumps({"resize_rc": p.returncode,
+                              "bytes": r["bytes"], "read": total >= 0}))
+        else:
+            print("unknown command " + cmd)
+            return 2
+    except OSError as e:
+        print(err(e))
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
