@@ -9,10 +9,10 @@
  * CPU and pass.
  *
  * The open file owns the rings (the lease) and holds the reader slot
- * until it is closed: no resize or clear can replace or empty them under
- * the reader, and no netlink drain splits the stream. A mapping may
- * outlive the file: its pages keep their own references, so a later
- * resize frees nothing under it (the old pages go with the mapping).
+ * until it is released, which a mapping delays (it holds the file): no
+ * resize or clear can replace or empty the rings under the reader or its
+ * mappings, and no netlink drain splits the stream. The mapped pages
+ * hold references of their own besides.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

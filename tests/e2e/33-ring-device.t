@@ -2,8 +2,8 @@
 # by hand, as the uapi header says, not through hvctl's code): its owner
 # shuts out every other reader and every change that would empty or
 # replace the rings; its ioctl refuses counts that cannot be right and
-# then changes nothing; a mapping is read-only for good and outlives its
-# file safely; what is read in place is exactly what was recorded, in
+# then changes nothing; a mapping is read-only for good and keeps the
+# rings owned until it goes; what is read in place is exactly what was recorded, in
 # both modes; hvctl record drains through it, and through netlink where
 # the node is missing, with the same trace.
 . "$(dirname "$0")/lib.sh"
@@ -43,7 +43,7 @@ done
 expect_eq "status while held" "0 {'reader': 'draining'}" \
 	"$(held "$PYTHON" -c "import json, subprocess; d = json.loads(subprocess.run(['$HVCTL', '-j', 'status'], capture_output=True).stdout); print({'reader': d['reader']})")"
 expect_eq "the buffers after" 2560 "$("$HVCTL" -j config | py "d['buffer_kb']")"
-hv drain >/dev/null		# free again once closed
+hv drain >/dev/null 2>&1	# free again once closed
 
 # 2. The ioctl: where each ring is; refusals change nothing.
 ncpu=$("$HVCTL" -j status | py "d['nr_cpus']")
@@ -67,6 +67,7 @@ expect_eq "nothing released by them" "$tail1" "$($RD info 1 | py "d['tail']")"
 # 3. The mappings: whole rings, never writable.
 len=2621440
 expect_eq "writable" "errno EPERM" "$($RD map $len 0 rw)"
+expect_eq "private, copy-on-write" "errno EPERM" "$($RD map $len 0 private)"
 expect_eq "made writable" "mprotect errno EACCES" "$($RD map $len 0 r)"
 expect_eq "part of a ring" "errno EINVAL" "$($RD map $((len - 4096)) 0 r)"
 expect_eq "across two rings" "errno EINVAL" "$($RD map $len 4096 r)"
@@ -95,11 +96,12 @@ expect_eq "CPU 1: taken, passed, overwritten, lost" "16 $on1 $((on1 - 16)) 0" \
 expect_eq "module: drained + overwritten = recorded" "$(acct recorded)" \
 	$(( $(acct drained) + $(acct overwritten) ))
 
-# 6. A mapping outlives its file: the rings may be replaced under it.
+# 6. A mapping holds its file, so the lease: the rings stay in place
+# until it goes.
 reset_config
 out=$($RD stale "$HVCTL")
-expect_eq "resize after the file closed, old mapping read" \
-	'{"resize_rc": 0, "bytes": 2621440, "read": true}' "$out"
+expect_eq "resize with the file closed and its mapping there, then gone" \
+	'{"mapped": 1, "read": true, "unmapped": 0}' "$out"
 expect_eq "the new size" 8 "$("$HVCTL" -j config | py "d['buffer_kb']")"
 
 # 7. hvctl record in place, then through netlink (no node): the same.

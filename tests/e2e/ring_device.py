@@ -7,16 +7,20 @@ and mmap of include/uapi/linux/hvtrace.h by hand (not hvctl's code), for
   open                          open and close: ok or errno
   info CPU                      HVTRACE_IOC_RING, nothing released
   release CPU CONSUMED TAKEN    the same, giving back CONSUMED positions
-  map LENGTH OFFSET PROT        mmap of LENGTH at OFFSET (PROT r or rw;
-                                a read-only one then mprotect()ed to rw):
-                                ok, "errno NAME" or "mprotect errno NAME"
+  map LENGTH OFFSET PROT        mmap of LENGTH at OFFSET, PROT r (shared,
+                                read-only, then mprotect()ed to rw), rw
+                                (shared, the device opened read-write) or
+                                private (copy-on-write, rw): ok, "errno
+                                NAME" or "mprotect errno NAME"
   read                          every CPU's committed records read in
                                 place and released: per CPU taken, lapped,
                                 torn, seq errors, and the reply's counters
   hold CMD...                   CMD run while the device is held open:
                                 its status and first line of output
-  stale HVCTL                   map CPU 0, close, resize with HVCTL
-                                (allowed now), read the old mapping
+  stale HVCTL                   map CPU 0, close: resize with HVCTL
+                                (the mapping holds the file), read the
+                                mapping, unmap, resize again: the two
+                                resizes' status
 """
 import errno
 import fcntl
@@ -95,7 +99,8 @@ def map_raw(fd, length, offset, prot):
     libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
     rw = mmap.PROT_READ | mmap.PROT_WRITE
-    addr = libc.mmap(None, length, rw if prot == "rw" else mmap.PROT_READ,
+    addr = libc.mmap(None, length, mmap.PROT_READ if prot == "r" else rw,
+                     mmap.MAP_PRIVATE if prot == "private" else
                      mmap.MAP_SHARED, fd, offset)
     if addr in (None, ctypes.c_void_p(-1).value):
         return "errno " + errno.errorcode[ctypes.get_errno()]
@@ -109,7 +114,8 @@ def map_raw(fd, length, offset, prot):
 def main(argv):
     cmd = argv[0]
     try:
-        fd = os.open(DEV, os.O_RDONLY)
+        # Read and write only to ask for a shared writable mapping.
+        fd = os.open(DEV, os.O_RDWR if argv[-1] == "rw" else os.O_RDONLY)
     except OSError as e:
         print(err(e))
         return 0
@@ -141,12 +147,14 @@ def main(argv):
                           offset=r["offset"])
             os.close(fd)
             fd = -1
-            p = subprocess.run([argv[1], "buffer", "--size", "8"],
-                               capture_output=True, text=True)
+            resize = [argv[1], "buffer", "--size", "8"]
+            mapped = subprocess.run(resize, capture_output=True, text=True)
             total = sum(m[i] for i in range(0, len(m), 4096))
             m.close()
-            print(json.dumps({"resize_rc": p.returncode,
-                              "bytes": r["bytes"], "read": total >= 0}))
+            unmapped = subprocess.run(resize, capture_output=True, text=True)
+            print(json.dumps({"mapped": mapped.returncode,
+                              "read": total >= 0,
+                              "unmapped": unmapped.returncode}))
         else:
             print("unknown command " + cmd)
             return 2

@@ -897,7 +897,8 @@ struct hvtrace_event {
  * maps each CPU's ring read-only into the reader, so a drain copies
  * nothing through netlink. Opening it needs CAP_SYS_ADMIN (as a drain
  * does) and takes the rings as READ_EVENTS's first drain does (the
- * lease), until the file is closed: one reader at a time (-EBUSY).
+ * lease), until the file is closed and unmapped: one reader at a time
+ * (-EBUSY).
  *
  * HVTRACE_IOC_RING with cpu set and consumed = taken = 0 says where the
  * CPU's ring is (-ENODEV: that CPU has none, e.g. never online since
