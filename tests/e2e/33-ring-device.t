@@ -104,7 +104,20 @@ expect_eq "resize with the file closed and its mapping there, then gone" \
 	'{"mapped": 1, "read": true, "unmapped": 0}' "$out"
 expect_eq "the new size" 8 "$("$HVCTL" -j config | py "d['buffer_kb']")"
 
-# 7. hvctl record in place, then through netlink (no node): the same.
+# 7. Random requests, mostly wrong (a seed a run, printed): refused or
+# harmless; the kernel log is checked after the test, and 8 still works.
+reset_config
+seed=$RANDOM
+hv start
+guest --cpu 1 --pio 100 >/dev/null || exit 1
+hv stop
+ends=$($RD fuzz 3000 "$seed")
+echo "  fuzz (seed $seed): $ends"
+expect_eq "fuzz: only refusals the ABI names" "[]" \
+	"$(echo "$ends" | py "sorted(set(d) - {'ok', 'EINVAL', 'ENODEV', 'errno EINVAL', 'errno ENOMEM', 'errno ENODEV', 'errno EOVERFLOW', 'mprotect errno EACCES'})")"
+check_accounting
+
+# 8. hvctl record in place, then through netlink (no node): the same.
 reset_config
 for way in device netlink; do
 	[ $way = netlink ] && mv /dev/hvtrace /dev/hvtrace.away

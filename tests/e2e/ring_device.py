@@ -15,6 +15,8 @@ and mmap of include/uapi/linux/hvtrace.h by hand (not hvctl's code), for
   read                          every CPU's committed records read in
                                 place and released: per CPU taken, lapped,
                                 torn, seq errors, and the reply's counters
+  fuzz ROUNDS SEED              random ioctls and mmaps, mostly wrong:
+                                how many ended how
   hold CMD...                   CMD run while the device is held open:
                                 its status and first line of output
   stale HVCTL                   map CPU 0, close: resize with HVCTL
@@ -27,6 +29,7 @@ import fcntl
 import json
 import mmap
 import os
+import random
 import struct
 import ctypes
 import subprocess
@@ -111,6 +114,36 @@ def map_raw(fd, length, offset, prot):
     return res
 
 
+def fuzz(fd, rounds, seed):
+    """Random requests, mostly wrong: how each ended, by errno name."""
+    rnd = random.Random(seed)
+    ends = {}
+    cpus = possible_cpus()
+    edges = [0, 1, 2, 15, 16, 17, 2**31, 2**32 - 1, 2**63, 2**64 - 1]
+
+    def pick():
+        return rnd.choice(edges) if rnd.random() < 0.5 else \
+            rnd.randrange(2**rnd.choice((4, 16, 32, 64)))
+
+    for _ in range(rounds):
+        if rnd.random() < 0.8:
+            buf = bytearray(rnd.randbytes(RING.size))
+            if rnd.random() < 0.7:	# a CPU that is there, often
+                struct.pack_into("<I", buf, 0, rnd.randrange(cpus))
+            if rnd.random() < 0.5:
+                struct.pack_into("<QQ", buf, 8, pick(), pick())
+            try:
+                fcntl.ioctl(fd, IOC_RING, buf)
+                end = "ok"
+            except OSError as e:
+                end = errno.errorcode.get(e.errno, str(e.errno))
+        else:
+            end = map_raw(fd, pick() & ~0xfff if rnd.random() < 0.5 else
+                          pick() % 2**40, pick() & ~0xfff, "r")
+        ends[end] = ends.get(end, 0) + 1
+    return ends
+
+
 def main(argv):
     cmd = argv[0]
     try:
@@ -141,6 +174,8 @@ def main(argv):
             p = subprocess.run(argv[1:], capture_output=True, text=True)
             line = (p.stdout + p.stderr).strip().split("\n")[0]
             print(json.dumps({"rc": p.returncode, "out": line}))
+        elif cmd == "fuzz":
+            print(json.dumps(fuzz(fd, int(argv[1]), int(argv[2]))))
         elif cmd == "stale":
             r = ioctl(fd, 0)
             m = mmap.mmap(fd, r["bytes"], mmap.MAP_SHARED, mmap.PROT_READ,

@@ -123,6 +123,10 @@ int hvnl_report_ack(const struct hvnl_ack *ack, uint8_t cmd,
 {
 	const char *msg = *ack->msg ? ack->msg : strerror(ack->err);
 
+	/* 6.1 sends a dump start's refusal without its message: the module's. */
+	if (!*ack->msg && ack->err == EBUSY && cmd == HVTRACE_CMD_READ_EVENTS)
+		msg = "another reader owns the buffers (an hvctl record?)";
+
 	if (ack->err == EPERM)
 		return hvc_err(ack->err, "%s (%s)",
 			       *ack->msg ? ack->msg : eperm_hint(cmd),
