@@ -33,10 +33,19 @@
 /* Serializes the tails' releases (a file may be shared by threads). */
 static DEFINE_MUTEX(release_mutex);
 
+/*
+ * As a netlink drain: the task that asks, in the initial user namespace,
+ * at open and at each ioctl and mmap, so a file handed to a task without
+ * the capability is of no use to it.
+ */
+static bool may_read(void)
+{
+	return capable(CAP_SYS_ADMIN);
+}
+
 static int ring_open(struct inode *inode, struct file *f)
 {
-	/* As a netlink drain: tested in the initial user namespace. */
-	if (!capable(CAP_SYS_ADMIN))
+	if (!may_read())
 		return -EPERM;
 	if (!hvt_lease_take_device())
 		return -EBUSY;
@@ -58,9 +67,15 @@ static int ring_close(struct inode *inode, struct file *f)
 /* CPU's ring: the reader slot (the file's) keeps the set in place. */
 static struct hvt_ring *ring_get(u32 cpu)
 {
+	struct hvt_ring *r;
+
 	if (cpu >= nr_cpu_ids)
 		return NULL;
-	return hvt_ring_of(array_index_nospec(cpu, nr_cpu_ids));
+	r = hvt_ring_of(array_index_nospec(cpu, nr_cpu_ids));
+	/* Pairs with hvt_ring_init()'s release: a ring that came with a CPU
+	 * while the file was open is seen whole (pages, mask, mode).
+	 */
+	return r && smp_load_acquire(&r->slots) ? r : NULL;
 }
 
 static long ring_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
@@ -73,6 +88,8 @@ static long ring_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 	if (cmd != HVTRACE_IOC_RING)
 		return -ENOTTY;
+	if (!may_read())
+		return -EPERM;
 	if (copy_from_user(&p, up, sizeof(p)))
 		return -EFAULT;
 	r = ring_get(p.cpu);
@@ -97,6 +114,8 @@ static long ring_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	p.offset = p.bytes * p.cpu;
 	p.lost = a.lost;
 	p.overwritten = hvt_sub_floor0(r->overwritten, r->overwritten_base);
+	p.cpus_traced = cpumask_weight(&hvt_cpus_traced);
+	p.pad = 0;
 	return copy_to_user(up, &p, sizeof(p)) ? -EFAULT : 0;
 }
 
@@ -109,7 +128,7 @@ static int ring_mmap(struct file *f, struct vm_area_struct *vma)
 	struct hvt_ring *r;
 	int ret;
 
-	if (vma->vm_flags & VM_WRITE)
+	if (!may_read() || vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
 	if (vma->vm_pgoff % pages || vma_pages(vma) != pages ||
 	    cpu >= nr_cpu_ids)
@@ -117,9 +136,13 @@ static int ring_mmap(struct file *f, struct vm_area_struct *vma)
 	r = ring_get(cpu);
 	if (!r)
 		return -ENODEV;
-	/* Never writable (no mprotect), not inherited, not in core dumps. */
+	if (r->mem.nr_pages != pages)	/* every ring has the set's size */
+		return -EINVAL;
+	/* Never writable or executable (no mprotect), not inherited, not
+	 * in core dumps.
+	 */
 	hvt_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY,
-			 VM_MAYWRITE);
+			 VM_MAYWRITE | VM_MAYEXEC);
 	ret = vm_insert_pages(vma, vma->vm_start, r->mem.pages, &nr);
 	return ret ? ret : (nr ? -EFAULT : 0);
 }

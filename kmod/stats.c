@@ -261,25 +261,34 @@ void hvt_stats_clear(void)
 	hvt_stats_since = ktime_get_ns();
 }
 
-void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load)
+static void acct_add(struct hvt_acct *sum, int cpu, bool since_load)
 {
+	const struct hvt_cpu *c = hvt_cpu(cpu);
+	const u64 *src = (const u64 *)&c->acct;
+	const u64 *at_clear = (const u64 *)&c->acct_base;
 	u64 *dst = (u64 *)sum;
 	unsigned int i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+		dst[i] += since_load ? READ_ONCE(src[i]) :
+			  hvt_sub_floor0(READ_ONCE(src[i]),
+					 READ_ONCE(at_clear[i]));
+}
+
+void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load)
+{
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	for_each_cpu(cpu, &hvt_cpus_traced) {
-		const struct hvt_cpu *c = hvt_cpu(cpu);
-		const u64 *src = (const u64 *)&c->acct;
-		const u64 *at_clear = (const u64 *)&c->acct_base;
-
-		if (only_cpu >= 0 && cpu != only_cpu)
-			continue;
-		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
-			dst[i] += since_load ? READ_ONCE(src[i]) :
-				  hvt_sub_floor0(READ_ONCE(src[i]),
-						 READ_ONCE(at_clear[i]));
+	/* One CPU alone: a drain asks for each, so no walk of them all. */
+	if (only_cpu >= 0) {
+		if (only_cpu < nr_cpu_ids &&
+		    cpumask_test_cpu(only_cpu, &hvt_cpus_traced))
+			acct_add(sum, only_cpu, since_load);
+		return;
 	}
+	for_each_cpu(cpu, &hvt_cpus_traced)
+		acct_add(sum, cpu, since_load);
 }
 
 u64 hvt_exits_seen(void)

@@ -9,9 +9,10 @@ and mmap of include/uapi/linux/hvtrace.h by hand (not hvctl's code), for
   release CPU CONSUMED TAKEN    the same, giving back CONSUMED positions
   map LENGTH OFFSET PROT        mmap of LENGTH at OFFSET, PROT r (shared,
                                 read-only, then mprotect()ed to rw), rw
-                                (shared, the device opened read-write) or
-                                private (copy-on-write, rw): ok, "errno
-                                NAME" or "mprotect errno NAME"
+                                (shared, the device opened read-write),
+                                private (copy-on-write, rw) or x (shared,
+                                read and execute): ok, "errno NAME" or
+                                "mprotect errno NAME"
   read                          every CPU's committed records read in
                                 place and released: per CPU taken, lapped,
                                 torn, seq errors, and the reply's counters
@@ -36,9 +37,9 @@ import subprocess
 import sys
 
 DEV = "/dev/hvtrace"
-RING = struct.Struct("<IIQQQQQQQQ")
+RING = struct.Struct("<IIQQQQQQQQII")
 FIELDS = ("cpu", "mode", "consumed", "taken", "tail", "slots", "bytes",
-          "offset", "lost", "overwritten")
+          "offset", "lost", "overwritten", "cpus_traced", "pad")
 IOC_RING = (3 << 30) | (RING.size << 16) | (0xb7 << 8) | 1
 EVENT = 160
 
@@ -48,7 +49,7 @@ def err(e):
 
 
 def ioctl(fd, cpu, consumed=0, taken=0):
-    buf = bytearray(RING.pack(cpu, 0, consumed, taken, 0, 0, 0, 0, 0, 0))
+    buf = bytearray(RING.pack(cpu, 0, consumed, taken, 0, 0, 0, 0, 0, 0, 0, 0))
     fcntl.ioctl(fd, IOC_RING, buf)
     return dict(zip(FIELDS, RING.unpack(buf)))
 
@@ -102,7 +103,8 @@ def map_raw(fd, length, offset, prot):
     libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
     rw = mmap.PROT_READ | mmap.PROT_WRITE
-    addr = libc.mmap(None, length, mmap.PROT_READ if prot == "r" else rw,
+    want = {"r": mmap.PROT_READ, "x": mmap.PROT_READ | mmap.PROT_EXEC}
+    addr = libc.mmap(None, length, want.get(prot, rw),
                      mmap.MAP_PRIVATE if prot == "private" else
                      mmap.MAP_SHARED, fd, offset)
     if addr in (None, ctypes.c_void_p(-1).value):

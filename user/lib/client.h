@@ -362,7 +362,8 @@ int hvc_drain(struct hvc *c, const struct hvc_drain_ops *ops);
  * closed. -ENOENT, unreported, when the device is missing (the caller
  * may drain through netlink instead); other errors are reported. NR_CPUS
  * is the status' possible CPUs; a CPU without a ring is looked for again
- * each second. An event refused by ops->event stays in its ring.
+ * when the module says a CPU came up, and each second. An event refused
+ * by ops->event stays in its ring.
  */
 struct hvc_rings;
 

@@ -44,6 +44,8 @@ struct hvc_rings {
 	int fd;
 	unsigned int nr_cpus;
 	uint64_t retry_at;	/* CLOCK_MONOTONIC: unmapped CPUs next asked */
+	uint32_t cpus_traced;	/* as the module last said */
+	bool new_cpu;		/* it said more: ask the unmapped at once */
 	struct ring_map cpu[];
 };
 
@@ -59,6 +61,9 @@ static int ring_ioctl(struct hvc_rings *rs, struct hvtrace_ring *p)
 {
 	if (ioctl(rs->fd, HVTRACE_IOC_RING, p))
 		return -errno;
+	if (p->cpus_traced > rs->cpus_traced)
+		rs->new_cpu = true;
+	rs->cpus_traced = p->cpus_traced;
 	return 0;
 }
 
@@ -109,7 +114,7 @@ int hvc_rings_open(struct hvc_rings **out, unsigned int nr_cpus)
 		if (ret == -ENOENT)	/* the caller decides: no message */
 			return ret;
 		if (ret == -EBUSY)
-			return hvc_err(-ret, "another reader owns the buffers (is an hvctl record running?)");
+			return hvc_err(-ret, "the buffers are owned by another reader (is an hvctl record running?) or being cleared or resized");
 		if (ret == -EPERM || ret == -EACCES)
 			return hvc_err(-ret, "%s: reading the rings needs CAP_SYS_ADMIN (and the device's permission)",
 				       DEVICE_PATH);
@@ -123,6 +128,7 @@ int hvc_rings_open(struct hvc_rings **out, unsigned int nr_cpus)
 		}
 	}
 	rs->retry_at = now_ns() + RETRY_NS;
+	rs->new_cpu = false;
 	*out = rs;
 	return 0;
 }
@@ -173,19 +179,21 @@ static const struct hvtrace_event *ring_at(const struct ring_map *m,
 }
 
 /*
- * One pass over CPU's ring: a ring's worth of records looked at, at most
- * (as a netlink dump); a jump over lapped positions is free.
+ * One pass over CPU's ring: two rings' worth of slots looked at, at most,
+ * a jump over lapped positions counting as one: after a stopped writer
+ * lapped the reader, a ring's worth of jumps lands on its oldest record
+ * and a ring's worth of reads takes them all (as a netlink dump does).
  */
 static int ring_drain(struct hvc_rings *rs, unsigned int cpu,
 		      const struct hvc_drain_ops *ops)
 {
 	struct ring_map *m = &rs->cpu[cpu];
 	struct hvtrace_ring p = { .cpu = cpu };
-	uint64_t t = m->tail, taken = 0, looked = 0;
+	uint64_t t = m->tail, taken = 0, looked;
 	struct hvtrace_event buf;
 	int err = 0, ret;
 
-	while (looked <= m->mask) {
+	for (looked = 0; looked < 2 * (m->mask + 1); looked++) {
 		const struct hvtrace_event *ev;
 		uint64_t skip;
 
@@ -193,11 +201,9 @@ static int ring_drain(struct hvc_rings *rs, unsigned int cpu,
 		if (!ev && !skip)
 			break;
 		if (!ev) {
-			looked += skip == t + 1;	/* torn */
 			t = skip;
 			continue;
 		}
-		looked++;
 		/* A record the caller refused stays for the next reader. */
 		err = ops->event(ev, ops->data);
 		if (err)
@@ -219,9 +225,10 @@ static int ring_drain(struct hvc_rings *rs, unsigned int cpu,
 
 int hvc_rings_drain(struct hvc_rings *rs, const struct hvc_drain_ops *ops)
 {
-	bool retry = now_ns() >= rs->retry_at;
+	bool retry = rs->new_cpu || now_ns() >= rs->retry_at;
 	int ret;
 
+	rs->new_cpu = false;
 	for (unsigned int cpu = 0; cpu < rs->nr_cpus; cpu++) {
 		if (!rs->cpu[cpu].slots) {
 			if (!retry)

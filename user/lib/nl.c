@@ -125,7 +125,7 @@ int hvnl_report_ack(const struct hvnl_ack *ack, uint8_t cmd,
 
 	/* 6.1 sends a dump start's refusal without its message: the module's. */
 	if (!*ack->msg && ack->err == EBUSY && cmd == HVTRACE_CMD_READ_EVENTS)
-		msg = "another reader owns the buffers (an hvctl record?)";
+		msg = "the buffers are owned by another reader (an hvctl record?) or being cleared or resized";
 
 	if (ack->err == EPERM)
 		return hvc_err(ack->err, "%s (%s)",

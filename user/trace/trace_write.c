@@ -55,6 +55,7 @@ struct trace_writer {
 	uint64_t skipped;		/* records of an unknown type */
 	struct stream *streams;
 	bool made_dir;			/* trace_create() made it */
+	int err;			/* the first failure: nothing after it */
 };
 
 static void uuid_text(const uint8_t *u, char *out)
@@ -330,17 +331,24 @@ static void packet_reset(struct stream *s)
 	s->nr = 0;
 }
 
-/* The packet being filled; NULL when out of memory (reported). */
+/*
+ * The packet being filled; NULL, reported and the writer's failure, when
+ * out of memory (a full batch is written before: never past it).
+ */
 static uint8_t *packet_buf(struct trace_writer *w, struct stream *s)
 {
-	if (!s->batch) {
+	if (!s->batch)
 		s->batch = aligned_alloc(TRACE_PACKET_SIZE,
 					 TRACE_BATCH_PACKETS * TRACE_PACKET_SIZE);
-		if (!s->batch) {
-			hvc_err(ENOMEM, "out of memory for %s/stream_%u",
-				w->dir, s->cpu);
-			return NULL;
-		}
+	if (!s->batch) {
+		w->err = hvc_err(ENOMEM, "out of memory for %s/stream_%u",
+				 w->dir, s->cpu);
+		return NULL;
+	}
+	if (s->done >= TRACE_BATCH_PACKETS) {
+		w->err = hvc_err(EIO, "%s/stream_%u: batch full (a bug)",
+				 w->dir, s->cpu);
+		return NULL;
 	}
 	return s->batch + (size_t)s->done * TRACE_PACKET_SIZE;
 }
@@ -361,10 +369,13 @@ static int batch_write(struct trace_writer *w, struct stream *s)
 	if (!len)
 		return 0;
 	n = write(s->fd, s->batch, len);
-	if (n != (ssize_t)len)
-		return hvc_err(n < 0 ? errno : EIO, "writing %s/stream_%u: %s",
-			       w->dir, s->cpu,
-			       n < 0 ? strerror(errno) : "short write");
+	if (n != (ssize_t)len) {
+		/* What landed stays; nothing is written after it. */
+		w->err = hvc_err(n < 0 ? errno : EIO, "writing %s/stream_%u: %s",
+				 w->dir, s->cpu,
+				 n < 0 ? strerror(errno) : "short write");
+		return w->err;
+	}
 	w->bytes += len;
 	s->done = 0;
 	return 0;
@@ -390,6 +401,8 @@ static int packet_write(struct trace_writer *w, struct stream *s, bool force)
 	};
 	uint8_t *buf;
 
+	if (w->err)
+		return w->err;
 	if (!s->nr && !(force && s->discarded != s->stamped))
 		return force ? batch_write(w, s) : 0;
 	buf = packet_buf(w, s);
@@ -590,6 +603,8 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 	uint8_t *buf;
 	int ret;
 
+	if (w->err)
+		return w->err;
 	if (ev->cpu_entry >= w->nr_cpus)
 		return hvc_err(ERANGE, "event from CPU %u, beyond the %u streams",
 			       ev->cpu_entry, w->nr_cpus);

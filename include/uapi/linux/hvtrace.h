@@ -895,26 +895,34 @@ struct hvtrace_event {
 /*
  * The rings in place: the device HVTRACE_DEVICE_NAME ("/dev/hvtrace")
  * maps each CPU's ring read-only into the reader, so a drain copies
- * nothing through netlink. Opening it needs CAP_SYS_ADMIN (as a drain
- * does) and takes the rings as READ_EVENTS's first drain does (the
- * lease), until the file is closed and unmapped: one reader at a time
- * (-EBUSY).
+ * nothing through netlink. Opening it, and each ioctl and mmap, needs
+ * CAP_SYS_ADMIN of the calling task (as a drain does; else -EPERM).
+ * Opening takes the rings as READ_EVENTS's first drain does (the lease)
+ * until the file is closed and unmapped: one reader at a time (-EBUSY,
+ * also while a CLEAR or a resize is under way).
  *
  * HVTRACE_IOC_RING with cpu set and consumed = taken = 0 says where the
  * CPU's ring is (-ENODEV: that CPU has none, e.g. never online since
- * load): mmap(bytes, PROT_READ, MAP_SHARED, offset) maps its slots, an
- * array of `slots` records (a power of two). The record at position P
- * (from 0; the ring's record count, which only grows) lies in slot
- * P & (slots - 1) and is committed when its seq reads P + 1 (load it
- * with acquire semantics, then the record). A smaller seq: not yet
- * written; a larger one: overwrite mode only, the writer lapped the
- * reader (P was lost), and in overwrite mode a committed record may be
- * overwritten while read: copy it, then read seq again. Read from
- * `tail` on, then give the slots back with consumed (positions passed)
- * and taken (of them, read whole; discard mode: all of them): the
- * reply's tail is the next position, lost and overwritten the CPU's
- * counts since the last CLEAR. Writers wait for nothing: in discard mode
- * a full ring loses new records (lost), in overwrite mode old ones.
+ * load; -EINVAL: no such CPU): mmap(bytes, PROT_READ, MAP_SHARED or
+ * MAP_PRIVATE, offset) maps its slots, an array of `slots` records (a
+ * power of two); a mapping that is not one whole ring is refused
+ * (-EINVAL), one that could be written or executed too (-EPERM). The
+ * record at position P (from 0; the ring's record count, which only
+ * grows) lies in slot P & (slots - 1) and is committed when its seq reads
+ * P + 1 (load it with acquire semantics, then the record). A smaller
+ * seq: not yet written; a larger one: overwrite mode only, the writer
+ * lapped the reader (P was lost), and in overwrite mode a committed
+ * record may be overwritten while read: copy it, then read seq again.
+ * Read from `tail` on, then give the slots back with consumed (positions
+ * passed, up to the first not committed: the count cannot exceed what
+ * writers reserved, but a slot given back while being written is lost)
+ * and taken (of them, read whole; discard mode: all of them). -EINVAL
+ * for counts that cannot be right, and nothing changes. The reply's
+ * tail is the next position; lost (exit records a full ring dropped,
+ * as READ_EVENTS' HVTRACE_A_EVENTS_LOST) and overwritten count since the
+ * last CLEAR; cpus_traced, the CPUs with hvtrace state: when it grows a
+ * CPU came up, its ring to map. Writers wait for nothing: in discard
+ * mode a full ring loses new records, in overwrite mode old ones.
  */
 #define HVTRACE_DEVICE_NAME	"hvtrace"
 
@@ -929,6 +937,8 @@ struct hvtrace_ring {
 	__u64 offset;		/* out: the offset to map at */
 	__u64 lost;		/* out: ring full, since the last CLEAR */
 	__u64 overwritten;	/* out: since the last CLEAR */
+	__u32 cpus_traced;	/* out */
+	__u32 pad;		/* out: 0 */
 };
 
 #define HVTRACE_IOC_MAGIC	0xb7
