@@ -27,6 +27,12 @@ reset_config
 expect_eq "the node" "crw------- root" "$(stat -c '%A %U' /dev/hvtrace)"
 expect_eq "without CAP_SYS_ADMIN (every other capability)" "errno EPERM" \
 	"$(as -sys_admin $RD open)"
+expect_eq "the file handed to such a process: ioctl" "errno EPERM" \
+	"$($RD handoff -sys_admin info 0)"
+b=$($RD info 0 | py "d['bytes']")
+expect_eq "the file handed to such a process: mmap" "errno EPERM" \
+	"$($RD handoff -sys_admin map "$b" 0 r)"
+expect_eq "the same file kept by root: ioctl" 0 "$($RD handoff -perfmon info 0 | py "d['cpu']")"
 
 # 1. One owner at a time; nothing that would empty or replace the rings.
 expect_eq "a second open" "0 errno EBUSY" "$(held $RD open)"

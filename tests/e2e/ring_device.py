@@ -18,6 +18,9 @@ and mmap of include/uapi/linux/hvtrace.h by hand (not hvctl's code), for
                                 torn, seq errors, and the reply's counters
   fuzz ROUNDS SEED              random ioctls and mmaps, mostly wrong:
                                 how many ended how
+  handoff CAPS COMMAND...       COMMAND on this file, run by a process
+                                whose bounding set lacks CAPS (setpriv)
+  fd N COMMAND...               COMMAND on file descriptor N
   hold CMD...                   CMD run while the device is held open:
                                 its status and first line of output
   stale HVCTL                   map CPU 0, close: resize with HVCTL
@@ -147,13 +150,16 @@ def fuzz(fd, rounds, seed):
 
 
 def main(argv):
+    if argv[0] == "fd":		# a file someone else opened
+        fd, argv = int(argv[1]), argv[2:]
+    else:
+        try:
+            # Read and write only to ask for a shared writable mapping.
+            fd = os.open(DEV, os.O_RDWR if argv[-1] == "rw" else os.O_RDONLY)
+        except OSError as e:
+            print(err(e))
+            return 0
     cmd = argv[0]
-    try:
-        # Read and write only to ask for a shared writable mapping.
-        fd = os.open(DEV, os.O_RDWR if argv[-1] == "rw" else os.O_RDONLY)
-    except OSError as e:
-        print(err(e))
-        return 0
     try:
         if cmd == "open":
             print("ok")
@@ -172,6 +178,13 @@ def main(argv):
                     if e.errno != errno.ENODEV:
                         raise
             print(json.dumps(res))
+        elif cmd == "handoff":
+            os.set_inheritable(fd, True)
+            p = subprocess.run(["setpriv", "--bounding-set=" + argv[1], "--",
+                                sys.executable, __file__, "fd", str(fd)] +
+                               argv[2:], capture_output=True, text=True,
+                               close_fds=False)
+            print((p.stdout + p.stderr).strip())
         elif cmd == "hold":
             p = subprocess.run(argv[1:], capture_output=True, text=True)
             line = (p.stdout + p.stderr).strip().split("\n")[0]
