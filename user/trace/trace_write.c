@@ -45,6 +45,7 @@ struct stream {
 	unsigned int nr;		/* events in the packet */
 	unsigned int done;		/* packets finished in the batch */
 	uint8_t *batch;			/* NULL until the first packet */
+	uint64_t size;			/* bytes written to the file */
 };
 
 struct trace_writer {
@@ -360,22 +361,34 @@ static void streams_free(struct trace_writer *w)
 	free(w->streams);
 }
 
-/* The finished packets, in one write of whole pages at a page offset. */
+/*
+ * The finished packets, in one write of whole pages at a page offset.
+ * A write cut short (a full disk) is taken up where it stopped, so the
+ * error is the system's; after a failure the stream is cut back to its
+ * last whole packet: a reader finds only complete packets.
+ */
 static int batch_write(struct trace_writer *w, struct stream *s)
 {
-	size_t len = (size_t)s->done * TRACE_PACKET_SIZE;
+	size_t len = (size_t)s->done * TRACE_PACKET_SIZE, off = 0;
 	ssize_t n;
 
-	if (!len)
-		return 0;
-	n = write(s->fd, s->batch, len);
-	if (n != (ssize_t)len) {
-		/* What landed stays; nothing is written after it. */
-		w->err = hvc_err(n < 0 ? errno : EIO, "writing %s/stream_%u: %s",
-				 w->dir, s->cpu,
-				 n < 0 ? strerror(errno) : "short write");
-		return w->err;
+	while (off < len) {
+		n = write(s->fd, s->batch + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			off -= off % TRACE_PACKET_SIZE;
+			if (ftruncate(s->fd, s->size + off) == 0)
+				s->size += off;
+			w->err = hvc_err(err, "writing %s/stream_%u: %s",
+					 w->dir, s->cpu, strerror(err));
+			return w->err;
+		}
+		off += n;
 	}
+	s->size += len;
 	w->bytes += len;
 	s->done = 0;
 	return 0;
