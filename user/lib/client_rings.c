@@ -170,11 +170,9 @@ static const struct hvtrace_event *ring_at(const struct ring_map *m,
 		*skip = t + 1;
 		return NULL;
 	}
-	if (seq > t + 1) {
-		/* The writer reached seq - 1: older than a ring before it is gone. */
+	/* The writer reached seq - 1: older than a ring before it is gone. */
+	if (seq > t + 1)
 		*skip = seq - 1 - m->mask > t + 1 ? seq - 1 - m->mask : t + 1;
-		return NULL;
-	}
 	return NULL;
 }
 
