@@ -64,6 +64,8 @@ void hvt_config_publish(struct hvt_config *c)
 	for (i = 0; i < HVT_NR_REASONS; i++)
 		c->thr[i] = c->override[i] != HVT_NO_OVERRIDE ?
 			    c->override[i] : c->threshold_ns;
+	c->plain = !c->filters &&
+		   (c->on == HVTRACE_ON_TOTAL || c->on == HVTRACE_ON_HANDLING);
 
 	/* Callers serialize on hvt_ctl_mutex (or run before the family). */
 	old = rcu_replace_pointer(hvt_cfg, c, true);

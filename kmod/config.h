@@ -33,6 +33,12 @@ struct hvt_config {
 	u64 preempt_threshold_ns;	/* preemption records */
 	u8 on;				/* enum hvtrace_threshold_on */
 	bool halt_triggers;		/* with ON_TOTAL: halt time counts */
+	/*
+	 * Derived: no filter, and ON is the total or the handling, so an
+	 * exit nothing happened to (its parts all zero) compares its
+	 * duration with thr[] (hvt_quiet_below()).
+	 */
+	bool plain;
 	/* Per reason: what the probe compares with (override or global). */
 	u64 thr[HVT_NR_REASONS];
 	/* Per reason: the override, or HVT_NO_OVERRIDE. */
@@ -109,6 +115,17 @@ static inline u64 hvt_threshold_value(const struct hvt_config *c,
 				      const struct hvt_vcpu *v, u64 d)
 {
 	return hvt_part_value(c->on, c->halt_triggers, v, d);
+}
+
+/*
+ * The common case of the probes' question, in a load and a compare: is a
+ * quiet exit (no parts) of reason RIDX and D ns below C's threshold, with
+ * no filter to ask? False: ask hvt_filtered() and hvt_threshold_value().
+ */
+static __always_inline bool hvt_quiet_below(const struct hvt_config *c,
+					    unsigned int ridx, u64 d)
+{
+	return c->plain && d < c->thr[ridx];
 }
 
 #endif /* _HVT_CONFIG_H */

@@ -9,8 +9,9 @@
  *
  * A module notifier follows the vendor module: resolved when it goes
  * live, dropped (and every probe run finished) before it goes away.
- * Meanwhile exits are counted with an unknown reason. The pointer is read
- * on every use.
+ * Meanwhile exits are counted with an unknown reason (but SVM's where
+ * the build reads the VMCB itself: exit_info.h). The pointer is read on
+ * every use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -35,19 +35,52 @@ const char *hvt_exit_info_vendor(void);
 #define HVT_SVM_EXIT_MSR	0x07c
 #define HVT_SVM_EXIT_NPF	0x400
 
+/* No vendor, or a bench build without the reason: unknown. */
+static __always_inline void hvt_exit_info_none(struct hvt_vcpu *v)
+{
+	v->reason = 0;
+	v->info1 = 0;
+	v->info2 = 0;
+	v->intr_info = 0;
+	v->error_code = 0;
+	v->flags = HVTRACE_EVF_REASON_UNKNOWN;
+	v->isa = HVTRACE_ISA_UNKNOWN;
+}
+
+/* The address an SVM exit of reason R is about: its flag, or 0. */
+static __always_inline u16 hvt_svm_exit_addr(struct kvm_vcpu *vcpu,
+					     struct hvt_vcpu *v, u32 r)
+{
+	if (r == HVT_SVM_EXIT_NPF) {
+		v->addr = v->info2;
+		return HVTRACE_EVF_ADDR_GPA;
+	}
+	if (r == HVT_SVM_EXIT_MSR) {
+		v->addr = hvt_vcpu_ecx(vcpu);
+		return HVTRACE_EVF_ADDR_MSR;
+	}
+	return 0;
+}
+
 /*
- * What svm_get_exit_info gives, from the VMCB: the reason, and with
- * DETAIL the rest. The tracepoint's ISA says the vCPU is SVM's (svm.c
- * passes KVM_ISA_SVM; only one vendor module loads).
+ * An SVM exit, from the VMCB, as svm_get_exit_info reads it: the reason,
+ * and with DETAIL the rest. The tracepoint's ISA says the vCPU is SVM's
+ * (svm.c passes KVM_ISA_SVM; only one vendor module loads, and a vCPU
+ * holds it), so no vendor pointer is needed. RIP is always in arch.regs
+ * after an SVM exit (svm_vcpu_run() copies it from the VMCB; only
+ * PDPTRs load lazily), but for a protected guest's.
  */
 static __always_inline void hvt_svm_exit_info(struct kvm_vcpu *vcpu,
 					      struct hvt_vcpu *v, bool detail)
 {
 	const struct vmcb_control_area *control = hvt_svm_control(vcpu);
+	u32 r;
 
-	v->reason = control->exit_code;
-	if (!detail)
+	v->reason = r = control->exit_code;
+	if (!detail) {
+		v->flags = HVT_VCPU_BRIEF;
 		return;
+	}
 	v->info1 = control->exit_info_1;
 	v->info2 = control->exit_info_2;
 	v->intr_info = control->exit_int_info;
@@ -56,38 +89,45 @@ static __always_inline void hvt_svm_exit_info(struct kvm_vcpu *vcpu,
 		v->error_code = control->exit_int_info_err;
 	else
 		v->error_code = 0;
+	if (unlikely(hvt_vcpu_protected(vcpu))) {
+		v->flags = 0;
+		return;
+	}
+	v->rip = vcpu->arch.regs[VCPU_REGS_RIP];
+	v->addr = 0;
+	v->flags = HVTRACE_EVF_RIP_VALID | hvt_svm_exit_addr(vcpu, v, r);
 }
 
 /*
  * Fill reason and vendor information of V; with DETAIL (only while
  * recording or watching: aggregates need the reason alone) also RIP and
- * the qualifier address. Reasons come while the vendor's module is live
- * (FN set); on SVM from the VMCB where the build could check its place
- * (HVT_SVM_VMCB_DIRECT; without DETAIL the reason alone), else, and on
- * VMX, from the vendor's function (vmx_get_exit_info reads the VMCS).
+ * the qualifier address. On SVM from the VMCB where the build could
+ * check its place (HVT_SVM_VMCB_DIRECT); else, and on VMX, from the
+ * vendor's function (vmx_get_exit_info reads the VMCS) while the
+ * vendor's module is live (FN set).
  */
 static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 					       struct hvt_vcpu *v, bool detail)
 {
-	hvt_exit_info_fn fn = READ_ONCE(hvt_exit_info_fn_ptr);
+	hvt_exit_info_fn fn;
 	u16 flags = HVTRACE_EVF_RIP_VALID;
 	u32 r;
 
-	if (unlikely(!fn) || hvt_bench_skip(HVT_BENCH_EXIT_INFO)) {
-		v->reason = 0;
-		v->info1 = 0;
-		v->info2 = 0;
-		v->intr_info = 0;
-		v->error_code = 0;
-		v->flags = HVTRACE_EVF_REASON_UNKNOWN;
-		v->isa = HVTRACE_ISA_UNKNOWN;
+	if (hvt_bench_skip(HVT_BENCH_EXIT_INFO)) {
+		hvt_exit_info_none(v);
 		return;
 	}
-	if (HVT_SVM_VMCB_DIRECT && v->isa == HVTRACE_ISA_SVM)
+	if (HVT_SVM_VMCB_DIRECT && v->isa == HVTRACE_ISA_SVM) {
 		hvt_svm_exit_info(vcpu, v, detail);
-	else
-		fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
-		   &v->error_code);
+		return;
+	}
+	fn = READ_ONCE(hvt_exit_info_fn_ptr);
+	if (unlikely(!fn)) {
+		hvt_exit_info_none(v);
+		return;
+	}
+	fn(vcpu, &v->reason, &v->info1, &v->info2, &v->intr_info,
+	   &v->error_code);
 	if (!detail) {
 		v->flags = HVT_VCPU_BRIEF;
 		return;
@@ -101,13 +141,7 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 
 	r = v->reason;
 	if (v->isa == HVTRACE_ISA_SVM) {
-		if (r == HVT_SVM_EXIT_NPF) {
-			v->addr = v->info2;
-			flags |= HVTRACE_EVF_ADDR_GPA;
-		} else if (r == HVT_SVM_EXIT_MSR) {
-			v->addr = hvt_vcpu_ecx(vcpu);
-			flags |= HVTRACE_EVF_ADDR_MSR;
-		}
+		flags |= hvt_svm_exit_addr(vcpu, v, r);
 	} else if ((u16)r == HVT_VMX_MSR_READ || (u16)r == HVT_VMX_MSR_WRITE) {
 		v->addr = hvt_vcpu_ecx(vcpu);
 		flags |= HVTRACE_EVF_ADDR_MSR;

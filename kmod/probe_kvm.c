@@ -76,8 +76,7 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 	v->isa = isa;
 	if (hvt_want_details()) {
 		hvt_exit_info_read(vcpu, v, true);
-		v->cpu_exit = smp_processor_id();
-		v->tid = current->pid;
+		v->cpu_exit = smp_processor_id();	/* v->tid: hvt_thread_add() */
 		if (unlikely(hvt_exit_is_mark(vcpu, v)))
 			hvt_guest_mark(vcpu, v);
 	} else {
@@ -115,14 +114,21 @@ static void stat_add(struct hvt_reason_stat *s, u64 d)
 	s->total_ns += d;
 }
 
-/* While recording: filters, then the threshold, then the ring. */
-static void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
-		     unsigned int ridx, u64 d)
+/*
+ * While recording: filters, then the threshold, then the ring (each exit
+ * counted in one of filtered, below, recorded or lost: their sum is the
+ * exits seen). QUIET: nothing happened to the exit (no parts), so most
+ * are told below in a load and a compare.
+ */
+static noinline void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
+			      unsigned int ridx, u64 d, bool quiet)
 {
-	const struct hvt_config *cfg;
+	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
 
-	c->acct.seen++;
-	cfg = rcu_dereference_sched(hvt_cfg);
+	if (quiet && hvt_quiet_below(cfg, ridx, d)) {
+		c->acct.below++;
+		return;
+	}
 	if (hvt_filtered(cfg, v, ridx)) {
 		c->acct.filtered++;
 		return;
@@ -190,7 +196,7 @@ static noinline unsigned int end_split(struct hvt_cpu *c, struct hvt_vcpu *v,
 		vs->exits.part_ns[i] += v->split.part[i];
 	}
 	if (READ_ONCE(hvt_recording))
-		consider(c, v, ridx, d);
+		consider(c, v, ridx, d, false);
 	hvt_watch_exit(v, d);
 	hvt_time_reset(&v->split);
 	return ridx;
@@ -222,7 +228,7 @@ static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 	ridx = exit_count(c, v, d, &vs);
 	if (hvt_details_on()) {
 		if (READ_ONCE(hvt_recording))
-			consider(c, v, ridx, d);
+			consider(c, v, ridx, d, true);
 		hvt_watch_exit(v, d);
 	}
 }

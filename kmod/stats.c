@@ -285,10 +285,11 @@ void hvt_acct_sum(struct hvt_acct *sum, int only_cpu, bool since_load)
 		if (only_cpu < nr_cpu_ids &&
 		    cpumask_test_cpu(only_cpu, &hvt_cpus_traced))
 			acct_add(sum, only_cpu, since_load);
-		return;
+	} else {
+		for_each_cpu(cpu, &hvt_cpus_traced)
+			acct_add(sum, cpu, since_load);
 	}
-	for_each_cpu(cpu, &hvt_cpus_traced)
-		acct_add(sum, cpu, since_load);
+	sum->seen = sum->filtered + sum->below + sum->recorded + sum->lost;
 }
 
 u64 hvt_exits_seen(void)

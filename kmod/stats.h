@@ -30,7 +30,11 @@
  * sum them as an array.
  */
 struct hvt_acct {
-	u64 seen;		/* exits completed while recording */
+	/*
+	 * Exits completed while recording: the sum of the next four, made
+	 * by hvt_acct_sum(), so the exit path keeps one counter an exit.
+	 */
+	u64 seen;
 	u64 filtered;		/* rejected by a filter */
 	u64 below;		/* shorter than their threshold */
 	u64 recorded;		/* written to the ring */

@@ -200,11 +200,15 @@ static __always_inline void hvt_watch_mark(struct hvt_vcpu *v)
 		__hvt_watch_mark(wc, v);
 }
 
-/* Do the probes want an exit's details (recording or watching)? */
+/*
+ * Do the probes want an exit's details (recording or watching)? The key
+ * alone: it is on while either is, and off only after both stopped. In
+ * the moments it is on for neither (a clear, a start or stop under way)
+ * details are read and not used, which costs nothing but the reading.
+ */
 static __always_inline bool hvt_want_details(void)
 {
-	return hvt_details_on() &&
-	       (READ_ONCE(hvt_recording) || rcu_access_pointer(hvt_watch_cfg));
+	return hvt_details_on();
 }
 
 /* KVM destroys V's vCPU: its watch can go (any context). */
