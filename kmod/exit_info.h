@@ -76,7 +76,8 @@ static __always_inline void hvt_svm_exit_info(struct kvm_vcpu *vcpu,
 	const struct vmcb_control_area *control = hvt_svm_control(vcpu);
 	u32 r;
 
-	v->reason = r = control->exit_code;
+	r = control->exit_code;
+	v->reason = r;
 	if (!detail) {
 		v->flags = HVT_VCPU_BRIEF;
 		return;
