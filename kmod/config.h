@@ -118,7 +118,7 @@ static inline u64 hvt_threshold_value(const struct hvt_config *c,
 }
 
 /*
- * The common case of the probes' question, in a load and a compare: is a
+ * The common case of the probes' question, in two loads and a compare: is a
  * quiet exit (no parts) of reason RIDX and D ns below C's threshold, with
  * no filter to ask? False: ask hvt_filtered() and hvt_threshold_value().
  */

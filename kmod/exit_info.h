@@ -100,8 +100,8 @@ static __always_inline void hvt_svm_exit_info(struct kvm_vcpu *vcpu,
 }
 
 /*
- * Fill reason and vendor information of V; with DETAIL (only while
- * recording or watching: aggregates need the reason alone) also RIP and
+ * Fill reason and vendor information of V; with DETAIL (while the
+ * hvt_details key is on: aggregates need the reason alone) also RIP and
  * the qualifier address. On SVM from the VMCB where the build could
  * check its place (HVT_SVM_VMCB_DIRECT); else, and on VMX, from the
  * vendor's function (vmx_get_exit_info reads the VMCS) while the

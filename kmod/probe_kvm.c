@@ -76,7 +76,13 @@ static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 	v->isa = isa;
 	if (hvt_want_details()) {
 		hvt_exit_info_read(vcpu, v, true);
-		v->cpu_exit = smp_processor_id();	/* v->tid: hvt_thread_add() */
+		v->cpu_exit = smp_processor_id();
+		/*
+		 * Also set by hvt_thread_add(), but two threads taking V at
+		 * once (KVM_RUN's probe runs before the vCPU's mutex) could
+		 * leave the other's: the exit's own thread, always.
+		 */
+		v->tid = current->pid;
 		if (unlikely(hvt_exit_is_mark(vcpu, v)))
 			hvt_guest_mark(vcpu, v);
 	} else {
@@ -118,7 +124,7 @@ static void stat_add(struct hvt_reason_stat *s, u64 d)
  * While recording: filters, then the threshold, then the ring (each exit
  * counted in one of filtered, below, recorded or lost: their sum is the
  * exits seen). QUIET: nothing happened to the exit (no parts), so most
- * are told below in a load and a compare.
+ * are told below in two loads and a compare.
  */
 static noinline void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
 			      unsigned int ridx, u64 d, bool quiet)

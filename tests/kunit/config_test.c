@@ -108,9 +108,69 @@ static void config_filter_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, hvt_filtered(c, &v, hlt));
 }
 
+/*
+ * A quiet exit (no parts) told below in a load and a compare must be the
+ * exit the whole test (filters, then the value of what the threshold is
+ * on) finds below; where the configuration is plain, both ways agree.
+ */
+static void config_quiet_test(struct kunit *test)
+{
+	static const u64 thresholds[] = { 0, 5, 100 };
+	static const u64 durations[] = { 0, 4, 5, 99, 100, 200 };
+	unsigned int cpuid = hvt_reason_index(HVTRACE_ISA_SVM, 0x72);
+	struct hvt_vcpu v = { .vm_pid = 100, .vcpu_id = 3, .cpu_exit = 1 };
+	const struct hvt_config *now;
+	struct hvt_config *c;
+	unsigned int k, on, halt, f, t, i;
+
+	KUNIT_ASSERT_EQ(test, hvt_config_init(0), 0);
+	/* Every ON, halt flag, filter (none, passing, failing), threshold. */
+	for (k = 0; k < (HVTRACE_ON_MAX + 1) * 2 * 3 * ARRAY_SIZE(thresholds);
+	     k++) {
+		t = k % ARRAY_SIZE(thresholds);
+		f = k / ARRAY_SIZE(thresholds) % 3;
+		halt = k / ARRAY_SIZE(thresholds) / 3 % 2;
+		on = k / ARRAY_SIZE(thresholds) / 3 / 2;
+		c = hvt_config_dup();
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		c->on = on;
+		c->halt_triggers = halt;
+		c->threshold_ns = thresholds[t];
+		hvt_config_reset_filters(c);
+		if (f) {
+			c->filters = HVT_F_PID;
+			c->pid = f == 1 ? 100 : 101;	/* passes, or not */
+		}
+		hvt_config_publish(c);
+		rcu_read_lock();
+		now = rcu_dereference(hvt_cfg);
+		KUNIT_EXPECT_EQ(test, now->plain,
+				!f && (on == HVTRACE_ON_TOTAL ||
+				       on == HVTRACE_ON_HANDLING));
+		for (i = 0; i < ARRAY_SIZE(durations); i++) {
+			u64 d = durations[i];
+			bool whole = !hvt_filtered(now, &v, cpuid) &&
+				     hvt_threshold_value(now, &v, d) <
+				     now->thr[cpuid];
+
+			if (hvt_quiet_below(now, cpuid, d))
+				KUNIT_EXPECT_TRUE(test, whole);
+			if (now->plain)
+				KUNIT_EXPECT_EQ(test,
+						hvt_quiet_below(now, cpuid, d),
+						whole);
+		}
+		rcu_read_unlock();
+	}
+	synchronize_rcu();
+	hvt_config_exit();
+	rcu_barrier();
+}
+
 static struct kunit_case config_cases[] = {
 	KUNIT_CASE(config_threshold_test),
 	KUNIT_CASE(config_filter_test),
+	KUNIT_CASE(config_quiet_test),
 	{}
 };
 
