@@ -118,11 +118,15 @@ static void config_quiet_test(struct kunit *test)
 	static const u64 thresholds[] = { 0, 5, 100 };
 	static const u64 durations[] = { 0, 4, 5, 99, 100, 200 };
 	unsigned int cpuid = hvt_reason_index(HVTRACE_ISA_SVM, 0x72);
-	struct hvt_vcpu v = { .vm_pid = 100, .vcpu_id = 3, .cpu_exit = 1 };
+	/* A quiet exit's slot: its parts all zero. Too big for the stack. */
+	struct hvt_vcpu *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
 	const struct hvt_config *now;
 	struct hvt_config *c;
 	unsigned int k, on, halt, f, t, i;
 
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	v->vm_pid = 100;
+	v->vcpu_id = 3;
 	KUNIT_ASSERT_EQ(test, hvt_config_init(0), 0);
 	/* Every ON, halt flag, filter (none, passing, failing), threshold. */
 	for (k = 0; k < (HVTRACE_ON_MAX + 1) * 2 * 3 * ARRAY_SIZE(thresholds);
@@ -149,8 +153,8 @@ static void config_quiet_test(struct kunit *test)
 				       on == HVTRACE_ON_HANDLING));
 		for (i = 0; i < ARRAY_SIZE(durations); i++) {
 			u64 d = durations[i];
-			bool whole = !hvt_filtered(now, &v, cpuid) &&
-				     hvt_threshold_value(now, &v, d) <
+			bool whole = !hvt_filtered(now, v, cpuid) &&
+				     hvt_threshold_value(now, v, d) <
 				     now->thr[cpuid];
 
 			if (hvt_quiet_below(now, cpuid, d))
