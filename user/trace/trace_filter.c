@@ -228,14 +228,14 @@ static uint64_t at(const struct trace_filter_time *t, uint64_t start,
 	return t->ns > UINT64_MAX - start ? UINT64_MAX : start + t->ns;
 }
 
-bool trace_filter_match(struct trace_filter *f, const struct trace_reader *r,
-			const struct trace_event *ev)
+/* trace_filter_match() with a filter given. */
+bool trace_filter_match_active(struct trace_filter *f,
+			       const struct trace_reader *r,
+			       const struct trace_event *ev)
 {
 	const struct trace_record *e = &ev->e;
 	uint64_t t;
 
-	if (!f->active)
-		return true;
 	if (!f->resolved) {
 		struct trace_info info;
 

@@ -50,9 +50,20 @@ struct trace_filter {
 int trace_filter_parse(struct trace_filter *f);
 /* VM names need the trace's vms.tsv: 0, or -EINVAL (sink told). */
 int trace_filter_bind(struct trace_filter *f, const struct trace_reader *r);
-/* Whether EV is one to look at (the window is fixed at the first call). */
-bool trace_filter_match(struct trace_filter *f, const struct trace_reader *r,
-			const struct trace_event *ev);
+bool trace_filter_match_active(struct trace_filter *f,
+			       const struct trace_reader *r,
+			       const struct trace_event *ev);
+
+/*
+ * Whether EV is one to look at (the window is fixed at the first call).
+ * Inline: with no filter given, every event of a trace asks.
+ */
+static inline bool trace_filter_match(struct trace_filter *f,
+				      const struct trace_reader *r,
+				      const struct trace_event *ev)
+{
+	return !f->active || trace_filter_match_active(f, r, ev);
+}
 /* The window, once fixed: [*LO, *HI); false when no time was given. */
 bool trace_filter_window(const struct trace_filter *f, uint64_t *lo,
 			 uint64_t *hi);
