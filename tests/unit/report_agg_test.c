@@ -299,6 +299,83 @@ static void test_full(struct trace_reader *r)
 	report_free(rep);
 }
 
+/*
+ * A RIP table that overflows: NR_NOISE RIPs seen once, short, and three
+ * heavy RIPs every 100th exit. The second pass counts the seeds the same
+ * whatever the order it reads them in (report_again_any_order()).
+ */
+#define NR_NOISE	30000
+
+static struct report *summarized(const struct trace_event *evs,
+				 unsigned int n, bool reverse,
+				 struct trace_reader *r)
+{
+	struct report *rep = report_new();
+	unsigned int used;
+
+	if (!CHECK(rep != NULL))
+		return NULL;
+	for (unsigned int i = 0; i < n; i++)
+		report_add(rep, &evs[i]);
+	CHECK(report_wants_pass(rep));
+	report_again(rep);
+	CHECK(report_again_any_order(rep));
+	CHECK(rep->rips.seeded);
+	used = rep->rips.used;
+	for (unsigned int i = 0; i < n; i++)
+		report_add(rep, &evs[reverse ? n - 1 - i : i]);
+	/* Only the seeds are counted again: no key came in. */
+	CHECK_INT(rep->rips.used, used);
+	CHECK_INT(report_finish(rep, r), 0);
+	return rep;
+}
+
+static void test_recount_any_order(struct trace_reader *r)
+{
+	struct trace_event *evs = calloc(NR_NOISE, sizeof(*evs));
+	struct report *fwd = NULL, *rev = NULL;
+	unsigned int heavy[3] = { 0 }, same = 0;
+
+	if (!CHECK(evs != NULL))
+		return;
+	for (unsigned int i = 0; i < NR_NOISE; i++) {
+		bool big = !(i % 100);
+		uint64_t rip = big ? RIP + 0x40 * (i / 100 % 3) :
+			       RIP + 0x1000 + 0x10ULL * i;
+
+		evs[i] = npf(rip, big ? 1000000 : 1000, 0, 0, 0, 0);
+	}
+	fwd = summarized(evs, NR_NOISE, false, r);
+	rev = summarized(evs, NR_NOISE, true, r);
+	if (!fwd || !rev)
+		goto out;
+	for (unsigned int i = 0; i < rep_table_cap(&fwd->rips); i++) {
+		const struct rep_entry *a = &fwd->rips.e[i], *b = &rev->rips.e[i];
+
+		if (!a->used)
+			continue;
+		same += a->key == b->key && a->count == b->count &&
+			a->total_ns == b->total_ns && a->max_ns == b->max_ns &&
+			a->reason == b->reason && a->used == b->used;
+		for (unsigned int k = 0; k < 3; k++)
+			if (a->key == RIP + 0x40 * k)
+				heavy[k] = a->count;
+	}
+	CHECK_INT(same, fwd->rips.used);
+	CHECK_U64(fwd->rips.other.count, rev->rips.other.count);
+	CHECK_U64(fwd->rips.other.total_ns, rev->rips.other.total_ns);
+	/* The heavy RIPs survive, counted exactly. */
+	for (unsigned int k = 0; k < 3; k++)
+		CHECK_INT(heavy[k], NR_NOISE / 100 / 3);
+	/* Every other exit is a seed's (one each) or the other row's. */
+	CHECK_U64(fwd->rips.other.count,
+		  NR_NOISE - NR_NOISE / 100 - (fwd->rips.used - 3));
+out:
+	report_free(fwd);
+	report_free(rev);
+	free(evs);
+}
+
 int main(void)
 {
 	char dir[64] = "/tmp/report_agg_test.XXXXXX", cmd[128];
@@ -311,6 +388,7 @@ int main(void)
 		test_split_and_preemptors(r);
 		test_tie(r);
 		test_full(r);
+		test_recount_any_order(r);
 		test_marks();
 		trace_close(r);
 	}

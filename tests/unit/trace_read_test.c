@@ -386,6 +386,86 @@ static void test_damage(void)
 		  "error: %s", err);
 }
 
+/* Two CPUs' exits, interleaved in time: NR_EACH each, over 2+ packets. */
+#define NR_EACH		(TRACE_EVENTS_PER_PACKET + 7)
+
+static void write_interleaved(void)
+{
+	struct trace_writer *w;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", dir);
+	if (!CHECK(system(cmd) == 0))
+		exit(1);
+	w = trace_create(dir, 2, &env);
+	if (!CHECK(w != NULL))
+		exit(1);
+	for (unsigned int i = 0; i < 2 * NR_EACH; i++) {
+		struct hvtrace_event e = exit_event();
+
+		e.seq = i;
+		e.ts_ns = 1000000 + i * 1000ULL;
+		e.cpu_exit = e.cpu_entry = i % 2;
+		e.duration_ns = 100;
+		memset(e.part_ns, 0, sizeof(e.part_ns));
+		CHECK_INT(trace_append(w, &e), 0);
+	}
+	CHECK_INT(trace_finish(w), 0);
+}
+
+/*
+ * TRACE_ANY_ORDER: every event once, a stream to its end before the
+ * next; the trace's figures as a merged read's.
+ */
+static void test_any_order(void)
+{
+	struct trace_info merged = { 0 }, any = { 0 };
+	unsigned int n[2] = { 0 }, cpu = 0, switches = 0;
+	uint64_t prev[2] = { 0 }, prev_ts = 0;
+	bool sorted = true, rising = true;
+	char err[512];
+	struct trace_reader *r;
+	struct trace_event ev;
+
+	write_interleaved();
+	r = trace_open(dir, 0, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return;
+	while (trace_next(r, &ev) > 0) {
+		sorted &= ev.ts_ns > prev_ts;
+		prev_ts = ev.ts_ns;
+	}
+	trace_get_info(r, &merged);
+	trace_close(r);
+	CHECK(sorted);
+
+	r = trace_open(dir, TRACE_ANY_ORDER, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return;
+	for (unsigned int i = 0; trace_next(r, &ev) > 0; i++) {
+		if (!CHECK(ev.cpu < 2))
+			break;
+		if (i && ev.cpu != cpu)
+			switches++;
+		cpu = ev.cpu;
+		rising &= ev.ts_ns > prev[cpu];
+		prev[cpu] = ev.ts_ns;
+		n[cpu]++;
+	}
+	CHECK_STR(trace_error(r), "");
+	trace_get_info(r, &any);
+	trace_close(r);
+	CHECK_INT(n[0], NR_EACH);
+	CHECK_INT(n[1], NR_EACH);
+	CHECK_INT(switches, 1);
+	CHECK(rising);
+	CHECK_U64(any.events, merged.events);
+	CHECK_U64(any.events, 2 * NR_EACH);
+	CHECK_U64(any.packets, merged.packets);
+	CHECK_U64(any.first_ts, merged.first_ts);
+	CHECK_U64(any.last_ts, merged.last_ts);
+}
+
 static void cleanup(void)
 {
 	char cmd[128];
@@ -404,6 +484,7 @@ int main(void)
 	test_mark_round_trip();
 	test_formats();
 	test_damage();
+	test_any_order();
 	cleanup();
 	return unit_report();
 }

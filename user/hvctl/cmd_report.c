@@ -747,12 +747,14 @@ static int read_trace(struct trace_reader **r, struct report *rep,
 	if (read_pass(*r, rep, dir, f))
 		return 1;
 	if (report_wants_pass(rep)) {
+		report_again(rep);
+		if (report_again_any_order(rep))
+			flags |= TRACE_ANY_ORDER;
 		again = trace_open(dir, flags, err, sizeof(err));
 		if (!again)
 			return hvctl_err("%s", err);
 		trace_close(*r);
 		*r = again;
-		report_again(rep);
 		if (read_pass(*r, rep, dir, f))
 			return 1;
 	}

@@ -202,6 +202,12 @@ bool report_wants_pass(const struct report *rep);
 void report_set_window(struct report *rep, uint64_t lo, uint64_t hi);
 void report_again(struct report *rep);
 /*
+ * After report_again(): true when the second pass may read the events in
+ * any order (TRACE_ANY_ORDER): no table it recounts keeps a first-seen
+ * value (the VMs' pid, the vCPUs' tid).
+ */
+bool report_again_any_order(const struct report *rep);
+/*
  * After the last event: the reader's totals, the loss coverage, the top
  * reasons per VM and vCPU. R must stay open while REP is printed.
  */

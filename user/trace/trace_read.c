@@ -95,6 +95,7 @@ struct stream {
 struct trace_reader {
 	char *dir;
 	bool strict;
+	bool any_order;
 	uint8_t uuid[16];
 	struct stream *streams;
 	unsigned int nr_streams;
@@ -713,6 +714,7 @@ struct trace_reader *trace_open(const char *dir, unsigned int flags,
 		return NULL;
 	}
 	r->strict = flags & TRACE_STRICT;
+	r->any_order = flags & TRACE_ANY_ORDER;
 	if (stat(dir, &st))
 		fail(r, "cannot open trace %s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
@@ -1056,7 +1058,7 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return 1;
 	if (!ret)
 		r->heap[0] = r->heap[--r->heap_len];
-	if (r->heap_len)
+	if (r->heap_len && !r->any_order)
 		sift_down(r->heap, r->heap_len, 0);
 	return 1;
 }

@@ -91,6 +91,12 @@ char *trace_read_side(const char *dir, const char *name, size_t *lenp,
 
 /* trace_open() flags */
 #define TRACE_STRICT	0x1	/* damage is an error, not a warning */
+/*
+ * Each stream to its end before the next, not merged in time order: for
+ * a reader whose sums do not depend on the order (a report's second
+ * pass). It saves the merge's compare per event.
+ */
+#define TRACE_ANY_ORDER	0x2
 
 /*
  * Open DIR. On failure returns NULL and writes a message naming the path
@@ -101,7 +107,8 @@ struct trace_reader *trace_open(const char *dir, unsigned int flags,
 void trace_close(struct trace_reader *r);
 
 /*
- * The next event in time order: 1, 0 at the end, -1 on an error (message
+ * The next event in time order (TRACE_ANY_ORDER: in stream order): 1, 0 at
+ * the end, -1 on an error (message
  * via trace_error(): with TRACE_STRICT, damage; else only out of memory).
  * A torn packet at a stream's end (the recorder was killed) ends that
  * stream quietly and counts in info.
