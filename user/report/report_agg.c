@@ -29,6 +29,10 @@
 #define PORTS_BITS	13	/* 6144 ports */
 #define MSRS_BITS	11	/* 1536 (MSR, reason) pairs */
 #define SPOTS_BITS	14	/* 12288 (page, RIP, reason) spots */
+_Static_assert(VMS_BITS <= 17 && VCPUS_BITS <= 17 && PAIRS_BITS <= 17 &&
+	       RIPS_BITS <= 17 && PAGES_BITS <= 17 && PORTS_BITS <= 17 &&
+	       MSRS_BITS <= 17 && SPOTS_BITS <= 17,
+	       "a slot's bits (the hash's top) stay above the tag's (32-46)");
 /* CPU numbers the loss coverage tracks: the format's cpu fields are 16 bits. */
 #define LOSS_CPUS_MAX	65536
 
@@ -44,14 +48,14 @@ _Static_assert(REP_VMM == 1 + HVTRACE_PART_VMM &&
  * SCRATCH (LEN bytes) is the report's sorting space, free while reading.
  */
 static int table_init(struct rep_table *t, const char *what,
-		      unsigned int bits, bool by_reason, bool split,
+		      unsigned int bits, enum rep_keys keys, bool split,
 		      void *scratch, size_t len)
 {
 	t->what = what;
 	t->scratch = scratch;
 	t->scratch_len = len;
 	t->bits = bits;
-	t->by_reason = by_reason;
+	t->keys = keys;
 	t->limit = (1U << bits) / 4 * 3;
 	t->tag = calloc(1U << bits, sizeof(*t->tag));
 	t->e = calloc(1U << bits, sizeof(*t->e));
@@ -68,14 +72,14 @@ static void entry_add(struct rep_entry *e, uint64_t ns)
 		e->max_ns = ns;
 }
 
-static inline uint64_t hash_of(const struct rep_table *t, uint64_t key,
+static inline uint64_t hash_of(enum rep_keys keys, uint64_t key,
 			       uint64_t key2, unsigned int reason)
 {
 	uint64_t h = key;
 
-	if (t->by_reason)
+	if (keys != REP_KEY)
 		h ^= (uint64_t)reason << 48;
-	if (t->two_keys)
+	if (keys == REP_KEY2_REASON)
 		h ^= rep_hash64(key2) >> 7;
 	return rep_hash64(h);
 }
@@ -86,10 +90,10 @@ static inline unsigned int slot_of(const struct rep_table *t, uint64_t h)
 	return h >> (64 - t->bits);
 }
 
-/* Its tag: the 15 bits below the slot's. */
-static inline uint16_t tag_of(const struct rep_table *t, uint64_t h)
+/* Its tag: bits 32 to 46, below every table's slot bits (_Static_assert). */
+static inline uint16_t tag_of(uint64_t h)
 {
-	return (uint16_t)(h >> (49 - t->bits)) | REP_TAG_USED;
+	return (uint16_t)(h >> 32) | REP_TAG_USED;
 }
 
 /*
@@ -181,7 +185,7 @@ static void compact(struct rep_table *t)
 
 		if (!t->tag[i])
 			continue;
-		j = slot_of(t, hash_of(t, e->key, e->key2, e->reason));
+		j = slot_of(t, hash_of(t->keys, e->key, e->key2, e->reason));
 		while (t->tag[j] && j != i)
 			j = (j + 1) & mask;
 		if (j == i)
@@ -202,13 +206,14 @@ static void compact(struct rep_table *t)
  * full (a table that may be a summary makes room instead) or recounting
  * its seeds.
  */
-static inline struct rep_entry *table_slot(struct rep_table *t, uint64_t key,
-				    uint64_t key2, unsigned int reason,
-				    uint32_t aux)
+static inline __attribute__((always_inline))
+struct rep_entry *table_slot(struct rep_table *t, enum rep_keys keys,
+			     uint64_t key, uint64_t key2, unsigned int reason,
+			     uint32_t aux)
 {
 	unsigned int mask = (1U << t->bits) - 1;
-	uint64_t h = hash_of(t, key, key2, reason);
-	uint16_t tag = tag_of(t, h);
+	uint64_t h = hash_of(keys, key, key2, reason);
+	uint16_t tag = tag_of(h);
 	unsigned int i;
 	struct rep_entry *e;
 
@@ -219,8 +224,9 @@ again:
 		if (t->tag[i] != tag)
 			continue;
 		e = &t->e[i];
-		if (e->key != key || (t->by_reason && e->reason != reason) ||
-		    (t->two_keys && e->key2 != key2))
+		if (e->key != key ||
+		    (keys != REP_KEY && e->reason != reason) ||
+		    (keys == REP_KEY2_REASON && e->key2 != key2))
 			continue;
 		if (e->used == REP_SEEDED) {
 			/* First seen in the second pass: as if new. */
@@ -264,14 +270,16 @@ static void split_add(struct rep_split *s, const struct trace_record *x)
 /*
  * Count exit X (NS long) under KEY: its entry, or the other row when the
  * table is full and the key new. ROW gets the entry's index, or
- * UINT32_MAX for the other row.
+ * UINT32_MAX for the other row. Inlined at each call, where KEYS is a
+ * constant.
  */
-static inline struct rep_entry *table_add(struct rep_table *t, uint64_t key,
-				   uint64_t key2, unsigned int reason,
-				   const struct trace_record *x, uint32_t aux,
-				   uint32_t *row)
+static inline __attribute__((always_inline))
+struct rep_entry *table_add(struct rep_table *t, enum rep_keys keys,
+			    uint64_t key, uint64_t key2, unsigned int reason,
+			    const struct trace_record *x, uint32_t aux,
+			    uint32_t *row)
 {
-	struct rep_entry *e = table_slot(t, key, key2, reason, aux);
+	struct rep_entry *e = table_slot(t, keys, key, key2, reason, aux);
 
 	entry_add(e ? e : &t->other, x->duration_ns);
 	/* A summary's splits are zeroed for its recount (seed()). */
@@ -287,8 +295,8 @@ static inline struct rep_entry *table_add(struct rep_table *t, uint64_t key,
 static struct rep_entry *table_find(const struct rep_table *t, uint64_t key)
 {
 	unsigned int mask = (1U << t->bits) - 1;
-	uint64_t h = hash_of(t, key, 0, 0);
-	uint16_t tag = tag_of(t, h);
+	uint64_t h = hash_of(REP_KEY, key, 0, 0);
+	uint16_t tag = tag_of(h);
 	unsigned int i = slot_of(t, h);
 
 	for (; t->tag[i]; i = (i + 1) & mask)
@@ -320,18 +328,22 @@ static int alloc_all(struct report *rep)
 	    !rep->loss)
 		return -1;
 	sc = rep->order;
-	if (table_init(&rep->vms, "VMs", VMS_BITS, false, false, sc, len) ||
-	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, false, true, sc, len) ||
-	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS, true,
-		       false, sc, len) ||
-	    table_init(&rep->rips, "RIPs", RIPS_BITS, true, true, sc, len) ||
-	    table_init(&rep->pages, "pages", PAGES_BITS, false, true, sc, len) ||
-	    table_init(&rep->ports, "ports", PORTS_BITS, false, true, sc, len) ||
-	    table_init(&rep->msrs, "MSRs", MSRS_BITS, true, true, sc, len) ||
-	    table_init(&rep->spots, "hot spots", SPOTS_BITS, true, true, sc,
-		       len))
+	if (table_init(&rep->vms, "VMs", VMS_BITS, REP_KEY, false, sc, len) ||
+	    table_init(&rep->vcpus, "vCPUs", VCPUS_BITS, REP_KEY, true, sc,
+		       len) ||
+	    table_init(&rep->pairs, "(vCPU, reason) pairs", PAIRS_BITS,
+		       REP_KEY_REASON, false, sc, len) ||
+	    table_init(&rep->rips, "RIPs", RIPS_BITS, REP_KEY_REASON, true, sc,
+		       len) ||
+	    table_init(&rep->pages, "pages", PAGES_BITS, REP_KEY, true, sc,
+		       len) ||
+	    table_init(&rep->ports, "ports", PORTS_BITS, REP_KEY, true, sc,
+		       len) ||
+	    table_init(&rep->msrs, "MSRs", MSRS_BITS, REP_KEY_REASON, true, sc,
+		       len) ||
+	    table_init(&rep->spots, "hot spots", SPOTS_BITS, REP_KEY2_REASON,
+		       true, sc, len))
 		return -1;
-	rep->spots.two_keys = true;
 	/*
 	 * Every table but the pairs (keyed by vCPU slot, so recounted with
 	 * the vCPUs) may become a summary: its compaction needs a weight per
@@ -513,8 +525,8 @@ static void add_preempt(struct report *rep, const struct trace_record *x)
 	} else if (!rep->vcpus.seeded) {
 		return;
 	}
-	v = table_slot(&rep->vcpus, (uint64_t)x->vm_id << 32 | x->vcpu_id, 0,
-		       REP_REASON_MIXED, x->tid);
+	v = table_slot(&rep->vcpus, REP_KEY, (uint64_t)x->vm_id << 32 |
+		       x->vcpu_id, 0, REP_REASON_MIXED, x->tid);
 	s = v ? &rep->vcpus.split[v - rep->vcpus.e] : &rep->vcpus.other_split;
 	s->preempts++;
 	s->preempt_ns += x->duration_ns;
@@ -537,29 +549,35 @@ static void add_keys(struct report *rep, const struct trace_record *x,
 		       EXIT_CLASS_PORT_IO : rr->cls == EXIT_CLASS_PORT_IO;
 
 	if (feeds(rep, &rep->vms))
-		table_add(&rep->vms, x->vm_id, 0, REP_REASON_MIXED, x,
+		table_add(&rep->vms, REP_KEY, x->vm_id, 0, REP_REASON_MIXED, x,
 			  x->vm_pid, NULL);
 	if (feeds(rep, &rep->vcpus))
-		vcpu = table_add(&rep->vcpus, (uint64_t)x->vm_id << 32 |
+		vcpu = table_add(&rep->vcpus, REP_KEY, (uint64_t)x->vm_id << 32 |
 				 x->vcpu_id, 0, REP_REASON_MIXED, x, x->tid,
 				 &rows[REP_ROW_VCPU]);
 	if (vcpu && !rep->vcpus.sketching)
-		table_add(&rep->pairs, vcpu - rep->vcpus.e, 0, r, x, 0, NULL);
+		table_add(&rep->pairs, REP_KEY_REASON, vcpu - rep->vcpus.e, 0,
+			  r, x, 0, NULL);
 	if ((x->flags & HVTRACE_EVF_RIP_VALID) && feeds(rep, &rep->rips))
-		table_add(&rep->rips, x->rip, 0, r, x, 0, &rows[REP_ROW_RIP]);
+		table_add(&rep->rips, REP_KEY_REASON, x->rip, 0, r, x, 0,
+			  &rows[REP_ROW_RIP]);
 	if (x->flags & HVTRACE_EVF_ADDR_GPA) {
 		if (feeds(rep, &rep->pages))
-			table_add(&rep->pages, x->addr & ~0xfffULL, 0, r, x, 0,
+			table_add(&rep->pages, REP_KEY, x->addr & ~0xfffULL, 0,
+				  r, x, 0,
 				  &rows[REP_ROW_PAGE]);
 		if (feeds(rep, &rep->spots))
-			table_add(&rep->spots, x->addr & ~0xfffULL,
+			table_add(&rep->spots, REP_KEY2_REASON,
+				  x->addr & ~0xfffULL,
 				  x->flags & HVTRACE_EVF_RIP_VALID ? x->rip :
 				  REP_NO_RIP, r, x, 0, &rows[REP_ROW_SPOT]);
 	}
 	if ((x->flags & HVTRACE_EVF_ADDR_MSR) && feeds(rep, &rep->msrs))
-		table_add(&rep->msrs, x->addr, 0, r, x, 0, &rows[REP_ROW_MSR]);
+		table_add(&rep->msrs, REP_KEY_REASON, x->addr, 0, r, x, 0,
+			  &rows[REP_ROW_MSR]);
 	if (port_io && feeds(rep, &rep->ports))
-		table_add(&rep->ports, x->info1 >> 16 & 0xffff, 0, r, x, 0,
+		table_add(&rep->ports, REP_KEY, x->info1 >> 16 & 0xffff, 0, r,
+			  x, 0,
 			  &rows[REP_ROW_PORT]);
 }
 
@@ -1046,7 +1064,7 @@ void report_table_info(const struct report *rep, enum rep_table_id id,
 
 	*info = (struct rep_table_info){
 		.what = t->what, .limit = t->limit, .used = t->used,
-		.two_keys = t->two_keys, .seeded = t->seeded,
+		.two_keys = t->keys == REP_KEY2_REASON, .seeded = t->seeded,
 		.bound_ns = t->bound_ns,
 	};
 	row_of(rep, id, &t->other, &info->other);

@@ -40,17 +40,27 @@ struct rep_entry {
  * the trace then counts its surviving keys from zero (SEEDED): every row
  * is exact, and no key left in OTHER had more than BOUND_NS of exit time.
  */
+/*
+ * What a table's rows are keyed by. Each call that counts into a table
+ * names it as a constant, so the probe loop tests no more than it needs.
+ */
+enum rep_keys {
+	REP_KEY,			/* the key alone */
+	REP_KEY_REASON,			/* (key, reason) */
+	REP_KEY2_REASON,		/* (key, key2, reason) */
+};
+
 struct rep_table {
 	const char *what;
-	bool by_reason;			/* key is (key, reason) */
-	bool two_keys;			/* (key, key2) */
+	enum rep_keys keys;
 	bool sketch;			/* may turn into a summary */
 	bool sketching, seeded;
 	unsigned int bits, used, limit;
 	/*
 	 * TAG[i] is 0 for a free slot, else REP_TAG_USED and 15 bits of the
-	 * key's hash: a probe reads 32 slots to a cache line, and E[i] only
-	 * when the tag matches.
+	 * key's hash (bits 32 to 46; the slot is its top BITS): a probe
+	 * reads 32 slots to a cache line, and E[i] only when the tag
+	 * matches.
 	 */
 	uint16_t *tag;
 	struct rep_entry *e;
