@@ -372,8 +372,6 @@ struct report *report_new(void)
 	rep->bin_shift = REP_BIN_SHIFT_MIN;
 	snprintf(rep->reasons[REP_OTHER_REASON].name,
 		 sizeof(rep->reasons[0].name), "other");
-	rep->last_reason = REP_OTHER_REASON;
-	rep->last_reason_key = UINT64_MAX;
 	rep->passes = 1;
 	if (alloc_all(rep)) {
 		report_free(rep);
@@ -431,9 +429,9 @@ static void name_reason(struct rep_reason *rr)
 	exit_reason_label(rr->name, sizeof(rr->name), rr->isa, rr->code);
 }
 
-/* Index of (ISA, CODE) in rep->reasons, adding it if there is room. */
-static unsigned int reason_index(struct report *rep, unsigned int isa,
-				 uint32_t code)
+/* reason_index() for a reason not seen yet, or not in reason_direct. */
+static unsigned int reason_lookup(struct report *rep, unsigned int isa,
+				  uint32_t code)
 {
 	uint64_t key;
 	unsigned int mask = 2 * REP_MAX_REASONS - 1;
@@ -443,9 +441,6 @@ static unsigned int reason_index(struct report *rep, unsigned int isa,
 	if (isa != HV_ISA_VMX && isa != HV_ISA_SVM)
 		isa = code = 0;
 	key = (uint64_t)isa << 32 | code;
-	/* Exits come in runs of one reason: remember the last. */
-	if (key == rep->last_reason_key)
-		return rep->last_reason;
 	for (i = rep_hash64(key) >> 56 & mask; rep->reason_slot[i];
 	     i = (i + 1) & mask) {
 		r = rep->reason_slot[i] - 1;
@@ -461,9 +456,27 @@ static unsigned int reason_index(struct report *rep, unsigned int isa,
 	rep->reasons[r].cls = exit_reason_class(isa, code);
 	name_reason(&rep->reasons[r]);
 found:
-	rep->last_reason_key = key;
-	rep->last_reason = r;
+	if (isa && code < REP_DIRECT_CODES)
+		rep->reason_direct[isa - HV_ISA_VMX][code] = r + 1;
 	return r;
+}
+
+/*
+ * Index of (ISA, CODE) in rep->reasons, adding it if there is room: one
+ * load for a vendor's reason seen before.
+ */
+static inline unsigned int reason_index(struct report *rep, unsigned int isa,
+					uint32_t code)
+{
+	unsigned int r;
+
+	_Static_assert(HV_ISA_SVM == HV_ISA_VMX + 1, "reason_direct's rows");
+	if (isa - HV_ISA_VMX <= 1 && code < REP_DIRECT_CODES) {
+		r = rep->reason_direct[isa - HV_ISA_VMX][code];
+		if (r)
+			return r - 1;
+	}
+	return reason_lookup(rep, isa, code);
 }
 
 /* Halve the timeline's resolution: merge bins pairwise. */

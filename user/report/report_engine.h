@@ -29,6 +29,13 @@ struct rep_entry {
 #define REP_TAG_USED		0x8000
 
 /*
+ * Exit codes looked up without a hash: every VMX basic reason and SVM's
+ * up to VMGEXIT (0x403); others (SVM_EXIT_ERR, ...) take the hash.
+ */
+#define REP_DIRECT_CODES	0x404
+_Static_assert(REP_MAX_REASONS < 255, "reason_direct holds index + 1");
+
+/*
  * Open addressing with linear probing. CAP is a power of two; the table
  * takes new keys up to 3/4 of it (short probe runs), then counts what it
  * cannot place in OTHER. SPLIT, when the table has one, runs parallel to
@@ -126,8 +133,8 @@ struct report {
 	struct rep_reason reasons[REP_MAX_REASONS + 1];
 	unsigned int nr_reasons;	/* the other row not included */
 	uint16_t reason_slot[2 * REP_MAX_REASONS]; /* hash: index + 1 */
-	uint64_t last_reason_key;
-	unsigned int last_reason;
+	/* Index + 1 of a VMX or SVM reason below REP_DIRECT_CODES, once seen. */
+	uint8_t reason_direct[2][REP_DIRECT_CODES];
 
 	/* Timeline: bin i covers t0 + [i, i + 1) << bin_shift. */
 	uint64_t t0;
