@@ -497,23 +497,27 @@ static void print_overflow(struct out *o, const struct rep_table_info *t,
 }
 
 /*
- * A table that overflowed was counted again (report_again()): its rows
- * are exact, and no key in other had more than bound_ns. The first
- * SHOWN rows are the true top ones down to the first with no more.
+ * A table that overflowed is a summary, counted again (report_again())
+ * or exact in one pass: its rows are exact, and no key in other had more
+ * than bound_ns. The first SHOWN rows are the true top ones down to the
+ * first with no more.
  */
 static void print_exactness(struct out *o, const struct rep_table_info *t,
 			    struct rep_iter *rows, unsigned int shown)
 {
+	const char *how = t->seeded ? "counted in a second pass" :
+			  "counted in one pass";
 	unsigned int sure = 0;
 	struct rep_row r;
 	char b[16];
 
-	if (!t->seeded)
+	if (!t->seeded && !t->proven)
 		return;
 	rep_iter_rewind(rows);
 	while (sure < shown && rep_iter_next(rows, &r) &&
 	       r.total_ns > t->bound_ns)
 		sure++;
+	out_bool(o, "recounted", NULL, t->seeded);
 	out_u64(o, "bound_ns", NULL, t->bound_ns);
 	out_u64(o, "exact_rows", NULL, sure);
 	out_bool(o, "exact", NULL, sure == shown);
@@ -521,12 +525,12 @@ static void print_exactness(struct out *o, const struct rep_table_info *t,
 		return;
 	duration_str(b, t->bound_ns);
 	if (sure == shown)
-		printf("(counted in a second pass: these rows are exact and the "
-		       "top ones; none in other has more than %s)\n", b);
+		printf("(%s: these rows are exact and the top ones; none in "
+		       "other has more than %s)\n", how, b);
 	else
-		printf("(counted in a second pass: the rows are exact, the first "
-		       "%u the top ones; keys in other may have up to %s each)\n",
-		       sure, b);
+		printf("(%s: the rows are exact, the first %u the top ones; "
+		       "keys in other may have up to %s each)\n", how, sure,
+		       b);
 }
 
 static int print_vms(struct out *o, const struct report *rep, unsigned int top)
@@ -733,12 +737,13 @@ static int read_pass(struct trace_reader *r, struct report *rep,
 }
 
 /*
- * One pass, or two when a table overflowed (report_wants_pass()): the
- * second with a reader of its own, which *R becomes.
+ * One pass, or two when a table overflowed and its first TOP rows are
+ * not exact yet (report_wants_pass()): the second with a reader of its
+ * own, which *R becomes.
  */
 static int read_trace(struct trace_reader **r, struct report *rep,
 		      const char *dir, unsigned int flags,
-		      struct trace_filter *f)
+		      struct trace_filter *f, unsigned int top)
 {
 	struct trace_reader *again;
 	uint64_t lo, hi;
@@ -746,7 +751,7 @@ static int read_trace(struct trace_reader **r, struct report *rep,
 
 	if (read_pass(*r, rep, dir, f))
 		return 1;
-	if (report_wants_pass(rep)) {
+	if (report_wants_pass(rep, top)) {
 		report_again(rep);
 		if (report_again_any_order(rep))
 			flags |= TRACE_ANY_ORDER;
@@ -825,7 +830,7 @@ static int report_run(int argc, char **argv)
 	}
 	is_capture = ret;
 	rep = report_new();
-	ret = rep ? read_trace(&r, rep, o.dir, flags, &o.filter) :
+	ret = rep ? read_trace(&r, rep, o.dir, flags, &o.filter, o.top) :
 		    hvctl_err("out of memory");
 	if (!ret && o.html) {
 		if (report_html(rep, o.dir, html.f, o.top,
@@ -870,7 +875,8 @@ const struct hvctl_cmd hvctl_cmd_report = {
 		   "DIR; - : to stdout, instead of the report). Damaged packets\n"
 		   "are skipped with a warning; --strict makes any damage an error.\n"
 		   "Top lists are exact: a table that overflows is counted again in\n"
-		   "a second pass. Filters: --since/--until T (\"1.5s\" from the\n"
-		   "start, or absolute: dump's seconds or the JSON's ns), --vm ID or\n"
-		   "NAME, --vcpu N, --reason R, --cpu N (lists: 1,2); all must match",
+		   "a second pass, unless its top N are exact in one. Filters:\n"
+		   "--since/--until T (\"1.5s\" from the start, or absolute: dump's\n"
+		   "seconds or the JSON's ns), --vm ID or NAME, --vcpu N, --reason\n"
+		   "R, --cpu N (lists: 1,2); all must match",
 };

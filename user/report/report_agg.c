@@ -150,32 +150,75 @@ static uint64_t kth_smallest(uint64_t *w, unsigned int n, unsigned int k)
 	return w[lo];
 }
 
+/* Entry E's weight in the summary: its exit time less the decrements since it came in. */
+static uint64_t weight(const struct rep_table *t, const struct rep_entry *e)
+{
+	return e->total_ns - (t->bound_ns - e->since_ns);
+}
+
+static void split_merge(struct rep_split *to, const struct rep_split *s)
+{
+	for (int i = 0; i < REP_NR_PARTS; i++)
+		to->part_ns[i] += s->part_ns[i];
+	to->guest_ns += s->guest_ns;
+	to->preempts += s->preempts;
+	to->preempt_ns += s->preempt_ns;
+}
+
+/* The row kind whose charges name T's rows, or REP_NR_ROW_KINDS: none. */
+static unsigned int row_kind(const struct rep_table *t)
+{
+	unsigned int k;
+
+	for (k = 0; k < REP_NR_ROW_KINDS; k++)
+		if (t->rep->row_table[k] == t)
+			break;
+	return k;
+}
+
+/* Slot I's key leaves: its exits are other's from now on. */
+static void forget(struct rep_table *t, unsigned int i)
+{
+	struct rep_entry *e = &t->e[i];
+
+	t->other.count += e->count;
+	t->other.total_ns += e->total_ns;
+	if (e->max_ns > t->other.max_ns)
+		t->other.max_ns = e->max_ns;
+	if (t->split) {
+		split_merge(&t->other_split, &t->split[i]);
+		t->split[i] = (struct rep_split){ 0 };
+	}
+	t->tag[i] = 0;
+	e->used = 0;
+	t->used--;
+}
+
 /*
- * Drop the keys of D or less, take D from the rest, in place: then every
- * survivor moves to the first free slot from its home. The sweep starts
- * after a free slot, so no probe run wraps past it, and a survivor only
- * moves back within its own run: the runs stay unbroken.
+ * Drop the keys of weight D or less, take D from the rest (bound_ns += D
+ * does it for all), in place: then every survivor moves to the first
+ * free slot from its home, its split and preemptor charges with it. The
+ * sweep starts after a free slot, so no probe run wraps past it, and a
+ * survivor only moves back within its own run: the runs stay unbroken.
  */
 static void compact(struct rep_table *t)
 {
 	uint64_t *w = t->scratch;
+	uint32_t *moved = t->rep->moved;
 	unsigned int n = 0, cap = 1U << t->bits, mask = cap - 1, start = 0;
+	unsigned int kind = row_kind(t);
 	uint64_t d;
 
 	for (unsigned int i = 0; i < cap; i++)
 		if (t->tag[i])
-			w[n++] = t->e[i].total_ns;
+			w[n++] = weight(t, &t->e[i]);
 	d = kth_smallest(w, n, n - 1 - n / 4);
 	for (unsigned int i = 0; i < cap; i++) {
-		if (!t->tag[i])
-			continue;
-		if (t->e[i].total_ns > d) {
-			t->e[i].total_ns -= d;
-			continue;
+		moved[i] = i;
+		if (t->tag[i] && weight(t, &t->e[i]) <= d) {
+			forget(t, i);
+			moved[i] = UINT32_MAX;
 		}
-		t->tag[i] = 0;
-		t->e[i].used = 0;
-		t->used--;
 	}
 	while (t->tag[start])
 		start++;
@@ -194,7 +237,14 @@ static void compact(struct rep_table *t)
 		t->e[j] = *e;
 		t->tag[i] = 0;
 		t->e[i].used = 0;
+		if (t->split) {
+			t->split[j] = t->split[i];
+			t->split[i] = (struct rep_split){ 0 };
+		}
+		moved[i] = j;
 	}
+	if (kind < REP_NR_ROW_KINDS)
+		rep_preempt_moved(t->rep, kind, moved);
 	t->bound_ns += d;
 	t->compactions++;
 	t->sketching = true;
@@ -252,7 +302,8 @@ again:
 	e = &t->e[i];
 	*e = (struct rep_entry){
 		.key = key, .key2 = key2, .aux = aux, .reason = reason,
-		.used = REP_USED,
+		.used = REP_USED, .since_ns = t->bound_ns,
+		.late = t->compactions > 0,
 	};
 	return e;
 }
@@ -282,12 +333,10 @@ struct rep_entry *table_add(struct rep_table *t, enum rep_keys keys,
 	struct rep_entry *e = table_slot(t, keys, key, key2, reason, aux);
 
 	entry_add(e ? e : &t->other, x->duration_ns);
-	/* A summary's splits are zeroed for its recount (seed()). */
-	if (t->split && !t->sketching)
+	if (t->split)
 		split_add(e ? &t->split[e - t->e] : &t->other_split, x);
-	/* A summary's rows are counted again: charge nothing to them. */
 	if (row)
-		*row = e && !t->sketching ? (uint32_t)(e - t->e) : UINT32_MAX;
+		*row = e ? (uint32_t)(e - t->e) : UINT32_MAX;
 	return e;
 }
 
@@ -351,9 +400,15 @@ static int alloc_all(struct report *rep)
 	 */
 	for (size_t i = 0; i < ARRAY_SIZE(sketched); i++) {
 		sketched[i]->sketch = true;
+		sketched[i]->rep = rep;
 		if (sketched[i]->limit * sizeof(uint64_t) > len)
 			return -1;
+		if (rep_table_cap(sketched[i]) > rep->moved_cap)
+			rep->moved_cap = rep_table_cap(sketched[i]);
 	}
+	rep->moved = calloc(rep->moved_cap, sizeof(*rep->moved));
+	if (!rep->moved)
+		return -1;
 	rep->row_table[REP_ROW_VCPU] = &rep->vcpus;
 	rep->row_table[REP_ROW_RIP] = &rep->rips;
 	rep->row_table[REP_ROW_PAGE] = &rep->pages;
@@ -400,6 +455,7 @@ void report_free(struct report *rep)
 	free(rep->vm_top_ns);
 	free(rep->vm_reason_ns);
 	free(rep->order);
+	free(rep->moved);
 	free(rep->loss);
 	free(rep);
 }
@@ -421,6 +477,7 @@ size_t report_memory(const struct report *rep)
 	n += vms * (REP_MAX_REASONS + 1) * sizeof(*rep->vm_reason_ns);
 	n += LOSS_CPUS_MAX * sizeof(*rep->loss);
 	n += (1U << PAIRS_BITS) * sizeof(*rep->order);
+	n += rep->moved_cap * sizeof(*rep->moved);
 	return n;
 }
 
@@ -674,7 +731,41 @@ void report_set_window(struct report *rep, uint64_t lo, uint64_t hi)
 	rep->win_hi = hi;
 }
 
-bool report_wants_pass(const struct report *rep)
+/*
+ * Would a recount show summary T's first TOP rows any differently? Not
+ * when each came in before the first compaction (exact all along) and
+ * is above all a late key can have had: its exit time since it came in
+ * plus what the summary took before that (since_ns). The VMs and vCPUs
+ * (whose slots key the pairs) and the hot spots (also listed by their
+ * preemptor's time) are always recounted; so is a table whose preemptor
+ * charges did not all fit.
+ */
+static bool exact_in_one_pass(const struct report *rep,
+			      const struct rep_table *t, unsigned int top)
+{
+	const struct rep_entry **row = (const struct rep_entry **)rep->order;
+	const struct rep_entry *last = NULL;
+	unsigned int n, shown = 0, late = 0;
+	uint64_t late_max = 0;
+
+	if (t == &rep->vms || t == &rep->vcpus || t == &rep->spots ||
+	    rep->blame.lost_kind[row_kind(t)])
+		return false;
+	n = report_table_sorted(t, row);
+	for (unsigned int i = 0; i < n; i++) {
+		if (row[i]->late) {
+			late++;
+			if (row[i]->total_ns + row[i]->since_ns > late_max)
+				late_max = row[i]->total_ns + row[i]->since_ns;
+		} else if (shown < top) {
+			shown++;
+			last = row[i];
+		}
+	}
+	return !late || (shown == top && last->total_ns > late_max);
+}
+
+bool report_wants_pass(const struct report *rep, unsigned int top)
 {
 	const struct rep_table *t[] = { &rep->vms, &rep->vcpus, &rep->rips,
 					&rep->pages, &rep->ports, &rep->msrs,
@@ -683,9 +774,38 @@ bool report_wants_pass(const struct report *rep)
 	if (rep->passes != 1)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (t[i]->sketching)
+		if (t[i]->sketching && !exact_in_one_pass(rep, t[i], top))
 			return true;
 	return false;
+}
+
+/*
+ * A summary not counted again: its late keys go to other (their counts
+ * miss what came before), and what other's keys can have had is the
+ * most any of them could: bound_ns, or a late key's time and since_ns.
+ */
+static void prove(struct rep_table *t)
+{
+	uint32_t *moved = t->rep->moved;
+	unsigned int kind = row_kind(t);
+	uint64_t most = t->bound_ns;
+
+	for (unsigned int i = 0; i < rep_table_cap(t); i++) {
+		struct rep_entry *e = &t->e[i];
+
+		moved[i] = i;
+		if (!e->used || !e->late)
+			continue;
+		if (e->total_ns + e->since_ns > most)
+			most = e->total_ns + e->since_ns;
+		forget(t, i);
+		moved[i] = UINT32_MAX;
+	}
+	if (kind < REP_NR_ROW_KINDS)
+		rep_preempt_moved(t->rep, kind, moved);
+	t->bound_ns = most;
+	t->sketching = false;
+	t->proven = true;
 }
 
 /* A summary's keys, to be counted again from zero. */
@@ -699,6 +819,8 @@ static void seed(struct rep_table *t)
 		if (!e->used)
 			continue;
 		e->count = e->total_ns = e->max_ns = 0;
+		e->since_ns = 0;
+		e->late = false;
 		e->aux = 0;
 		e->used = REP_SEEDED;
 	}
@@ -882,11 +1004,18 @@ static void summarize(struct report *rep)
 
 int report_finish(struct report *rep, const struct trace_reader *r)
 {
+	struct rep_table *summaries[] = { &rep->vms, &rep->vcpus, &rep->rips,
+					  &rep->pages, &rep->ports, &rep->msrs,
+					  &rep->spots };
+
 	/* The same trace twice, or the second pass's counts mean nothing. */
 	if (rep->passes > 1 && rep->again_events != rep->events)
 		return -1;
 	rep->reader = r;
 	trace_get_info(r, &rep->info);
+	for (size_t i = 0; i < ARRAY_SIZE(summaries); i++)
+		if (summaries[i]->sketching)
+			prove(summaries[i]);
 	if (rep->window) {
 		if (rep->info.first_ts < rep->win_lo)
 			rep->info.first_ts = rep->win_lo;
@@ -1078,6 +1207,7 @@ void report_table_info(const struct report *rep, enum rep_table_id id,
 	*info = (struct rep_table_info){
 		.what = t->what, .limit = t->limit, .used = t->used,
 		.two_keys = t->keys == REP_KEY2_REASON, .seeded = t->seeded,
+		.proven = t->proven,
 		.bound_ns = t->bound_ns,
 	};
 	row_of(rep, id, &t->other, &info->other);

@@ -135,8 +135,12 @@ struct rep_table_info {
 	const char *what;		/* "RIPs" */
 	unsigned int limit, used;
 	bool two_keys;
-	/* Counted again in a second pass: rows exact, OTHER's keys <= BOUND. */
-	bool seeded;
+	/*
+	 * A summary (the table overflowed), counted again in a second pass
+	 * (SEEDED) or exact in one (PROVEN): rows exact, OTHER's keys <=
+	 * BOUND.
+	 */
+	bool seeded, proven;
 	uint64_t bound_ns;
 	struct rep_row other;
 };
@@ -193,11 +197,12 @@ void report_free(struct report *rep);
 /* Count one event. Never allocates. */
 void report_add(struct report *rep, const struct trace_event *ev);
 /*
- * After the first pass: true when some table overflowed and the trace
+ * After the first pass: true when some table overflowed and its first
+ * TOP rows (those a renderer shows) are not known exactly yet: the trace
  * must be read again, from the start, with report_add() for every event,
  * before report_finish(). report_again() prepares that pass.
  */
-bool report_wants_pass(const struct report *rep);
+bool report_wants_pass(const struct report *rep, unsigned int top);
 /* Only the events in [LO, HI) were added: the span is that, at most. */
 void report_set_window(struct report *rep, uint64_t lo, uint64_t hi);
 void report_again(struct report *rep);

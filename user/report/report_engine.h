@@ -17,9 +17,13 @@ struct rep_entry {
 	uint64_t key;
 	uint64_t key2;			/* second key (spots: the RIP) */
 	uint64_t count, total_ns, max_ns;
+	/* The table's bound_ns when the key came in: its weight's start. */
+	uint64_t since_ns;
 	uint32_t aux;			/* table's own use (vCPU: tid) */
 	uint16_t reason;		/* index into rep.reasons, or MIXED */
 	uint8_t used;			/* REP_USED, or REP_SEEDED */
+	/* Came in after a compaction: counted since then only. */
+	bool late;
 };
 
 /* rep_entry.used: a key of the second pass, not seen in it yet. */
@@ -43,9 +47,13 @@ _Static_assert(REP_MAX_REASONS < 255, "reason_direct holds index + 1");
  *
  * Top-N exact for any trace (tables with SKETCH): a table that fills up
  * in the first pass becomes a frequent-items summary weighted by exit
- * time instead (SKETCHING; report_agg.c draws it). A second pass over
- * the trace then counts its surviving keys from zero (SEEDED): every row
- * is exact, and no key left in OTHER had more than BOUND_NS of exit time.
+ * time instead (SKETCHING; report_agg.c draws it). Its keys that came in
+ * before the first compaction are counted exactly all along; when the
+ * rows to show are all such keys, above anything the others can have
+ * had, the first pass is enough (PROVEN). Else a second pass over the
+ * trace counts its surviving keys from zero (SEEDED). Either way every
+ * row is exact, and no key left in OTHER had more than BOUND_NS of exit
+ * time.
  */
 /*
  * What a table's rows are keyed by. Each call that counts into a table
@@ -59,9 +67,11 @@ enum rep_keys {
 
 struct rep_table {
 	const char *what;
+	struct report *rep;		/* whose preemptor charges name rows */
 	enum rep_keys keys;
 	bool sketch;			/* may turn into a summary */
 	bool sketching, seeded;
+	bool proven;			/* a summary, exact in one pass */
 	unsigned int bits, used, limit;
 	/*
 	 * TAG[i] is 0 for a free slot, else REP_TAG_USED and 15 bits of the
@@ -111,6 +121,7 @@ struct rep_blame_entry {
 
 struct rep_blame {
 	unsigned int bits, used, limit;
+	unsigned int kinds;		/* bit per row kind charged */
 	struct rep_blame_entry *e;
 	uint64_t lost, lost_ns;
 	uint64_t lost_kind[REP_ROW_MSR + 1];	/* LOST by row kind */
@@ -183,6 +194,9 @@ struct report {
 	 * survivors (the largest table's capacity of pointers).
 	 */
 	const struct rep_entry **order;
+	/* A compaction's moves: old slot -> new, UINT32_MAX dropped. */
+	uint32_t *moved;
+	unsigned int moved_cap;		/* the largest summary's slots */
 	const struct trace_reader *reader;	/* for VM names */
 
 	/* Lost-event coverage, filled by report_finish(). */
@@ -230,6 +244,12 @@ void rep_preempt_noted(struct report *rep, const struct trace_record *x,
  * were blamed for; rep_preempt_blame() charges their rows again.
  */
 void rep_preempt_forget(struct report *rep, const bool *kinds);
+/*
+ * A compaction moved the rows of KIND: row i is now MOVED[i], or gone
+ * (UINT32_MAX) and its charges with it.
+ */
+void rep_preempt_moved(struct report *rep, unsigned int kind,
+		       const uint32_t *moved);
 void rep_preempt_blame(struct report *rep, const struct trace_record *x,
 		       const uint32_t *rows);
 /* Each row's top preemptor into its split. */

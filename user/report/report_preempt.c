@@ -108,6 +108,7 @@ static void blame(struct rep_blame *b, unsigned int kind, uint64_t key,
 		return;
 	}
 	b->used++;
+	b->kinds |= 1U << kind;
 	e->key = key;
 	e->ns = ns;
 }
@@ -150,6 +151,27 @@ void rep_preempt_blame(struct report *rep, const struct trace_record *x,
 			      (uint64_t)rows[k] << 24 | who, x->preempt_ns);
 }
 
+/* Empty B, then put back the N entries of KEEP (their keys may be new). */
+static void blame_refill(struct rep_blame *b,
+			 const struct rep_blame_entry *keep, unsigned int n)
+{
+	unsigned int cap = 1U << b->bits;
+
+	memset(b->e, 0, cap * sizeof(*b->e));
+	b->used = 0;
+	b->kinds = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int j = rep_hash64(keep[i].key & ~BLAME_USED) >>
+				 (64 - b->bits);
+
+		while (b->e[j].key)
+			j = (j + 1) & (cap - 1);
+		b->e[j] = keep[i];
+		b->used++;
+		b->kinds |= 1U << (keep[i].key >> 56 & 0x7f);
+	}
+}
+
 void rep_preempt_forget(struct report *rep, const bool *kinds)
 {
 	struct rep_blame *b = &rep->blame;
@@ -164,23 +186,40 @@ void rep_preempt_forget(struct report *rep, const bool *kinds)
 		if (key && !kinds[key >> 56 & 0x7f])
 			keep[n++] = b->e[i];
 	}
-	memset(b->e, 0, cap * sizeof(*b->e));
-	b->used = 0;
-	for (unsigned int i = 0; i < n; i++) {
-		unsigned int j = rep_hash64(keep[i].key & ~BLAME_USED) >>
-				 (64 - b->bits);
-
-		while (b->e[j].key)
-			j = (j + 1) & (cap - 1);
-		b->e[j] = keep[i];
-		b->used++;
-	}
+	blame_refill(b, keep, n);
 	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++) {
 		if (!kinds[k])
 			continue;
 		b->lost -= b->lost_kind[k];
 		b->lost_kind[k] = 0;
 	}
+}
+
+void rep_preempt_moved(struct report *rep, unsigned int kind,
+		       const uint32_t *moved)
+{
+	struct rep_blame *b = &rep->blame;
+	struct rep_blame_entry *keep = (struct rep_blame_entry *)rep->order;
+	unsigned int n = 0, cap = 1U << b->bits;
+
+	if (!(b->kinds & 1U << kind))
+		return;
+	for (unsigned int i = 0; i < cap; i++) {
+		struct rep_blame_entry e = b->e[i];
+		uint32_t row;
+
+		if (!e.key)
+			continue;
+		if ((e.key >> 56 & 0x7f) == kind) {
+			row = moved[(uint32_t)(e.key >> 24)];
+			if (row == UINT32_MAX)
+				continue;
+			e.key = (e.key & ~(0xffffffffULL << 24)) |
+				(uint64_t)row << 24;
+		}
+		keep[n++] = e;
+	}
+	blame_refill(b, keep, n);
 }
 
 /* The split of row ROW of KIND, NULL when the row has none. */
