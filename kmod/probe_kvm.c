@@ -54,7 +54,12 @@ static __always_inline struct hvt_vcpu *vcpu_get(const struct kvm_vcpu *vcpu,
 	return claim(vcpu, isa);
 }
 
-static void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
+/*
+ * The probes of every exit, and what they call each time, are notrace,
+ * as the kernel's own trace event handlers are: no function-tracer nop
+ * (one instruction each) on that path.
+ */
+static notrace void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_vcpu *v;
@@ -126,8 +131,9 @@ static void stat_add(struct hvt_reason_stat *s, u64 d)
  * exits seen). QUIET: nothing happened to the exit (no parts), so most
  * are told below in two loads and a compare.
  */
-static noinline void consider(struct hvt_cpu *c, const struct hvt_vcpu *v,
-			      unsigned int ridx, u64 d, bool quiet)
+static noinline notrace void consider(struct hvt_cpu *c,
+				      const struct hvt_vcpu *v,
+				      unsigned int ridx, u64 d, bool quiet)
 {
 	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
 
@@ -188,8 +194,8 @@ static __always_inline unsigned int exit_count(struct hvt_cpu *c,
  * are handled in the kernel without a switch. The close and the reset
  * are inline here, so this path makes no calls of its own.
  */
-static noinline unsigned int end_split(struct hvt_cpu *c, struct hvt_vcpu *v,
-				       u64 d)
+static noinline notrace unsigned int end_split(struct hvt_cpu *c,
+					       struct hvt_vcpu *v, u64 d)
 {
 	struct hvt_vcpu_stat *vs;
 	unsigned int ridx;
@@ -208,7 +214,7 @@ static noinline unsigned int end_split(struct hvt_cpu *c, struct hvt_vcpu *v,
 	return ridx;
 }
 
-static void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
+static notrace void hvt_on_entry(HVT_KVM_ENTRY_PROTO)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_vcpu_stat *vs;

@@ -66,8 +66,11 @@ static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
 	}
 }
 
-static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
-			  struct task_struct *next, unsigned int prev_state)
+/* notrace: on every context switch of the host (see probe_kvm.c). */
+static notrace void hvt_on_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
 {
 	struct hvt_vcpu *out = hvt_thread_vcpu(prev);
 	struct hvt_vcpu *in = hvt_thread_vcpu(next);
@@ -89,7 +92,7 @@ static void hvt_on_switch(void *data, bool preempt, struct task_struct *prev,
 	}
 }
 
-static void hvt_on_wakeup(void *data, struct task_struct *p)
+static notrace void hvt_on_wakeup(void *data, struct task_struct *p)
 {
 	struct hvt_vcpu *v = hvt_thread_vcpu(p);
 
