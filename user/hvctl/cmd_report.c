@@ -625,7 +625,12 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 	out_open_object(o, k->json);
 	out_u64(o, "capacity", NULL, t.limit);
 	out_u64(o, "distinct", NULL, t.used);
-	if (!o->json)
+	/* A summary held fewer keys than the trace has: more than it holds. */
+	if (!o->json && (t.seeded || t.proven))
+		printf("\n%s, top %u of more than %u by time (runnable: share "
+		       "of the time; top preemptor: see \"Top preemptors\")\n",
+		       k->title, n < top ? n : top, t.limit);
+	else if (!o->json)
 		printf("\n%s, top %u of %u%s by time (runnable: share of the "
 		       "time; top preemptor: see \"Top preemptors\")\n",
 		       k->title, n < top ? n : top, n,

@@ -800,11 +800,17 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 		return -1;
 	report_table_info(p->rep, id_t, &t);
 	n = rep_iter_rows(&it);
-	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of %u%s by time</h2>"
+	fprintf(p->f, "<section id=\"%s\"><h2>%s, top %u of ", id, title,
+		n < p->top ? n : p->top);
+	/* A summary held fewer keys than the trace has: more than it holds. */
+	if (t.seeded || t.proven)
+		fprintf(p->f, "more than %u", t.limit);
+	else
+		fprintf(p->f, "%u%s", n, t.other.count ? "+" : "");
+	fprintf(p->f, " by time</h2>"
 		"<table><tr><th class=\"l\">%s</th>%s%s<th>exits</th>"
 		"<th>time</th><th>max</th><th>runnable</th><th class=\"l\">top "
-		"preemptor (share of time)</th></tr>\n", id, title,
-		n < p->top ? n : p->top, n, t.other.count ? "+" : "", key,
+		"preemptor (share of time)</th></tr>\n", key,
 		t.two_keys ? "<th class=\"l\">rip</th>" : "",
 		reason ? "<th class=\"l\">reason</th>" : "");
 	while (i++ < p->top && rep_iter_next(&it, &e)) {
