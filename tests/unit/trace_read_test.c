@@ -256,7 +256,8 @@ static void test_formats(void)
 /* Three full packets of exits on CPU 0: NR_DAMAGE events, 1us apart. */
 #define NR_DAMAGE	(3 * TRACE_EVENTS_PER_PACKET)
 
-static void write_packets(void)
+/* A new trace of N exits 1us apart, taking turns on CPUS CPUs. */
+static void write_exits(unsigned int cpus, unsigned int n)
 {
 	struct trace_writer *w;
 	char cmd[128];
@@ -264,20 +265,25 @@ static void write_packets(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", dir);
 	if (!CHECK(system(cmd) == 0))
 		exit(1);
-	w = trace_create(dir, 1, &env);
+	w = trace_create(dir, cpus, &env);
 	if (!CHECK(w != NULL))
 		exit(1);
-	for (unsigned int i = 0; i < NR_DAMAGE; i++) {
+	for (unsigned int i = 0; i < n; i++) {
 		struct hvtrace_event e = exit_event();
 
 		e.seq = i;
 		e.ts_ns = 1000000 + i * 1000ULL;
-		e.cpu_exit = e.cpu_entry = 0;
+		e.cpu_exit = e.cpu_entry = i % cpus;
 		e.duration_ns = 100;
 		memset(e.part_ns, 0, sizeof(e.part_ns));
 		CHECK_INT(trace_append(w, &e), 0);
 	}
 	CHECK_INT(trace_finish(w), 0);
+}
+
+static void write_packets(void)
+{
+	write_exits(1, NR_DAMAGE);
 }
 
 /* Write LEN bytes of DATA at OFF of stream_0. */
@@ -386,32 +392,8 @@ static void test_damage(void)
 		  "error: %s", err);
 }
 
-/* Two CPUs' exits, interleaved in time: NR_EACH each, over 2+ packets. */
+/* Two CPUs' exits (write_exits()), NR_EACH each, over 2+ packets. */
 #define NR_EACH		(TRACE_EVENTS_PER_PACKET + 7)
-
-static void write_interleaved(void)
-{
-	struct trace_writer *w;
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", dir);
-	if (!CHECK(system(cmd) == 0))
-		exit(1);
-	w = trace_create(dir, 2, &env);
-	if (!CHECK(w != NULL))
-		exit(1);
-	for (unsigned int i = 0; i < 2 * NR_EACH; i++) {
-		struct hvtrace_event e = exit_event();
-
-		e.seq = i;
-		e.ts_ns = 1000000 + i * 1000ULL;
-		e.cpu_exit = e.cpu_entry = i % 2;
-		e.duration_ns = 100;
-		memset(e.part_ns, 0, sizeof(e.part_ns));
-		CHECK_INT(trace_append(w, &e), 0);
-	}
-	CHECK_INT(trace_finish(w), 0);
-}
 
 /*
  * TRACE_ANY_ORDER: every event once, a stream to its end before the
@@ -427,7 +409,7 @@ static void test_any_order(void)
 	struct trace_reader *r;
 	struct trace_event ev;
 
-	write_interleaved();
+	write_exits(2, 2 * NR_EACH);
 	r = trace_open(dir, 0, err, sizeof(err));
 	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
 		return;
