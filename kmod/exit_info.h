@@ -32,6 +32,7 @@ const char *hvt_exit_info_vendor(void);
 
 #define HVT_VMX_MSR_READ	31
 #define HVT_VMX_MSR_WRITE	32
+#define HVT_VMX_EPT_MISCONFIG	49
 #define HVT_SVM_EXIT_MSR	0x07c
 #define HVT_SVM_EXIT_NPF	0x400
 
@@ -149,6 +150,31 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 	}
 	/* VMX EPT violations: the GPA comes from kvm_page_fault. */
 	v->flags = flags;
+}
+
+/*
+ * A device access in V's exit in flight (ACCESS: HVTRACE_EVF_MMIO_READ
+ * or _WRITE; LEN bytes, 0 if not told), from the vCPU thread's own
+ * probes. KVM may trace several in one exit (a read the VMM answers:
+ * when it is asked, and again when it completes, before the entry): the
+ * first one's length is kept. VMX's MMIO exits after a GPA's first
+ * fault are EPT misconfigurations, which have no kvm_page_fault: their
+ * GPA is the access's.
+ */
+static inline void hvt_exit_mmio(struct hvt_vcpu *v, u16 access,
+				 unsigned int len, u64 gpa)
+{
+	u16 f = v->flags;
+
+	if (!(f & HVTRACE_EVF_MMIO) && len <= HVTRACE_EVF_MMIO_LEN_MAX)
+		f |= len << HVTRACE_EVF_MMIO_LEN_SHIFT;
+	if (v->isa == HVTRACE_ISA_VMX &&
+	    (u16)v->reason == HVT_VMX_EPT_MISCONFIG &&
+	    !(f & (HVTRACE_EVF_ADDR_GPA | HVT_VCPU_BRIEF))) {
+		v->addr = gpa;
+		f |= HVTRACE_EVF_ADDR_GPA;
+	}
+	v->flags = f | access;
 }
 
 #endif /* _HVT_EXIT_INFO_H */

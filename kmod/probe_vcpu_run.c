@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The VMM's side of an exit, and halts:
+ * The VMM's side of an exit, its device accesses, and halts:
  *   kvm_userspace_exit    KVM_RUN returns: the VMM has the exit
  *   kvm_vcpu_ioctl (kprobe, KVM_RUN)   KVM_RUN again: the VMM is done
+ *   kvm_mmio              a device access KVM emulates or hands on
+ *   kvm_fast_mmio         VMX: an ioeventfd write, not emulated
  *   kvm_vcpu_wakeup       a halt ended (how long, and if it blocked)
- * KVM does not export the two tracepoints: they are found in kvm.ko's
+ * Each of them runs in the vCPU's thread, which names the vCPU. KVM
+ * does not export the first three tracepoints (nor, for us, their
+ * types): they are found in kvm.ko's
  * tracepoint table through the tracepoint module notifier, which also
  * reports kvm.ko as already loaded. kvm.ko cannot unload under us (we
  * link its exported symbols), but GOING is handled all the same.
@@ -26,6 +30,7 @@
 #include "compat/kvm_symbols.h"
 #include "compat/kvm_vcpu.h"
 #include "compat/tracepoint_module.h"
+#include "exit_info.h"
 #include "probes.h"
 #include "threads.h"
 #include "vcpu_table.h"
@@ -45,8 +50,31 @@ static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
 {
 	struct hvt_vcpu *v = current_vcpu();
 
-	if (v)
-		hvt_time_to_user(&v->split);
+	if (!v)
+		return;
+	if (reason == KVM_EXIT_MMIO && v->split.in_exit)
+		v->flags |= HVTRACE_EVF_MMIO_VMM;
+	hvt_time_to_user(&v->split);
+}
+
+static void hvt_on_mmio(void *data, int type, int len, u64 gpa, void *val)
+{
+	struct hvt_vcpu *v = current_vcpu();
+
+	if (v && v->split.in_exit)
+		hvt_exit_mmio(v, type == KVM_TRACE_MMIO_WRITE ?
+			      HVTRACE_EVF_MMIO_WRITE : HVTRACE_EVF_MMIO_READ,
+			      len > 0 ? len : HVTRACE_EVF_MMIO_LEN_MAX + 1,
+			      gpa);
+}
+
+/* A write to an ioeventfd's address, of a length VMX does not say. */
+static void hvt_on_fast_mmio(void *data, u64 gpa)
+{
+	struct hvt_vcpu *v = current_vcpu();
+
+	if (v && v->split.in_exit)
+		hvt_exit_mmio(v, HVTRACE_EVF_MMIO_WRITE, 0, gpa);
 }
 
 static void hvt_on_vcpu_wakeup(void *data, __u64 ns, bool waited, bool valid)
@@ -61,6 +89,11 @@ static_assert(sizeof(register_trace_kvm_userspace_exit(hvt_on_userspace_exit,
 						       NULL)));
 static_assert(sizeof(register_trace_kvm_vcpu_wakeup(hvt_on_vcpu_wakeup,
 						    NULL)));
+static_assert(sizeof(register_trace_kvm_mmio(hvt_on_mmio, NULL)));
+#ifndef HVT_TP_UNCHECKED
+static_assert(__builtin_types_compatible_p(typeof(hvt_on_fast_mmio) *,
+					   hvt_tp_kvm_fast_mmio_t));
+#endif
 
 /*
  * KVM_RUN, perhaps from another thread than the last one (legal, and
@@ -98,6 +131,8 @@ static struct {
 	struct tracepoint *tp;
 } kvm_probes[] = {
 	{ "kvm_userspace_exit", hvt_on_userspace_exit },
+	{ "kvm_mmio", hvt_on_mmio },
+	{ "kvm_fast_mmio", hvt_on_fast_mmio },
 	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
 };
 

@@ -4,7 +4,8 @@
 # What hvtrace relies on in KVM beyond the headers packages, checked
 # against the target kernel's BTF, written to OUT as C for the build:
 #
-# - KVM's x86 tracepoints (kvm_exit, kvm_entry, kvm_page_fault) are
+# - KVM's x86 tracepoints (kvm_exit, kvm_entry, kvm_page_fault,
+#   kvm_fast_mmio) are
 #   declared in arch/x86/kvm/trace.h, which headers packages do not ship.
 #   kvm.ko's BTF holds, for every tracepoint, a typedef of the probe type
 #   (btf_trace_<name>): written as hvt_tp_<name>_t, which the probe files
@@ -32,7 +33,7 @@ rel=$1 out=$2 target=$1
 [ -n "${HVT_BTF_RELEASE:-}" ] && rel=$HVT_BTF_RELEASE
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-tps="kvm_exit kvm_entry kvm_page_fault"
+tps="kvm_exit kvm_entry kvm_page_fault kvm_fast_mmio"
 
 unchecked() {
 	echo "hvtrace: WARNING: KVM probe prototypes not checked for $rel: $*" >&2

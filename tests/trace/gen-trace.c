@@ -175,6 +175,16 @@ static void npf(struct hvtrace_event *e, bool vmx)
 	}
 	e->addr = gpa;
 	e->flags |= HVTRACE_EVF_ADDR_GPA;
+	/*
+	 * What each page is: RAM, a device KVM emulates or one the VMM
+	 * does; accesses of 1 to 8 bytes (from the GPA's bits: the random
+	 * sequence, and so every other figure, stays as it was).
+	 */
+	if (page % 3)
+		e->flags |= (write ? HVTRACE_EVF_MMIO_WRITE :
+				     HVTRACE_EVF_MMIO_READ) |
+			    (page % 3 == 2 ? HVTRACE_EVF_MMIO_VMM : 0) |
+			    (1U << (gpa >> 3 & 3)) << HVTRACE_EVF_MMIO_LEN_SHIFT;
 	e->duration_ns = below(50) ? 800 + below(5000) : 20000 + below(180000);
 }
 

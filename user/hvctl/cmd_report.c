@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "gpa_class.h"
 #include "hvctl.h"
 #include "out_file.h"
 #include "output.h"
@@ -48,24 +49,25 @@ struct top_kind {
 	const char *fmt;	/* text format of the key */
 	bool reason;		/* show the reason column */
 	const char *key2;	/* a second key (RIP), REP_NO_RIP: none */
+	bool memory;		/* aux is gpa_hits(): what the GPAs hit */
 };
 
 static const struct top_kind top_rips = {
-	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, true, NULL,
+	"Guest RIPs", "top_rips", "rip", "0x%016" PRIx64, true, NULL, false,
 };
 static const struct top_kind top_pages = {
 	"Guest-physical pages (EPT violation / NPF)", "top_pages", "page",
-	"0x%" PRIx64, true, NULL,
+	"0x%" PRIx64, true, NULL, true,
 };
 static const struct top_kind top_ports = {
-	"I/O ports", "top_ports", "port", "0x%04" PRIx64, false, NULL,
+	"I/O ports", "top_ports", "port", "0x%04" PRIx64, false, NULL, false,
 };
 static const struct top_kind top_msrs = {
-	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, true, NULL,
+	"MSRs", "top_msrs", "msr", "0x%08" PRIx64, true, NULL, false,
 };
 static const struct top_kind top_spots = {
 	"Hot spots: (reason, guest-physical page, RIP)", "top_spots", "page",
-	"0x%" PRIx64, true, "rip",
+	"0x%" PRIx64, true, "rip", true,
 };
 
 /*
@@ -79,6 +81,7 @@ enum top_col {
 	TC_KEY_TEXT,
 	TC_KEY2_TEXT,
 	TC_REASON_TEXT,
+	TC_MEMORY,
 	TC_COUNT,
 	TC_TOTAL,
 	TC_MAX,
@@ -95,6 +98,7 @@ static const struct out_col top_cols[TC_NR] = {
 	[TC_KEY_TEXT] = { NULL, NULL, -18, OUT_STR },
 	[TC_KEY2_TEXT] = { NULL, NULL, -18, OUT_STR },
 	[TC_REASON_TEXT] = { NULL, "reason", -24, OUT_STR },
+	[TC_MEMORY] = { "memory", "memory", -21, OUT_STR },
 	[TC_COUNT] = { "count", "exits", 12, OUT_U64 },
 	[TC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
 	[TC_MAX] = { "max_ns", "max", 9, OUT_DUR },
@@ -604,6 +608,8 @@ static void top_columns(struct out_col *cols, const struct top_kind *k)
 		cols[TC_REASON].key = NULL;
 		cols[TC_REASON_TEXT].head = "";
 	}
+	if (!k->memory)
+		cols[TC_MEMORY].key = cols[TC_MEMORY].head = NULL;
 }
 
 static int print_top(struct out *o, const struct report *rep, enum rep_table_id id,
@@ -615,7 +621,7 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int n, i = 0;
-	char key[48], key2[24], tp[64];
+	char key[48], key2[24], tp[64], mem[64];
 
 	if (rep_iter_start(&it, rep, id, REP_BY_TIME))
 		return -1;
@@ -655,6 +661,7 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 		}
 		c[TC_REASON] = cell_s(reason);
 		c[TC_REASON_TEXT].s = reason;
+		c[TC_MEMORY] = cell_s(gpa_hits_text(mem, sizeof(mem), e.aux));
 		c[TC_COUNT] = cell_u(e.count);
 		c[TC_TOTAL] = cell_u(e.total_ns);
 		c[TC_MAX] = cell_u(e.max_ns);

@@ -14,6 +14,7 @@
 #include <linux/hvtrace.h>
 
 #include "exit_reasons.h"
+#include "gpa_class.h"
 /* The engine itself (or its test): its private state. */
 #define HVCTL_REPORT_ENGINE
 #include "report_engine.h"
@@ -632,15 +633,25 @@ static void add_keys(struct report *rep, const struct trace_record *x,
 		table_add(&rep->rips, REP_KEY_REASON, x->rip, 0, r, x, 0,
 			  &rows[REP_ROW_RIP]);
 	if (x->flags & HVTRACE_EVF_ADDR_GPA) {
-		if (feeds(rep, &rep->pages))
-			table_add(&rep->pages, REP_KEY, x->addr & ~0xfffULL, 0,
-				  r, x, 0,
-				  &rows[REP_ROW_PAGE]);
-		if (feeds(rep, &rep->spots))
-			table_add(&rep->spots, REP_KEY2_REASON,
-				  x->addr & ~0xfffULL,
-				  x->flags & HVTRACE_EVF_RIP_VALID ? x->rip :
-				  REP_NO_RIP, r, x, 0, &rows[REP_ROW_SPOT]);
+		/* What the page's faults hit: aux sums them up. */
+		uint32_t hits = gpa_hits(x->flags);
+		struct rep_entry *e;
+
+		if (feeds(rep, &rep->pages)) {
+			e = table_add(&rep->pages, REP_KEY, x->addr & ~0xfffULL,
+				      0, r, x, hits, &rows[REP_ROW_PAGE]);
+			if (e)
+				e->aux |= hits;
+		}
+		if (feeds(rep, &rep->spots)) {
+			e = table_add(&rep->spots, REP_KEY2_REASON,
+				      x->addr & ~0xfffULL,
+				      x->flags & HVTRACE_EVF_RIP_VALID ? x->rip :
+				      REP_NO_RIP, r, x, hits,
+				      &rows[REP_ROW_SPOT]);
+			if (e)
+				e->aux |= hits;
+		}
 	}
 	if ((x->flags & HVTRACE_EVF_ADDR_MSR) && feeds(rep, &rep->msrs))
 		table_add(&rep->msrs, REP_KEY_REASON, x->addr, 0, r, x, 0,

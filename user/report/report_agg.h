@@ -105,8 +105,9 @@ enum rep_table_id {
 	REP_T_VMS,		/* key vm_id, aux the VMM's pid */
 	REP_T_VCPUS,		/* key vm_id << 32 | vcpu_id, aux its tid */
 	REP_T_RIPS,		/* key guest RIP */
-	REP_T_PAGES,		/* key GPA & ~0xfff */
-	REP_T_SPOTS,		/* key GPA page, key2 RIP or REP_NO_RIP */
+	REP_T_PAGES,		/* key GPA & ~0xfff, aux gpa_hits() */
+	REP_T_SPOTS,		/* key GPA page, key2 RIP or REP_NO_RIP,
+				 * aux gpa_hits() */
 	REP_T_PORTS,		/* key I/O port */
 	REP_T_MSRS,		/* key MSR index */
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "gpa_class.h"
 #include "report_capture.h"
 #include "report_html.h"
 #include "report_split.h"
@@ -786,15 +787,16 @@ static int vms(struct page *p)
 	return 0;
 }
 
+/* MEMORY: the rows' aux is gpa_hits(), shown in a column of its own. */
 static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 		     const char *title, const char *key, const char *fmt,
-		     bool reason)
+		     bool reason, bool memory)
 {
 	struct rep_table_info t;
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int n, i = 0;
-	char k[48], b[2][16];
+	char k[48], b[2][16], mem[64];
 
 	if (rep_iter_start(&it, p->rep, id_t, REP_BY_TIME))
 		return -1;
@@ -808,11 +810,12 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 	else
 		fprintf(p->f, "%u%s", n, t.other.count ? "+" : "");
 	fprintf(p->f, " by time</h2>"
-		"<table><tr><th class=\"l\">%s</th>%s%s<th>exits</th>"
+		"<table><tr><th class=\"l\">%s</th>%s%s%s<th>exits</th>"
 		"<th>time</th><th>max</th><th>runnable</th><th class=\"l\">top "
 		"preemptor (share of time)</th></tr>\n", key,
 		t.two_keys ? "<th class=\"l\">rip</th>" : "",
-		reason ? "<th class=\"l\">reason</th>" : "");
+		reason ? "<th class=\"l\">reason</th>" : "",
+		memory ? "<th class=\"l\">memory</th>" : "");
 	while (i++ < p->top && rep_iter_next(&it, &e)) {
 		const struct rep_split *s = e.split;
 
@@ -830,6 +833,11 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 			text(p->f, report_reason_name(p->rep, e.reason));
 			fputs("</td>", p->f);
 		}
+		if (memory) {
+			fputs("<td class=\"l\">", p->f);
+			text(p->f, gpa_hits_text(mem, sizeof(mem), e.aux));
+			fputs("</td>", p->f);
+		}
 		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
 			"<td>%.1f%%</td>", e.count, duration_str(b[0], e.total_ns),
 			duration_str(b[1], e.max_ns),
@@ -839,10 +847,11 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 	}
 	if (t.other.count)
 		fprintf(p->f, "<tr><td class=\"l\">other (table full at %u)</td>"
-			"%s%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td><td>%.1f%%"
-			"</td><td></td></tr>\n", t.limit,
+			"%s%s%s<td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
+			"<td>%.1f%%</td><td></td></tr>\n", t.limit,
 			t.two_keys ? "<td></td>" : "",
-			reason ? "<td></td>" : "", t.other.count,
+			reason ? "<td></td>" : "", memory ? "<td></td>" : "",
+			t.other.count,
 			duration_str(b[0], t.other.total_ns),
 			duration_str(b[1], t.other.max_ns),
 			time_share(t.other.split->part_ns[REP_RUNNABLE],
@@ -916,17 +925,17 @@ static int body(struct page *p, const char *dir)
 	timeline(p);
 	if (vms(p) || split_vcpus(p) || preemptors(p) || preempted_spots(p) ||
 	    top_table(p, REP_T_RIPS, "top-rips", "Guest RIPs", "rip",
-		      "0x%016" PRIx64, true) ||
+		      "0x%016" PRIx64, true, false) ||
 	    top_table(p, REP_T_PAGES, "top-pages",
 		      "Guest-physical pages (EPT violation / NPF)", "page",
-		      "0x%" PRIx64, true) ||
+		      "0x%" PRIx64, true, true) ||
 	    top_table(p, REP_T_SPOTS, "top-spots",
 		      "Hot spots: (reason, guest-physical page, RIP)", "page",
-		      "0x%" PRIx64, true) ||
+		      "0x%" PRIx64, true, true) ||
 	    top_table(p, REP_T_PORTS, "top-ports", "I/O ports", "port",
-		      "0x%04" PRIx64, false) ||
+		      "0x%04" PRIx64, false, false) ||
 	    top_table(p, REP_T_MSRS, "top-msrs", "MSRs", "msr",
-		      "0x%08" PRIx64, true))
+		      "0x%08" PRIx64, true, false))
 		return -1;
 	fprintf(p->f, "<footer><p class=\"note\">hvctl %s report.</p>"
 		"</footer></body></html>\n", HVTRACE_VERSION);

@@ -11,6 +11,7 @@
 #include "duration.h"
 #include "event_fields.h"
 #include "exit_reasons.h"
+#include "gpa_class.h"
 #include "guest_tsc.h"
 #include "put.h"
 #include "time_parts.h"
@@ -67,6 +68,10 @@ const struct event_field event_fields[] = {
 	F("preempt_comm", EF_STR, EF_PREEMPTOR, preempt_comm, ALL),
 	F("preempt_vcpu", EF_BOOL, EF_PREEMPTOR, preempt_vcpu, ALL),
 	F("preempt_ns", EF_U64, EF_PREEMPTOR, preempt_ns, ALL),
+	/* CSV has these in flags too. */
+	F("gpa_class", EF_STR, EF_GPA_CLASS, gpa_class, ALL & ~EF_CSV),
+	F("mmio_access", EF_STR, EF_MMIO, mmio_access, ALL & ~EF_CSV),
+	F("mmio_len", EF_U64, EF_MMIO_LEN, mmio_len, ALL & ~EF_CSV),
 	/* Guest marks: past the columns of traces without them. */
 	F("mark_id", EF_U64, EF_MARK, mark_id, ALL),
 	F("guest_tsc", EF_U64, EF_MARK, guest_tsc, ALL),
@@ -147,6 +152,19 @@ unsigned int event_fields_pick(const struct event_field **pick,
 	memset((v)->part_ns, 0, sizeof((v)->part_ns));			\
 } while (0)
 
+/*
+ * What an exit's access hit; a preemption's exit is in flight, its
+ * accesses not all made: none said.
+ */
+static void view_gpa_class(struct event_view *v)
+{
+	bool exit = !v->preempt && !v->mark;
+
+	v->gpa_class = exit ? gpa_class_name(gpa_class_of(v->flags)) : NULL;
+	v->mmio_access = exit ? mmio_access_name(v->flags) : NULL;
+	v->mmio_len = mmio_len(v->flags);
+}
+
 static const char *type_word(unsigned int type)
 {
 	return type == HVTRACE_EV_PREEMPT ? "preempt" :
@@ -169,6 +187,7 @@ void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 	v->cpu = e->cpu_entry;
 	v->part_ns[0] = time_handling(e->duration_ns, e->part_ns);
 	v->preempt_comm = comm;
+	view_gpa_class(v);
 	if (v->mark)
 		VIEW_MARK(v, e->mark);
 }
@@ -189,6 +208,7 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 	v->cpu = cpu;
 	v->part_ns[0] = e->handling_ns;
 	v->preempt_comm = comm;
+	view_gpa_class(v);
 	if (v->mark)
 		VIEW_MARK(v, e->mark);
 }
@@ -305,6 +325,16 @@ static char *text_exit(char *p, const struct event_view *v)
 	if (*qs) {
 		*p++ = ' ';
 		p = put_str(p, qs);
+	}
+	if (v->gpa_class) {
+		*p++ = ' ';
+		p = put_str(p, v->gpa_class);
+	}
+	if (v->mmio_access) {
+		*p++ = ' ';
+		if (v->mmio_len)
+			p = put_str(put_u64(p, v->mmio_len), "-byte ");
+		p = put_str(p, v->mmio_access);
 	}
 	if (v->flags & HVTRACE_EVF_RIP_VALID) {
 		p = put_str(p, " rip ");

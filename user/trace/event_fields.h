@@ -33,6 +33,10 @@ struct event_view {
 	const char *reason;		/* exit_reason_label() */
 	uint64_t isa, code, info1, info2, intr_info, error_code;
 	uint64_t addr;			/* gpa or msr, as flags say */
+	/* What the GPA fault or device access hit (gpa_class.h), or NULL. */
+	const char *gpa_class;
+	const char *mmio_access;	/* "read", ...; NULL: no device access */
+	uint64_t mmio_len;		/* the first access's bytes, 0: untold */
 	uint64_t rip;
 	const char *vm;			/* trace_vm_label() */
 	uint64_t vm_id, vm_pid, vcpu, tid, cpu_exit, cpu, flags;
@@ -63,6 +67,9 @@ enum event_when {
 	EF_MSR,		/* flags: HVTRACE_EVF_ADDR_MSR */
 	EF_RIP,		/* flags: HVTRACE_EVF_RIP_VALID */
 	EF_NO_ENTRY,	/* flags: HVTRACE_EVF_NO_ENTRY */
+	EF_GPA_CLASS,	/* flags: HVTRACE_EVF_ADDR_GPA or HVTRACE_EVF_MMIO */
+	EF_MMIO,	/* flags: HVTRACE_EVF_MMIO */
+	EF_MMIO_LEN,	/* flags: HVTRACE_EVF_MMIO, a length told */
 	EF_PREEMPTOR,	/* a preemption record, or an exit with a preemptor */
 	EF_MARK,	/* a guest mark */
 };
@@ -86,7 +93,7 @@ struct event_field {
 	unsigned int lead;
 };
 
-#define EVENT_NR_FIELDS 41
+#define EVENT_NR_FIELDS 44
 extern const struct event_field event_fields[];
 
 /*
@@ -109,6 +116,12 @@ static inline bool event_field_present(const struct event_field *f,
 		return v->flags & HVTRACE_EVF_RIP_VALID;
 	case EF_NO_ENTRY:
 		return v->flags & HVTRACE_EVF_NO_ENTRY;
+	case EF_GPA_CLASS:
+		return v->gpa_class;
+	case EF_MMIO:
+		return v->mmio_access;
+	case EF_MMIO_LEN:
+		return v->mmio_access && v->mmio_len;
 	case EF_PREEMPTOR:
 		return v->preempt || v->preempt_pid;
 	case EF_MARK:
@@ -184,6 +197,8 @@ char *event_json(char *p, const struct event_fmt *f,
  *   rip 0x... 312.4us: handling 12.1us vmm 200.0us halt 0ns runnable
  *   100.3us other 0ns guest 5.0us; preempted by stress-ng (4242)
  *   for 100.3us
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 NPF gpa 0xd0000000 write
+ *   rsvd vmm-mmio 4-byte write rip 0x... 80.1us: ...
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by
  *   stress-ng (4242); in NPF gpa 0x7ff82000 write rip 0x...
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 mark 7 rip 0x1088 guest

@@ -829,7 +829,27 @@ enum hvtrace_event_type {
 						 * vCPU was destroyed first;
 						 * the duration runs to that
 						 */
-#define __HVTRACE_EVF_ALL	((1U << 6) - 1)
+/*
+ * Device accesses during the exit (KVM's kvm_mmio and kvm_fast_mmio):
+ * the guest read or wrote guest-physical memory that no memslot backs
+ * (or a read-only one), emulated in the kernel (the local APIC, an
+ * ioeventfd, ...) or, with HVTRACE_EVF_MMIO_VMM, by the VMM (KVM_RUN
+ * returned KVM_EXIT_MMIO during the exit). A GPA fault (ADDR_GPA) with
+ * neither READ nor WRITE made no device access: it hit RAM (a memslot;
+ * a page faulted in, write-protected, or moved).
+ */
+#define HVTRACE_EVF_MMIO_READ	(1U << 6)
+#define HVTRACE_EVF_MMIO_WRITE	(1U << 7)
+#define HVTRACE_EVF_MMIO_VMM	(1U << 8)
+/*
+ * The first access's length in bytes, 1 to 31; 0 with READ or WRITE:
+ * 32 or more, or not told (a VMX fast MMIO write: an ioeventfd).
+ */
+#define HVTRACE_EVF_MMIO_LEN_SHIFT 9
+#define HVTRACE_EVF_MMIO_LEN_MAX 31U
+#define HVTRACE_EVF_MMIO_LEN	(31U << HVTRACE_EVF_MMIO_LEN_SHIFT)
+#define HVTRACE_EVF_MMIO	(HVTRACE_EVF_MMIO_READ | HVTRACE_EVF_MMIO_WRITE)
+#define __HVTRACE_EVF_ALL	((1U << 14) - 1)
 
 #define HVTRACE_COMM_LEN	16
 
