@@ -20,12 +20,13 @@
 /* The order of the userspace exits in one iteration (guest.S). */
 static const int program_order[NR_KINDS] = {
 	K_HALT, K_SPIN, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
+	K_MMIO_READ, K_LAPIC, K_TOUCH,
 };
 
-/* CPUID is the only kind handled entirely inside KVM. */
+/* The kinds handled entirely inside KVM: CPUID, LAPIC reads, RAM faults. */
 static bool kind_reaches_vmm(int k)
 {
-	return k != K_CPUID;
+	return k != K_CPUID && k != K_LAPIC && k != K_TOUCH;
 }
 
 static const char *exit_reason_name(uint32_t r)
@@ -109,6 +110,9 @@ static void dump_regs(const struct vcpu *v)
 		kind_rip(K_RDMSR), kind_rip(K_WRMSR), kind_rip(K_HLT),
 		kind_rip(K_SLOW), kind_rip(K_DONE), guest_rip(guest_entry),
 		kind_rip(K_HALT), guest_rip(rip_halt), guest_rip(rip_halt_eoi));
+	if (cfg.count[K_MMIO_READ] || cfg.count[K_LAPIC] || cfg.count[K_TOUCH])
+		fprintf(stderr, "  later: mmio_read@0x%x lapic@0x%x touch@0x%x\n",
+			kind_rip(K_MMIO_READ), kind_rip(K_LAPIC), kind_rip(K_TOUCH));
 }
 
 void __noreturn vcpu_fail(const struct vcpu *v, const char *fmt, ...)
@@ -172,6 +176,23 @@ static void __noreturn guest_exception(const struct vcpu *v)
 		  "eflags 0x%x)", f[0], f[2], f[1], f[3], f[4]);
 }
 
+/* guest.S's .Lbad_read: the value a read got in the OUT, its GPA in EBX. */
+static void __noreturn guest_bad_read(const struct vcpu *v)
+{
+	const struct kvm_run *run = v->run;
+	struct kvm_regs r = { 0 };
+	uint32_t val = 0;
+
+	if (run->io.size == 4)
+		memcpy(&val, (const uint8_t *)run + run->io.data_offset, 4);
+	ioctl(v->fd, KVM_GET_REGS, &r);
+	if (r.rbx == LAPIC_VERSION_GPA)
+		vcpu_fail(v, "--lapic: guest read 0x%x from GPA 0x%llx, not a local "
+			  "APIC version register", val, r.rbx);
+	vcpu_fail(v, "--mmio-read: guest read 0x%x from GPA 0x%llx, the VMM "
+		  "answered 0x%x", val, r.rbx, MMIO_READ_DATA);
+}
+
 /* Checks one userspace exit against the program; returns its kind. */
 int classify_exit(struct vcpu *v)
 {
@@ -181,6 +202,8 @@ int classify_exit(struct vcpu *v)
 
 	if (run->exit_reason == KVM_EXIT_IO && run->io.port == FAULT_PORT)
 		guest_exception(v);
+	if (run->exit_reason == KVM_EXIT_IO && run->io.port == BAD_READ_PORT)
+		guest_bad_read(v);
 
 	switch (want) {
 	case K_PIO:
@@ -207,6 +230,10 @@ int classify_exit(struct vcpu *v)
 		ok = run->exit_reason == KVM_EXIT_MMIO && run->mmio.is_write &&
 		     run->mmio.phys_addr == cfg.mmio_gpa && run->mmio.len == 4 &&
 		     !memcmp(run->mmio.data, &(uint32_t){ MMIO_DATA }, 4);
+		break;
+	case K_MMIO_READ:
+		ok = run->exit_reason == KVM_EXIT_MMIO && !run->mmio.is_write &&
+		     run->mmio.phys_addr == cfg.mmio_read_gpa && run->mmio.len == 4;
 		break;
 	case K_RDMSR:
 	case K_WRMSR:
@@ -268,7 +295,7 @@ int check_vcpu(const struct vcpu *v)
 	}
 	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + c[K_SPIN] + 1) * n +
 			     h + eoi + init, true);
-	errors += check_stat(v, ST_MMIO, c[K_MMIO] * n, true);
+	errors += check_stat(v, ST_MMIO, (c[K_MMIO] + c[K_MMIO_READ]) * n, true);
 	errors += check_stat(v, ST_HALT, c[K_HLT] * n + h, true);
 	errors += check_stat(v, ST_EXITS, all * n + h + eoi + init, false);
 	if (errors) {

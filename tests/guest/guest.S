@@ -6,18 +6,22 @@
  *   guest_entry:  vCPU 0 under --halt: set up the master 8259
  *   iteration:    --halt loop (vCPU 0), --spin: OUT to SPIN_PORT, busy loop
  *                 one counted loop per exit kind, in enum kind order:
- *                 pio, mmio, cpuid, rdmsr, wrmsr, hlt, slow
+ *                 pio, mmio, cpuid, rdmsr, wrmsr, hlt, slow, then at
+ *                 .Llater (after the older code, so that none of its
+ *                 RIPs moved): mmio_read, lapic, touch
  *   rip_done:     OUT to DONE_PORT, then back to iteration
  *
  * Every count, port, GPA and MSR is read from struct guest_params at
  * PARAMS_GPA, which the VMM fills before the first KVM_RUN; a loop whose
  * count is 0 is skipped.  The --halt count (only vCPU 0 halts) comes in
- * EDI, which the guest never writes.  Each loop counts in ESI, which none
- * of the exiting instructions touches.  The rip_* labels are the RIPs of
- * the exiting instructions, printed under the same names in the HVGUEST
- * line.  Exceptions go to stubs that report the vector, error code and
- * faulting EIP through an OUT to FAULT_PORT, so a broken guest is
- * diagnosed precisely instead of ending in an opaque triple fault.
+ * EDI, the GPA of the vCPU's own --touch pages in EBP; the guest never
+ * writes either.  Each loop counts in ESI, which none of the exiting
+ * instructions touches.  The rip_* labels are the RIPs of the exiting
+ * instructions, printed under the same names in the HVGUEST line.
+ * Exceptions go to stubs that report the vector, error code and faulting
+ * EIP through an OUT to FAULT_PORT, so a broken guest is diagnosed
+ * precisely instead of ending in an opaque triple fault.  A read that
+ * got a wrong value (--mmio-read, --lapic) is reported on BAD_READ_PORT.
  *
  * Only local labels are jumped to, so the code has no relocations and
  * runs wherever it is copied.
@@ -33,7 +37,7 @@
 	.globl exception_stubs, halt_irq_handler
 	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
 	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi, rip_mark
-	.globl rip_spin
+	.globl rip_spin, rip_mmio_read, rip_lapic, rip_touch
 
 /*
  * The head of a counted loop: ESI = the count at offset 'count' in the
@@ -202,9 +206,15 @@ rip_slow:
 	dec	%esi
 	jnz	1b
 
+/*
+ * The iteration ends through the later kinds' loops at .Llater.  Their
+ * JMP has the size of the MOV to EAX it replaced (.Llater does that MOV),
+ * so rip_done stayed where it was; the .org fails the build if it moved.
+ */
 .Ldone:
 	mov	$DONE_PORT, %edx
-	mov	$DONE_DATA, %eax
+	{disp32} jmp .Llater
+	.org	.Ldone + 10
 rip_done:
 	out	%al, (%dx)
 	jmp	.Literation
@@ -247,6 +257,69 @@ rip_halt_eoi:
 	incl	EOI_COUNT_GPA
 	pop	%eax
 	iret
+
+/*
+ * The kinds added after the others, in enum kind order; they leave EDX
+ * (DONE_PORT) alone and end at rip_done.
+ *
+ * --mmio-read: a 32-bit read of an unbacked, 4-byte aligned GPA, one MMIO
+ * exit; the VMM answers MMIO_READ_DATA.
+ */
+.Llater:
+	loop_head GP_MMIO_READ_COUNT, .Llapic
+	mov	PARAM(GP_MMIO_READ_GPA), %ebx
+rip_mmio_read:
+1:	mov	(%ebx), %eax
+	cmp	$MMIO_READ_DATA, %eax
+	jne	.Lbad_read
+	dec	%esi
+	jnz	1b
+
+/*
+ * --lapic: a read of the in-kernel local APIC's version register, which
+ * KVM emulates itself (an NPF exit, no userspace exit).  The version
+ * (bits 0-7) and the highest LVT entry (16-23) must be non-zero, the
+ * reserved bits zero: anything else (all ones, 0) was not the local APIC.
+ */
+.Llapic:
+	loop_head GP_LAPIC_COUNT, .Ltouch
+	mov	$LAPIC_VERSION_GPA, %ebx
+rip_lapic:
+1:	mov	(%ebx), %eax
+	test	$LAPIC_VERSION_RSVD, %eax
+	jnz	.Lbad_read
+	test	%al, %al
+	jz	.Lbad_read
+	test	$0xff0000, %eax
+	jz	.Lbad_read
+	mov	%eax, LAPIC_SEEN_GPA
+	dec	%esi
+	jnz	1b
+
+/*
+ * --touch: one byte to each of this vCPU's pages, from EBP on.  The VMM
+ * dropped them at the last DONE_PORT exit, so each write is one nested
+ * page fault that KVM handles as RAM.
+ */
+.Ltouch:
+	loop_head GP_TOUCH_COUNT, .Llater_end
+	mov	%ebp, %ebx
+	mov	$TOUCH_DATA, %eax
+rip_touch:
+1:	movb	%al, (%ebx)
+	add	$TOUCH_STRIDE, %ebx
+	dec	%esi
+	jnz	1b
+
+.Llater_end:
+	mov	$DONE_DATA, %eax
+	jmp	rip_done
+
+/* A read got a wrong value: report it (EAX) to the VMM, its GPA in EBX. */
+.Lbad_read:
+	mov	$BAD_READ_PORT, %edx
+	out	%eax, (%dx)
+	hlt			/* never resumed */
 
 guest_code_end:
 

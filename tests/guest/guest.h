@@ -4,7 +4,8 @@
  * the I/O ports, the data each exit carries and the parameter block.
  * Included by guest.S (__ASSEMBLER__) and by the C files.
  *
- * Guest-physical memory, one 2 MiB memslot at GPA 0:
+ * Guest-physical memory, one 2 MiB memslot at GPA 0 (and with --touch a
+ * second, below):
  *
  *   0x000000  +------------------------------+
  *             |  (unused)                    |
@@ -15,6 +16,8 @@
  *   0x000700  |  eoi_count (u32)             |  guest -> VMM: --halt IRQ
  *             |                              |  handler runs
  *   0x000704  |  mark_next (u32)             |  the next mark's id (from 1)
+ *   0x000708  |  lapic_seen (u32)            |  guest -> VMM: what --lapic
+ *             |                              |  read last
  *   0x000800  |  GDT: null, code 0x08,       |
  *             |       data 0x10 (flat 4 GiB) |
  *   0x000900  |  IDT: vectors 0..31 -> the   |
@@ -27,6 +30,10 @@
  *             |  (unused)                    |
  *             |                 stack  ^     |  only exceptions and the
  *   0x200000  +------------------------------+  IRQ push (ESP starts here)
+ *
+ *   --touch N, memslot 1: N 4 KiB pages per vCPU, vCPU i's from
+ *   TOUCH_GPA + i * N * 4 KiB (EBP); the VMM drops them after each
+ *   iteration (MADV_DONTNEED), so every touch faults again.
  *
  * The program reads page 0 in every iteration (the parameters), so it
  * touches the same pages in the same order whatever the options.
@@ -41,15 +48,28 @@
 #define MARK_LOG_GPA	0x100	/* and the marks, id % MARK_LOG_SIZE */
 #define MARK_LOG_SIZE	64	/* 16-byte entries */
 #define MARK_LEAF	0x48565400	/* HVTRACE_MARK_LEAF: a guest mark */
+#define LAPIC_SEEN_GPA	0x708	/* --lapic: the last version register read */
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000
 #define CODE_MAX	0x1000
 
+/* --touch: memslot 1, far from the main slot; at most TOUCH_MAX pages a vCPU */
+#define TOUCH_SLOT	1
+#define TOUCH_GPA	0x10000000
+#define TOUCH_MAX	512
+#define TOUCH_STRIDE	0x1000	/* one write per 4 KiB page */
+
+/* --lapic: the in-kernel local APIC's version register, at its default base */
+#define LAPIC_VERSION_GPA 0xfee00030
+/* Its reserved bits, 8-15 and 25-31 (24: directed EOI, KVM's split irqchip) */
+#define LAPIC_VERSION_RSVD 0xfe00ff00
+
 #define DONE_PORT	0x3f0	/* the end of a program iteration */
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
 #define ARM_PORT	0x3f2	/* --halt: "start my timer" */
 #define SPIN_PORT	0x3f3	/* --spin: "my spin starts" */
+#define BAD_READ_PORT	0x3f4	/* --mmio-read, --lapic: a wrong value read */
 
 /* Data the guest writes, so the VMM can check the payload of each exit too. */
 #define PIO_DATA	0x50		/* 'P' */
@@ -58,6 +78,8 @@
 #define ARM_DATA	0x41		/* 'A' */
 #define SPIN_DATA	0x47		/* 'G' */
 #define MMIO_DATA	0x4f494d4d	/* "MMIO" */
+#define MMIO_READ_DATA	0x4f494452	/* "RDIO": what the VMM answers */
+#define TOUCH_DATA	0x54		/* 'T' */
 #define WRMSR_LO	0x4d535257	/* "WRSM" */
 #define WRMSR_HI	0x48564700
 
@@ -90,6 +112,10 @@
 #define GP_MSR		0x28
 #define GP_CPUID_LEAF	0x2c
 #define GP_SPIN_TICKS	0x30	/* 64 bits */
+#define GP_MMIO_READ_COUNT 0x38	/* the later kinds' counts, in enum kind order */
+#define GP_LAPIC_COUNT	0x3c
+#define GP_TOUCH_COUNT	0x40
+#define GP_MMIO_READ_GPA 0x44
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -97,13 +123,16 @@
 /*
  * Written by the VMM before the first KVM_RUN (spin_ticks once vCPU 0
  * exists), never by the guest.  The --halt count is per vCPU: it comes in
- * EDI (KVM_SET_REGS) instead.
+ * EDI (KVM_SET_REGS) instead, as the GPA of the vCPU's --touch pages does
+ * in EBP.
  */
 struct guest_params {
 	uint32_t count[7];	/* K_PIO .. K_SLOW */
 	uint32_t pio_port, slow_port, mmio_gpa, msr;
 	uint32_t cpuid_leaf;
 	uint64_t spin_ticks;	/* --spin: TSC ticks per spin, 0: none */
+	uint32_t later_count[3];	/* K_MMIO_READ .. K_TOUCH */
+	uint32_t mmio_read_gpa;
 };
 
 /* guest.S's labels: only their place in guest_code_start[] means anything */
@@ -112,7 +141,7 @@ extern const char exception_stubs[], halt_irq_handler[];
 extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
 extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
-extern const char rip_mark[];
+extern const char rip_mark[], rip_mmio_read[], rip_lapic[], rip_touch[];
 #endif
 
 #endif /* _HVT_GUEST_H */

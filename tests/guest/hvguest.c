@@ -2,8 +2,9 @@
 /*
  * hvguest - a tiny KVM guest whose VM exits are known exactly.
  *
- * The VMM (vm.c) creates a VM with one 2 MiB memslot at GPA 0 and puts
- * every vCPU straight into 32-bit flat protected mode (no paging, IF=0).
+ * The VMM (vm.c) creates a VM with one 2 MiB memslot at GPA 0 (and a
+ * second with --touch) and puts every vCPU straight into 32-bit flat
+ * protected mode (no paging, IF=0).
  * The guest program is guest.S, assembled into hvguest and copied to GPA
  * 0x1000 before the first KVM_RUN (program.c; guest.h draws guest memory).
  * Each iteration starts with the --halt loop and the --spin busy loop, then
@@ -33,6 +34,28 @@
  * BSP's LVT0 to ExtINT (KVM_X86_QUIRK_LINT0_REENABLED), so the PIC reaches
  * no other vCPU; other vCPUs skip the --halt loop (EDI, the per-vCPU
  * halt count, is 0 for them).
+ *
+ * Three kinds tell guest-physical faults apart, after --slow's loop (at
+ * the end of guest.S, so the older RIPs stayed put):
+ * --mmio-read N[:GPA] reads an unbacked GPA (default 0xd0001000, the page
+ * after --mmio's): each one KVM_EXIT_MMIO, a 4-byte read, which the VMM
+ * answers with MMIO_READ_DATA; the guest checks the value it got and
+ * reports a wrong one on BAD_READ_PORT (exit 1).
+ * --lapic N reads the version register of the in-kernel local APIC (GPA
+ * 0xfee00030): KVM's irqchip, as --halt's (so no --hlt), and KVM emulates
+ * each read itself, no userspace exit; the guest checks that it looks
+ * like a version register (lapic_version=, 0x50014 on 6.1 and 6.12).
+ * --touch N writes one byte to each of N 4 KiB pages of a second memslot
+ * at TOUCH_GPA, each vCPU its own N (EBP holds their GPA).  At each DONE
+ * exit the VMM checks the writes and drops the pages (MADV_DONTNEED; the
+ * mapping is MADV_NOHUGEPAGE), so each write is one NPF that KVM handles
+ * as RAM, no userspace exit.  KVM retries a fault that overlapped an MMU
+ * notifier invalidation anywhere in the VM, which would fault twice for
+ * one write, so with --touch all vCPUs end every iteration together and
+ * drop their pages while none is in the guest (run.c).  Measured on 6.1
+ * and 6.12 (TCG): kvm_exits is exactly io + mmio + mmio_read + lapic +
+ * touch + irq exits + the first touches of guest memory, for one vCPU as
+ * for two.
  *
  * --spin MS busy-loops on RDTSC (not intercepted) on every vCPU for MS ms of
  * wall-clock time per iteration, using KVM's guest TSC frequency; time the
@@ -139,7 +162,7 @@
  *                (+ halt arms + io_kernel, the PIC's OUTs, with --halt;
  *                + spin, with --spin).
  *   mmio_exits - counted when emulation has to hand an MMIO access to
- *                userspace: must equal mmio.
+ *                userspace: must equal mmio + mmio_read (not lapic).
  *   halt_exits - counted for every emulated HLT: must equal hlt (or halt);
  *                a HLT whose interrupt is already pending counts too.
  *   blocking   - with --halt, polled by the timer, whose deadline is USEC
@@ -151,7 +174,8 @@
  *   exits      - every VM exit, including host interrupts, NPT/EPT faults on
  *                first touch of guest memory and the like, so it can only be
  *                checked as a lower bound: each of our instructions (CPUID,
- *                RDMSR and WRMSR included) causes at least one exit.
+ *                RDMSR and WRMSR, --lapic reads and --touch writes
+ *                included) causes at least one exit.
  *   irq_exits, signal_exits, halt_wakeup, insn_emulation - reported only; they
  *                depend on host activity (interrupts, signals to the thread).
  * Verified on Debian 6.1 and 6.12 with kvm_amd (nested, NPT).  Vendor modules

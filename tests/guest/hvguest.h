@@ -38,11 +38,13 @@
 /*
  * Exit kinds; K_DONE is the end-of-iteration OUT.  K_HALT is the ARM_PORT
  * OUT of a --halt, K_SPIN the SPIN_PORT OUT before a --spin; they come
- * last so that the older kinds' output stays put.
+ * last so that the older kinds' output stays put, and so do K_MMIO_READ,
+ * K_LAPIC (reads KVM emulates itself) and K_TOUCH (RAM faults KVM
+ * handles), which run after K_SLOW.
  */
 enum kind {
 	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
-	K_SPIN, NR_KINDS, K_DONE = NR_KINDS,
+	K_SPIN, K_MMIO_READ, K_LAPIC, K_TOUCH, NR_KINDS, K_DONE = NR_KINDS,
 };
 
 extern const char *const kind_name[NR_KINDS + 1];
@@ -64,6 +66,7 @@ extern const char *const stat_name[NR_STATS];
 struct config {
 	uint64_t count[NR_KINDS];	/* per vCPU and program iteration */
 	uint64_t pio_port, slow_port, slow_usec, mmio_gpa, msr, vcpus;
+	uint64_t mmio_read_gpa;		/* --mmio-read N:GPA */
 	uint64_t cpuid_leaf;		/* MARK_LEAF: guest marks */
 	uint64_t halt_usec;		/* non-zero: --halt given */
 	uint64_t spin_ms;		/* non-zero: --spin given */
@@ -79,6 +82,7 @@ struct config {
 	double seconds;
 	bool forever;
 	bool hold;
+	bool irqchip;			/* --halt or --lapic: KVM_CREATE_IRQCHIP */
 };
 
 /*
@@ -155,6 +159,7 @@ void set_spin_ticks(uint64_t ticks);
 uint32_t guest_rip(const char *label);
 uint32_t kind_rip(int k);
 uint64_t eoi_count(void);
+uint32_t lapic_seen(void);
 uint64_t marks_read(uint64_t tsc[MARK_LOG_SIZE]);
 
 /* vm.c: one VM and its vCPUs */
@@ -163,6 +168,7 @@ void create_vm(void);
 void create_vcpu(struct vcpu *v, int id);
 void destroy_vm(void);
 void irq_line(int level);
+void touch_drop(const struct vcpu *v);
 uint64_t stat_read(const struct vcpu *v, int s);
 void stats_read(struct vcpu *v, uint64_t *val);
 uint64_t stat_delta(const struct vcpu *v, int s);
@@ -201,6 +207,7 @@ struct result {
 	uint64_t last_exit_ns[MAX_VCPUS];	/* last exit to destroy_vm() */
 	uint64_t destroy_ns;		/* destroy_vm() */
 	pid_t tids[2][MAX_VCPUS], last_tids[MAX_VCPUS];
+	uint32_t lapic_seen;		/* the last round's last --lapic read */
 	uint64_t marks;			/* the last round's guest marks */
 	uint64_t mark_tsc[MARK_LOG_SIZE];	/* by id % MARK_LOG_SIZE */
 };

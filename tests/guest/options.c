@@ -30,6 +30,7 @@ struct config cfg = {
 	.pio_port = 0x80,
 	.slow_port = 0x81,
 	.mmio_gpa = 0xd0000000u,
+	.mmio_read_gpa = 0xd0001000u,	/* --mmio's region, another page */
 	.vcpus = 1,
 };
 
@@ -37,7 +38,8 @@ const char prog_name[] = "hvguest";
 const char usage_line[] =
 	"usage: hvguest [--vcpus N] [--cpu LIST] [--seconds S | --forever] "
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
-	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] [--halt N:USEC] "
+	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] "
+	"[--mmio-read N[:GPA]] [--lapic N] [--touch N] [--halt N:USEC] "
 	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
 	"[--vmm-work USEC[:spin]] [--tsc-step TICKS] [--name NAME] [--uuid UUID]\n";
 
@@ -55,6 +57,15 @@ static void __noreturn usage(void)
 	       "  --wrmsr N[:MSR]        N WRMSR (one MSR for both; default 0x%x)\n"
 	       "  --hlt N                N HLT (no in-kernel irqchip: KVM_EXIT_HLT)\n"
 	       "  --slow N:USEC[:PORT]   N 'out' to PORT (default 0x81), VMM sleeps USEC\n"
+	       "  --mmio-read N[:GPA]    N 32-bit reads of unbacked GPA (default 0xd0001000);\n"
+	       "                         the VMM answers 0x%x, which the guest checks\n"
+	       "  --lapic N              N 32-bit reads of the local APIC's version register\n"
+	       "                         (GPA 0x%x; handled inside KVM); uses KVM's\n"
+	       "                         in-kernel irqchip, so excludes --hlt\n"
+	       "  --touch N              one byte written to each of N (<= %d) 4 KiB pages\n"
+	       "                         of a second memslot, each vCPU its own, from GPA\n"
+	       "                         0x%x + vCPU * N * 4 KiB; the VMM drops them\n"
+	       "                         after each iteration: N RAM faults, in KVM\n"
 	       "then one 'out' to port 0x%x ends the iteration (0x%x reports faults).\n"
 	       "Before all of these, each iteration starts with:\n"
 	       "  --halt N:USEC          vCPU 0 only: N times 'out' to port 0x%x, then\n"
@@ -73,7 +84,8 @@ static void __noreturn usage(void)
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
 	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
-	       "                         with --halt, those of in-kernel LAPICs too)\n"
+	       "                         with --halt or --lapic, those of in-kernel\n"
+	       "                         LAPICs too)\n"
 	       "  --rounds N             N rounds in one process, each: create the VM,\n"
 	       "                         run the program, destroy the VM (checked)\n"
 	       "  --spare-vcpus K        before each round's vCPUs create K (1..%d) that\n"
@@ -97,8 +109,9 @@ static void __noreturn usage(void)
 	       "development machine's own /dev/kvm.\n"
 	       "Exit: 0 ok, 1 mismatch/failure, 2 bad arguments or not in the\n"
 	       "test VM, 4 no KVM.\n",
-	       DEFAULT_MSR, DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ,
-	       MIN_HALT_USEC, SPIN_PORT, MAX_VCPUS, MAX_SPARES);
+	       DEFAULT_MSR, MMIO_READ_DATA, LAPIC_VERSION_GPA, TOUCH_MAX, TOUCH_GPA,
+	       DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ, MIN_HALT_USEC, SPIN_PORT,
+	       MAX_VCPUS, MAX_SPARES);
 	exit(0);
 }
 
@@ -132,6 +145,10 @@ static const struct field_opt {
 	{ "hlt",   1, 1, { F_COUNT(K_HLT) } },
 	{ "slow",  3, 2, { F_COUNT(K_SLOW), { "USEC", 1, 10000000, &cfg.slow_usec },
 			   F_PORT(&cfg.slow_port) } },
+	{ "mmio-read", 2, 1, { F_COUNT(K_MMIO_READ),
+			       { "GPA", 0, 0xfffffffc, &cfg.mmio_read_gpa } } },
+	{ "lapic", 1, 1, { F_COUNT(K_LAPIC) } },
+	{ "touch", 1, 1, { { "count", 0, TOUCH_MAX, &cfg.count[K_TOUCH] } } },
 	{ "halt",  2, 2, { { "count", 1, UINT32_MAX, &cfg.count[K_HALT] },
 			   { "USEC", MIN_HALT_USEC, 10000000, &cfg.halt_usec } } },
 	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
@@ -204,28 +221,59 @@ static bool kernel_port(uint64_t port)
 	       (port & ~1ull) == 0x4d0;
 }
 
-/* What --halt's in-kernel irqchip would take over or never finish. */
-static void check_halt_config(void)
+/* The I/O APIC's and the local APIC's pages: an in-kernel irqchip's MMIO. */
+static bool kernel_mmio(uint64_t gpa)
 {
-	uint64_t page = cfg.mmio_gpa & ~0xfffull;
+	uint64_t page = gpa & ~0xfffull;
+
+	return page == 0xfec00000 || page == 0xfee00000;
+}
+
+/*
+ * What the in-kernel irqchip of --halt (or else --lapic, named 'opt')
+ * would take over or never finish.
+ */
+static void check_irqchip_config(const char *opt)
+{
+	bool halt = cfg.halt_usec;
 
 	if (cfg.count[K_HLT])
-		usage_error("--hlt and --halt are exclusive: with --halt's in-kernel "
-			    "irqchip a HLT with interrupts off never ends");
-	if (cfg.pio_port == ARM_PORT || kernel_port(cfg.pio_port))
-		usage_error("--pio: port 0x%" PRIx64 " is taken by --halt", cfg.pio_port);
-	if (cfg.slow_port == ARM_PORT || kernel_port(cfg.slow_port))
-		usage_error("--slow: port 0x%" PRIx64 " is taken by --halt", cfg.slow_port);
-	if (page == 0xfec00000 || page == 0xfee00000)
+		usage_error("--hlt and %s are exclusive: with %s's in-kernel "
+			    "irqchip a HLT with interrupts off never ends", opt, opt);
+	if ((halt && cfg.pio_port == ARM_PORT) || kernel_port(cfg.pio_port))
+		usage_error("--pio: port 0x%" PRIx64 " is taken by %s", cfg.pio_port,
+			    opt);
+	if ((halt && cfg.slow_port == ARM_PORT) || kernel_port(cfg.slow_port))
+		usage_error("--slow: port 0x%" PRIx64 " is taken by %s",
+			    cfg.slow_port, opt);
+	if (kernel_mmio(cfg.mmio_gpa))
 		usage_error("--mmio: GPA 0x%" PRIx64 " is the I/O APIC or local APIC "
-			    "page, which --halt's irqchip handles in KVM", cfg.mmio_gpa);
+			    "page, which %s's irqchip handles in KVM", cfg.mmio_gpa,
+			    opt);
+	if (cfg.count[K_MMIO_READ] && kernel_mmio(cfg.mmio_read_gpa))
+		usage_error("--mmio-read: GPA 0x%" PRIx64 " is the I/O APIC or local "
+			    "APIC page, which %s's irqchip handles in KVM",
+			    cfg.mmio_read_gpa, opt);
+}
+
+/* An MMIO GPA must be unbacked: outside both memslots, 4-byte aligned. */
+static void check_mmio_gpa(const char *opt, uint64_t gpa)
+{
+	uint64_t touch_end = TOUCH_GPA + cfg.vcpus * cfg.count[K_TOUCH] * TOUCH_STRIDE;
+
+	if (gpa < MEM_SIZE)
+		usage_error("%s: GPA 0x%" PRIx64 " is inside the memslot", opt, gpa);
+	if (gpa >= TOUCH_GPA && gpa < touch_end)
+		usage_error("%s: GPA 0x%" PRIx64 " is inside --touch's memslot", opt,
+			    gpa);
+	/* A misaligned access could span two pages and exit twice. */
+	if (gpa & 3)
+		usage_error("%s: GPA 0x%" PRIx64 " is not 4-byte aligned", opt, gpa);
 }
 
 /* Rejects combinations that would make exits ambiguous or impossible. */
 static void check_config(void)
 {
-	uint64_t gpa = cfg.mmio_gpa;
-
 	if (cfg.seconds > 0 && cfg.forever)
 		usage_error("--seconds and --forever are exclusive");
 	if (cfg.rounds && cfg.forever)
@@ -240,20 +288,20 @@ static void check_config(void)
 		usage_error("--hold runs nothing: it takes no --rounds, "
 			    "--spare-vcpus, --hop or --vmm-work");
 	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT ||
-	    cfg.pio_port == SPIN_PORT)
+	    cfg.pio_port == SPIN_PORT || cfg.pio_port == BAD_READ_PORT)
 		usage_error("--pio: port 0x%" PRIx64 " is reserved", cfg.pio_port);
 	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT ||
-	    cfg.slow_port == SPIN_PORT)
+	    cfg.slow_port == SPIN_PORT || cfg.slow_port == BAD_READ_PORT)
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
-	if (cfg.halt_usec)
-		check_halt_config();
-	if (gpa < MEM_SIZE)
-		usage_error("--mmio: GPA 0x%" PRIx64 " is inside the memslot", gpa);
-	/* A misaligned write could span two pages and exit twice. */
-	if (gpa & 3)
-		usage_error("--mmio: GPA 0x%" PRIx64 " is not 4-byte aligned", gpa);
+	/* --lapic reads the local APIC of an in-kernel irqchip, as --halt's */
+	cfg.irqchip = cfg.halt_usec || cfg.count[K_LAPIC];
+	if (cfg.irqchip)
+		check_irqchip_config(cfg.halt_usec ? "--halt" : "--lapic");
+	check_mmio_gpa("--mmio", cfg.mmio_gpa);
+	if (cfg.count[K_MMIO_READ])
+		check_mmio_gpa("--mmio-read", cfg.mmio_read_gpa);
 	if (msr_arg[0] != NO_MSR && msr_arg[1] != NO_MSR && msr_arg[0] != msr_arg[1])
 		usage_error("--rdmsr and --wrmsr must use the same MSR");
 	cfg.msr = msr_arg[0] != NO_MSR ? msr_arg[0] :

@@ -11,18 +11,19 @@
 
 const char *const kind_name[NR_KINDS + 1] = {
 	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "spin",
-	"done",
+	"mmio_read", "lapic", "touch", "done",
 };
 
 /*
  * The exiting instruction of each kind; halt's is the ARM_PORT OUT, spin's
- * the SPIN_PORT OUT.
+ * the SPIN_PORT OUT, lapic's and touch's the access whose exit KVM handles.
  */
 static const char *const kind_label[NR_KINDS + 1] = {
 	[K_PIO] = rip_pio, [K_MMIO] = rip_mmio, [K_CPUID] = rip_cpuid,
 	[K_RDMSR] = rip_rdmsr, [K_WRMSR] = rip_wrmsr, [K_HLT] = rip_hlt,
 	[K_SLOW] = rip_slow, [K_HALT] = rip_halt_arm, [K_SPIN] = rip_spin,
-	[K_DONE] = rip_done,
+	[K_MMIO_READ] = rip_mmio_read, [K_LAPIC] = rip_lapic,
+	[K_TOUCH] = rip_touch, [K_DONE] = rip_done,
 };
 
 /* guest.S reads the counts at GP_PIO_COUNT + 4 * kind. */
@@ -40,6 +41,15 @@ _Static_assert(offsetof(struct guest_params, mmio_gpa) == GP_MMIO_GPA, "");
 _Static_assert(offsetof(struct guest_params, msr) == GP_MSR, "");
 _Static_assert(offsetof(struct guest_params, spin_ticks) == GP_SPIN_TICKS, "");
 _Static_assert(K_SLOW == 6 && K_HALT == 7, "the counts guest.S reads");
+/* ... and the later kinds' at GP_MMIO_READ_COUNT + 4 * (kind - K_MMIO_READ) */
+_Static_assert(offsetof(struct guest_params, later_count[K_MMIO_READ - K_MMIO_READ]) ==
+	       GP_MMIO_READ_COUNT, "");
+_Static_assert(offsetof(struct guest_params, later_count[K_LAPIC - K_MMIO_READ]) ==
+	       GP_LAPIC_COUNT, "");
+_Static_assert(offsetof(struct guest_params, later_count[K_TOUCH - K_MMIO_READ]) ==
+	       GP_TOUCH_COUNT, "");
+_Static_assert(K_TOUCH + 1 == NR_KINDS, "later_count[] holds every later kind");
+_Static_assert(offsetof(struct guest_params, mmio_read_gpa) == GP_MMIO_READ_GPA, "");
 _Static_assert(PARAMS_GPA + sizeof(struct guest_params) <= EOI_COUNT_GPA,
 	       "the parameters end before the --halt handler's count");
 
@@ -94,6 +104,9 @@ void load_program(void)
 	set_gate(guest_mem, HALT_VECTOR, guest_rip(halt_irq_handler));
 	for (int k = K_PIO; k <= K_SLOW; k++)
 		p->count[k] = cfg.count[k];
+	for (int k = K_MMIO_READ; k <= K_TOUCH; k++)
+		p->later_count[k - K_MMIO_READ] = cfg.count[k];
+	p->mmio_read_gpa = cfg.mmio_read_gpa;
 	p->pio_port = cfg.pio_port;
 	p->slow_port = cfg.slow_port;
 	p->mmio_gpa = cfg.mmio_gpa;
@@ -128,4 +141,13 @@ uint64_t eoi_count(void)
 
 	memcpy(&n, guest_mem + EOI_COUNT_GPA, 4);
 	return n;
+}
+
+/* --lapic: the version register as the guest read it last. */
+uint32_t lapic_seen(void)
+{
+	uint32_t v;
+
+	memcpy(&v, guest_mem + LAPIC_SEEN_GPA, 4);
+	return v;
 }

@@ -29,6 +29,14 @@
  *   cpuid_leaf, marks, rip_mark, mark_tsc=ID:TSC,..   (--cpuid N:0x48565400)
  *                    the guest marks made (the last round's), and the TSC
  *                    each passed, for the last MARK_LOG_SIZE ids
+ *   mmio_read, mmio_read_gpa, mmio_read_data, rip_mmio_read   (--mmio-read)
+ *                    VMM MMIO reads (KVM_EXIT_MMIO), the value answered
+ *   lapic, lapic_gpa, lapic_version, rip_lapic   (--lapic) reads of the
+ *                    in-kernel local APIC, emulated in KVM (no userspace
+ *                    exit), and the value the guest read last
+ *   touch, touch_pages, touch_gpa, rip_touch   (--touch) RAM faults: writes
+ *                    to touch_pages pages a vCPU, vCPU i's from touch_gpa +
+ *                    i * touch_pages * 4 KiB, dropped after each iteration
  *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
@@ -80,6 +88,8 @@ void result_of_round(struct result *r)
 		r->hops[i] = v->hops;
 		r->last_tids[i] = v->last_tid;
 	}
+	if (cfg.count[K_LAPIC])
+		r->lapic_seen = lapic_seen();
 	if (cfg.halt_usec) {
 		r->halt_armed_ns = halt_timer.armed_ns;
 		r->halt_late = halt_timer.late;
@@ -108,6 +118,7 @@ void result_add(struct result *sum, const struct result *r)
 	sum->shrinks += r->shrinks;
 	sum->destroy_checked += r->destroy_checked;
 	sum->marks = r->marks;
+	sum->lapic_seen = r->lapic_seen;
 	memcpy(sum->mark_tsc, r->mark_tsc, sizeof(sum->mark_tsc));
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		sum->vmm_ns[i] += r->vmm_ns[i];
@@ -215,6 +226,26 @@ static void report_marks(const struct result *r)
 		       r->mark_tsc[id % MARK_LOG_SIZE]);
 }
 
+/* --mmio-read, --lapic, --touch: tot exits (or faults) of each */
+static void report_later(const struct result *r, uint64_t tot)
+{
+	const uint64_t *c = cfg.count;
+
+	if (c[K_MMIO_READ])
+		printf(" mmio_read=%" PRIu64 " mmio_read_gpa=0x%" PRIx64
+		       " mmio_read_data=0x%x rip_mmio_read=0x%x",
+		       c[K_MMIO_READ] * tot, cfg.mmio_read_gpa, MMIO_READ_DATA,
+		       kind_rip(K_MMIO_READ));
+	if (c[K_LAPIC])
+		printf(" lapic=%" PRIu64 " lapic_gpa=0x%x lapic_version=0x%x"
+		       " rip_lapic=0x%x", c[K_LAPIC] * tot, LAPIC_VERSION_GPA,
+		       r->lapic_seen, kind_rip(K_LAPIC));
+	if (c[K_TOUCH])
+		printf(" touch=%" PRIu64 " touch_pages=%" PRIu64 " touch_gpa=0x%x"
+		       " rip_touch=0x%x", c[K_TOUCH] * tot, c[K_TOUCH], TOUCH_GPA,
+		       kind_rip(K_TOUCH));
+}
+
 /* One round's line (round >= 0) or the final one (round < 0). */
 void report(const struct result *r, int round)
 {
@@ -232,7 +263,7 @@ void report(const struct result *r, int round)
 	       cfg.count[K_HLT] * tot, cfg.count[K_SLOW] * tot, cfg.slow_usec,
 	       cfg.slow_port, tot, DONE_PORT);
 	for (int k = 0; k <= NR_KINDS; k++)
-		if (k != K_HALT && k != K_SPIN)
+		if (k <= K_SLOW || k == K_DONE)
 			printf(" rip_%s=0x%x", kind_name[k], kind_rip(k));
 	for (int s = 0; s < NR_PLAIN_STATS; s++)
 		if (r->kvm_have[s])
@@ -246,6 +277,7 @@ void report(const struct result *r, int round)
 		       cfg.spin_ms, spin_tsc_khz, tot, SPIN_PORT, kind_rip(K_SPIN));
 	if (cfg.cpuid_leaf == MARK_LEAF)
 		report_marks(r);
+	report_later(r, tot);
 	printf(" run_ns=%" PRIu64, r->run_ns);
 	if (r->run_delay_ok)
 		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);

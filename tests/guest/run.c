@@ -39,22 +39,45 @@
 
 #define RDMSR_VALUE	0x1122334455667788ull	/* what every RDMSR reads */
 
-/* Stop protocol: see finish_iteration(). */
+/* Stop protocol: see finish_iteration(), and touch_together(). */
 static atomic_int stop_requested;
 static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t target_iters;
 static pthread_barrier_t stop_barrier, ready_barrier, go_barrier;
+static pthread_barrier_t touch_barrier;
+static bool touch_stop;
+
+/*
+ * --touch: at the end of each iteration every vCPU drops its pages, and
+ * all vCPUs do it together, out of the guest, between two barriers.  KVM
+ * retries a fault that an MMU notifier invalidation (another vCPU's
+ * madvise) overlapped, whatever the pages: the guest would fault on the
+ * same page again, two NPFs for one touch (about 1% of them with two
+ * vCPUs under TCG).  So the vCPUs run in step, and stop together: one of
+ * them reads the stop request for all.
+ */
+static bool touch_together(struct vcpu *v)
+{
+	if (pthread_barrier_wait(&touch_barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
+		touch_stop = atomic_load(&stop_requested);
+	touch_drop(v);
+	pthread_barrier_wait(&touch_barrier);
+	return touch_stop;
+}
 
 /*
  * Called at the done port; returns true when this vCPU should stop.  Once a
  * stop is requested each vCPU finishes its current iteration and publishes
  * its count; after all have done so (barrier) every vCPU runs on up to the
  * highest count, so all of them complete the same number of iterations.
+ * With --touch they end every iteration together (touch_together()).
  */
 static bool finish_iteration(struct vcpu *v)
 {
 	v->iters++;
 	reset_sequence(v);
+	if (cfg.count[K_TOUCH])
+		return touch_together(v);
 	if (v->target_known)
 		return v->iters >= target_iters;
 	if (!atomic_load(&stop_requested))
@@ -149,6 +172,9 @@ static void handle_exit(struct vcpu *v, int kind)
 		break;
 	case K_SPIN:
 		spin_started(v);
+		break;
+	case K_MMIO_READ:
+		memcpy(v->run->mmio.data, &(uint32_t){ MMIO_READ_DATA }, 4);
 		break;
 	}
 }
@@ -344,6 +370,7 @@ bool run_vcpus(int round)
 	pthread_barrier_init(&ready_barrier, NULL, threads + 1);
 	pthread_barrier_init(&go_barrier, NULL, threads + 1);
 	pthread_barrier_init(&stop_barrier, NULL, cfg.vcpus);
+	pthread_barrier_init(&touch_barrier, NULL, cfg.vcpus);
 	if (cfg.halt_usec)
 		halt_timer_start();
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
@@ -367,5 +394,6 @@ bool run_vcpus(int round)
 	pthread_barrier_destroy(&ready_barrier);
 	pthread_barrier_destroy(&go_barrier);
 	pthread_barrier_destroy(&stop_barrier);
+	pthread_barrier_destroy(&touch_barrier);
 	return signalled;
 }

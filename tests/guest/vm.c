@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The VMM's KVM calls: /dev/kvm, one VM with one memslot and its vCPUs in
- * 32-bit flat protected mode, the MSR filter, the in-kernel irqchip of
- * --halt, KVM's binary statistics, and the VM's destruction.  What runs
- * in the VM is program.c's business; running it, run.c's.
+ * The VMM's KVM calls: /dev/kvm, one VM with one memslot (two with
+ * --touch) and its vCPUs in 32-bit flat protected mode, the MSR filter,
+ * the in-kernel irqchip of --halt and --lapic, KVM's binary statistics,
+ * and the VM's destruction.  What runs in the VM is program.c's business;
+ * running it, run.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +30,7 @@ const char *const stat_name[NR_STATS] = {
 int kvm_fd, vm_fd;
 size_t run_size;
 uint8_t *guest_mem;
+static uint8_t *touch_mem;	/* --touch's memslot */
 uint64_t spin_tsc_khz;
 struct vcpu vcpus[MAX_VCPUS];
 
@@ -64,7 +66,7 @@ void open_kvm(void)
 		check_cap(KVM_CAP_X86_USER_SPACE_MSR, "KVM_CAP_X86_USER_SPACE_MSR");
 		check_cap(KVM_CAP_X86_MSR_FILTER, "KVM_CAP_X86_MSR_FILTER");
 	}
-	if (cfg.halt_usec)
+	if (cfg.irqchip)
 		check_cap(KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
 	if (cfg.spin_ms)
 		check_cap(KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ");
@@ -104,6 +106,58 @@ static void setup_msr_filter(void)
 		die(EXIT_MISMATCH, "KVM_X86_SET_MSR_FILTER: %s", strerror(errno));
 }
 
+/* The --touch pages of every vCPU, N each */
+static size_t touch_size(void)
+{
+	return cfg.vcpus * cfg.count[K_TOUCH] * TOUCH_STRIDE;
+}
+
+/*
+ * --touch's memslot: small pages only (MADV_NOHUGEPAGE), so that each
+ * page the guest writes after touch_drop() faults on its own.
+ */
+static void create_touch_slot(void)
+{
+	struct kvm_userspace_memory_region region = {
+		.slot = TOUCH_SLOT,
+		.guest_phys_addr = TOUCH_GPA,
+		.memory_size = touch_size(),
+	};
+	uint8_t *mem;
+
+	mem = mmap(NULL, touch_size(), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED)
+		die(EXIT_MISMATCH, "mmap --touch memory: %s", strerror(errno));
+	if (madvise(mem, touch_size(), MADV_NOHUGEPAGE))
+		die(EXIT_MISMATCH, "madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+	touch_mem = mem;
+	region.userspace_addr = (uintptr_t)mem;
+	if (ioctl(vm_fd, KVM_SET_USER_MEMORY_REGION, &region) < 0)
+		die(EXIT_MISMATCH, "KVM_SET_USER_MEMORY_REGION %d: %s", TOUCH_SLOT,
+		    strerror(errno));
+}
+
+/*
+ * At the vCPU's DONE_PORT exit, while no vCPU is in the guest (run.c's
+ * touch_together()): checks that the iteration wrote each of its --touch
+ * pages, then drops them, so that KVM zaps their mappings and the next
+ * iteration's writes fault again.
+ */
+void touch_drop(const struct vcpu *v)
+{
+	size_t len = cfg.count[K_TOUCH] * TOUCH_STRIDE;
+	uint8_t *mem = touch_mem + v->id * len;
+
+	for (uint64_t i = 0; i < cfg.count[K_TOUCH]; i++)
+		if (mem[i * TOUCH_STRIDE] != TOUCH_DATA)
+			vcpu_fail(v, "--touch: page %" PRIu64 " (GPA 0x%" PRIx64
+				  ") not written", i, TOUCH_GPA + v->id * len +
+				  i * TOUCH_STRIDE);
+	if (madvise(mem, len, MADV_DONTNEED))
+		vcpu_fail(v, "madvise(MADV_DONTNEED): %s", strerror(errno));
+}
+
 void create_vm(void)
 {
 	struct kvm_userspace_memory_region region = {
@@ -116,8 +170,8 @@ void create_vm(void)
 	vm_fd = ioctl(kvm_fd, KVM_CREATE_VM, 0);
 	if (vm_fd < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_VM: %s", strerror(errno));
-	/* Only --halt: it changes how HLT ends, and adds LAPIC state. */
-	if (cfg.halt_usec && ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
+	/* Only --halt and --lapic: it changes how HLT ends, adds LAPIC state. */
+	if (cfg.irqchip && ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_IRQCHIP: %s", strerror(errno));
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -128,6 +182,8 @@ void create_vm(void)
 	region.userspace_addr = (uintptr_t)mem;
 	if (ioctl(vm_fd, KVM_SET_USER_MEMORY_REGION, &region) < 0)
 		die(EXIT_MISMATCH, "KVM_SET_USER_MEMORY_REGION: %s", strerror(errno));
+	if (cfg.count[K_TOUCH])
+		create_touch_slot();
 	if (cfg.count[K_RDMSR] || cfg.count[K_WRMSR])
 		setup_msr_filter();
 }
@@ -142,7 +198,8 @@ static void flat_segment(struct kvm_segment *s, uint16_t sel, uint8_t type)
 
 /*
  * 32-bit flat protected mode, paging off, interrupts off, RIP at the entry
- * point, EDI = this vCPU's --halt count.
+ * point, EDI = this vCPU's --halt count, EBP = the GPA of its --touch
+ * pages (its own, after the lower vCPUs').
  */
 static void init_vcpu_state(struct vcpu *v)
 {
@@ -150,6 +207,8 @@ static void init_vcpu_state(struct vcpu *v)
 	struct kvm_regs regs = {
 		.rip = guest_rip(guest_entry),
 		.rdi = v->halts,
+		.rbp = cfg.count[K_TOUCH] ?
+		       TOUCH_GPA + v->id * cfg.count[K_TOUCH] * TOUCH_STRIDE : 0,
 		.rflags = 0x2,
 		.rsp = MEM_SIZE,
 	};
@@ -175,8 +234,8 @@ static void init_vcpu_state(struct vcpu *v)
 /*
  * With an in-kernel irqchip only the BSP starts runnable; the others wait
  * for INIT/SIPI, which this guest never sends, so start them directly.
- * The PIC interrupt reaches vCPU 0 only through its LVT0, which KVM resets
- * to ExtINT, unmasked (KVM_X86_QUIRK_LINT0_REENABLED): check that.
+ * --halt's PIC interrupt reaches vCPU 0 only through its LVT0, which KVM
+ * resets to ExtINT, unmasked (KVM_X86_QUIRK_LINT0_REENABLED): check that.
  */
 static void init_vcpu_irqchip(struct vcpu *v)
 {
@@ -190,6 +249,8 @@ static void init_vcpu_irqchip(struct vcpu *v)
 			    strerror(errno));
 		return;
 	}
+	if (!cfg.halt_usec)
+		return;
 	if (ioctl(v->fd, KVM_GET_LAPIC, &lapic) < 0)
 		die(EXIT_MISMATCH, "KVM_GET_LAPIC: %s", strerror(errno));
 	memcpy(&lvt0, lapic.regs + 0x350, 4);
@@ -289,7 +350,7 @@ void create_vcpu(struct vcpu *v, int id)
 	if (cfg.halt_usec && id == 0)
 		v->halts = cfg.count[K_HALT];
 	init_vcpu_state(v);
-	if (cfg.halt_usec)
+	if (cfg.irqchip)
 		init_vcpu_irqchip(v);
 	if (cfg.spin_ms && id == 0)
 		get_tsc_khz(v);
@@ -314,8 +375,11 @@ void destroy_vm(void)
 	}
 	if (close(vm_fd) || munmap(guest_mem, MEM_SIZE))
 		die(EXIT_MISMATCH, "closing the VM: %s", strerror(errno));
+	if (touch_mem && munmap(touch_mem, touch_size()))
+		die(EXIT_MISMATCH, "unmapping --touch memory: %s", strerror(errno));
 	vm_fd = -1;
 	guest_mem = NULL;
+	touch_mem = NULL;
 }
 
 /* --halt: an edge on HALT_IRQ is irq_line(1) then irq_line(0). */

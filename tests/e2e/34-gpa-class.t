@@ -1,0 +1,83 @@
+# What each guest-physical fault hit, exactly, against the guest and the
+# kernel's own tracing: hvguest's MMIO writes and reads are VMM-emulated
+# MMIO (4-byte writes, 4-byte reads), its reads of the in-kernel local
+# APIC kernel-emulated MMIO (4-byte reads), its writes to pages the VMM
+# dropped after each iteration RAM; ftrace's kvm_mmio (type, GPA) counts
+# each access as hvtrace's records say. dump's line and JSON, the
+# report's pages and hot spots, and babeltrace2 agree.
+. "$(dirname "$0")/lib.sh"
+
+reset_config
+hv set-threshold 0
+mountpoint -q "$TRACEFS" || mount -t tracefs nodev "$TRACEFS" ||
+	fail "cannot mount tracefs"
+mmio_hist="$TRACEFS/events/kvm/kvm_mmio/trigger"
+echo 'hist:keys=type,gpa:vals=hitcount:size=256' >"$mmio_hist" ||
+	fail "cannot set a hist trigger on kvm_mmio"
+t=/tmp/gpa-class
+"$HVCTL" record -q -o $t --duration 60s &
+rec=$!
+wait_recording
+r=$(guest --vcpus 2 --mmio 3 --mmio-read 2 --lapic 2 --touch 4 --pio 1 \
+	--seconds 0.5) || exit 1
+kill -INT $rec
+wait $rec || fail "record exited $?"
+hist=$(cat "$TRACEFS/events/kvm/kvm_mmio/hist")
+echo '!hist:keys=type,gpa:vals=hitcount:size=256' >"$mmio_hist"
+echo "$r"
+
+W=$(field mmio_gpa "$r") R=$(field mmio_read_gpa "$r")
+L=$(field lapic_gpa "$r") T=$(field touch_gpa "$r")
+pages=$(field touch_pages "$r")
+writes=$(field mmio "$r") reads=$(field mmio_read "$r")
+lapic=$(field lapic "$r") touches=$(field touch "$r")
+[ "$writes" -gt 0 ] && [ "$reads" -gt 0 ] && [ "$lapic" -gt 0 ] &&
+	[ "$touches" -gt 0 ] || fail "the guest did not do every access: $r"
+# vCPU i's pages: TOUCH_GPA + i * pages * 4 KiB, two vCPUs.
+in_touch="'gpa' in e and $T <= e['gpa'] < $T + 2 * $pages * 4096"
+
+d=$("$HVCTL" dump $t --format json)
+expect_eq "MMIO writes: each a 4-byte write the VMM emulated" True \
+	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $W" == "$writes" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('vmm-mmio', 'write', 4)" --where "e.get('gpa') == $W")"
+expect_eq "MMIO reads: each a 4-byte read the VMM emulated" True \
+	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $R" == "$reads" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('vmm-mmio', 'read', 4)" --where "e.get('gpa') == $R")"
+expect_eq "local APIC reads: each a 4-byte read KVM emulated" True \
+	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $L" == "$lapic" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('kernel-mmio', 'read', 4)" --where "e.get('gpa') == $L")"
+expect_eq "touches of dropped pages: each a RAM fault, no device access" True \
+	"$(echo "$d" | events_check count exits --where "$in_touch" == "$touches" --and every exits "e['gpa_class'] == 'ram' and 'mmio_access' not in e" --where "$in_touch")"
+expect_eq "every GPA fault says what it hit; nothing else does" True \
+	"$(echo "$d" | events_check every exits "('gpa' in e) == ('gpa_class' in e)")"
+expect_eq "device accesses only at the guest's MMIO addresses" True \
+	"$(echo "$d" | events_check every exits "e.get('gpa') in ($W, $R, $L)" --where "'mmio_access' in e")"
+
+# The kernel's count of each access: kvm_mmio's type 0 an unsatisfied
+# read (asked of the VMM), 1 a read (done: by KVM, or the VMM's answer
+# when the vCPU runs again), 2 a write.
+want=$(printf '%d %d %d\n' 0 $((R)) "$reads" 1 $((L)) "$lapic" \
+	1 $((R)) "$reads" 2 $((W)) "$writes" | sort)
+got=$(sed -n 's/^{ type: *\([0-9]*\), gpa: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1 \2 \3/p' \
+	<<<"$hist" | sort)
+expect_eq "ftrace's kvm_mmio: every access, as hvtrace classed it" "$want" "$got"
+
+line=$("$HVCTL" dump $t | grep -m1 " gpa $(printf '0x%x' $W) ")
+case "$line" in
+*" vmm-mmio 4-byte write rip $(field rip_mmio "$r") "*) ;;
+*) fail "dump's line of an MMIO write: $line" ;;
+esac
+echo "  $line"
+
+rep=$("$HVCTL" -j report $t --top 1000) || fail "report failed"
+mem="dict((x['page'], x['memory']) for x in d['top_pages']['entries'])"
+expect_eq "report: each page's memory" \
+	"['vmm-mmio w4', 'vmm-mmio r4', 'kernel-mmio r4', 'ram']" \
+	"$(echo "$rep" | py "[$mem.get(p) for p in ($W & ~0xfff, $R & ~0xfff, $L & ~0xfff, $T)]")"
+expect_eq "report: hot spots at the MMIO write's RIP" "['vmm-mmio w4']" \
+	"$(echo "$rep" | py "[x['memory'] for x in d['top_spots']['entries'] if x.get('rip') == $(field rip_mmio "$r")]")"
+"$HVCTL" report $t | grep -A6 '^Guest-physical pages'
+
+n=$(echo "$d" | events_check count ev)
+expect_eq "babeltrace2 reads every event" "$n" \
+	"$(babeltrace2 $t | grep -c kvm_exit_)"
+expect_eq "module lost" 0 "$(acct lost)"
+check_accounting
+reset_config
