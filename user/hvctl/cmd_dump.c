@@ -136,6 +136,7 @@ static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 	event_view_trace(&v, &ev->e, trace_event_type(ev), ev->ts_ns, ev->cpu,
 			 reason_label(c, &ev->e), vm_label(c, &ev->e),
 			 pre || ev->e.preempt_pid ? trace_comm(&ev->e, comm) : "");
+	event_view_device(&v, c->r);
 	switch (c->fmt) {
 	case FMT_JSON:
 		p = event_json(line, &c->fields, &v);

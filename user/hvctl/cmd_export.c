@@ -197,6 +197,7 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 	name = exit_reason_label(code, sizeof(code), e->isa, e->reason);
 	event_view_trace(&v, e, trace_event_type(ev), ev->ts_ns, ev->cpu, name,
 			 "", trace_comm(e, comm));
+	event_view_device(&v, x->r);
 	p = put_str(line, next_member(x));
 	if (v.mark) {
 		/* A point in time on its thread's track: no duration. */

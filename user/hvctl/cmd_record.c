@@ -22,20 +22,26 @@
 
 #include "client.h"
 #include "duration.h"
+#include "err.h"
 #include "hvctl.h"
+#include "qmp.h"
 #include "trace_format.h"
 #include "trace_write.h"
 #include "vm_seen.h"
+#include "vmm_map.h"
 
 #define POLL_MS		200	/* drain at least this often */
 #define FLUSH_NS	1000000000ULL	/* partial packets reach disk */
 #define NAMES_NS	250000000ULL	/* new VMs named (vm_seen.h) */
+#define QMP_SOCKETS_MAX	64	/* --qmp, at most */
 
 struct rec_opts {
 	const char *dir;
 	uint64_t duration_ns;
 	bool quiet;
 	struct hvc_change ch;	/* thresholds, filters, buffers: one request */
+	const char *qmp[QMP_SOCKETS_MAX];	/* VMM monitors (qmp.h) */
+	unsigned int nr_qmp;
 };
 
 struct rec_state {
@@ -46,6 +52,7 @@ struct rec_state {
 	uint64_t *lost;		/* per CPU, since start */
 	uint64_t lost_total;
 	struct vm_seen vms;
+	struct vmm_map map;	/* the --qmp VMMs' devices */
 	uint64_t vcpus_created;	/* when the VMs were last named */
 	bool failed;
 	uint64_t start;		/* CLOCK_MONOTONIC, recording began */
@@ -198,7 +205,58 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 	if (!f)
 		return -1;
 	vm_seen_write(&st->vms, f);
+	if (fclose(f))
+		ret = -1;
+	if (!st->map.nr)
+		return ret;
+	f = trace_open_file(w, TRACE_SIDE_DIR "/vmm-map.tsv");
+	if (!f)
+		return -1;
+	vmm_map_sort(&st->map);
+	vmm_map_write(&st->map, f);
 	return fclose(f) ? -1 : ret;
+}
+
+/* At the end a VMM may be gone: what it says is a note, not an error. */
+static void note_sink(const char *msg, void *f)
+{
+	fprintf(f, "note: %s; its map from the start is kept\n", msg);
+}
+
+/*
+ * The memory maps of the VMMs --qmp names (vmm_map.h): asked before the
+ * record changes anything (a socket that does not answer is an error,
+ * and nothing happened), and again at its end, when the guest has placed
+ * its devices (firmware and kernel assign PCI BARs while it boots).
+ */
+static int ask_maps(struct rec_state *st, const struct rec_opts *o,
+		    bool at_end)
+{
+	hvc_err_sink sink;
+	void *data;
+	int ret = 0;
+
+	hvc_get_err_sink(&sink, &data);
+	if (at_end)
+		hvc_set_err_sink(note_sink, stderr);
+	for (unsigned int i = 0; i < o->nr_qmp; i++) {
+		char *text = NULL;
+		uint32_t pid;
+
+		if (qmp_memory_tree(o->qmp[i], &pid, &text)) {
+			ret = -1;
+			continue;
+		}
+		if (vmm_map_add_mtree(&st->map, pid, text) < 0) {
+			hvc_err(errno, "%s: %s", o->qmp[i], errno == EINVAL ?
+				"no memory map in QEMU's info mtree" :
+				strerror(errno));
+			ret = -1;
+		}
+		free(text);
+	}
+	hvc_set_err_sink(sink, data);
+	return at_end ? 0 : ret;
 }
 
 static int write_start_files(struct trace_writer *w, const struct trace_env *env)
@@ -353,6 +411,17 @@ static int mode_opt(void *p, const char *opt, const char *v)
 	return ret ? hvctl_change_err(&hvctl_cmd_record, ret) : 0;
 }
 
+static int qmp_opt(void *p, const char *opt, const char *v)
+{
+	struct rec_opts *o = p;
+
+	if (o->nr_qmp == QMP_SOCKETS_MAX)
+		return hvctl_usage_err(&hvctl_cmd_record, "more than %d %s",
+				       QMP_SOCKETS_MAX, opt);
+	o->qmp[o->nr_qmp++] = v;
+	return 0;
+}
+
 /* --pid, --vcpu, ...: the filter of that kind. */
 static int filter_opt(void *p, const char *opt, const char *v)
 {
@@ -372,6 +441,7 @@ static const struct hvctl_opt rec_opts[] = {
 	OPT_CALL("--cpu", filter_opt, NULL),
 	OPT_CALL("--buffer-size", buffer_size_opt, NULL),
 	OPT_CALL("--mode", mode_opt, "discard overwrite"),
+	OPT_CALL("--qmp", qmp_opt, NULL),
 	{ .name = "--quiet", .alias = "-q", .kind = HVCTL_OPT_FLAG,
 	  .off = offsetof(struct rec_opts, quiet) },
 	OPT_END,
@@ -432,8 +502,12 @@ static int record_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = 1;
-	if (hvc_open(&c))
+	if (ask_maps(&st, &o, false)) {
+		vmm_map_free(&st.map);
 		return 1;
+	}
+	if (hvc_open(&c))
+		goto out;
 	if (hvc_open(&events) || hvc_subscribe(events))
 		goto out;
 	if (take_status(c, &st))
@@ -468,6 +542,7 @@ static int record_run(int argc, char **argv)
 	hvc_stop(c);
 	if (!st.failed && drain(c, &st))
 		ret = 1;
+	ask_maps(&st, &o, true);
 	if (write_side_files(st.w, &st, TRACE_SIDE_DIR "/stats-end.json"))
 		ret = 1;
 	if (!o.quiet)
@@ -489,6 +564,7 @@ out:
 	hvc_close(c);
 	free(st.base_lost);
 	vm_seen_free(&st.vms);
+	vmm_map_free(&st.map);
 	free(st.lost);
 	return ret;
 }
@@ -498,7 +574,11 @@ const struct hvctl_cmd hvctl_cmd_record = {
 	.run = record_run,
 	.usage = "-o DIR [--duration D] [--threshold D] [--pid P] [--vcpu LIST]\n"
 		 "                  [--reason NAMES] [--rip MIN-MAX] [--cpu LIST]\n"
-		 "                  [--buffer-size SIZE] [--mode discard|overwrite] [-q]",
+		 "                  [--buffer-size SIZE] [--mode discard|overwrite]\n"
+		 "                  [--qmp SOCKET]... [-q]",
 	.opts = rec_opts,
-	.summary = "record exits to a trace directory (CTF) until --duration or ^C",
+	.summary = "record exits to a trace directory (CTF) until --duration or ^C;\n"
+		   "--qmp SOCKET (a QEMU's QMP monitor, up to 64) keeps that VMM's\n"
+		   "memory map, asked at the start and the end, so the trace names\n"
+		   "the device of each MMIO exit",
 };

@@ -82,6 +82,8 @@ enum top_col {
 	TC_KEY2_TEXT,
 	TC_REASON_TEXT,
 	TC_MEMORY,
+	TC_MEMORY_TEXT,
+	TC_DEVICE,
 	TC_COUNT,
 	TC_TOTAL,
 	TC_MAX,
@@ -98,7 +100,9 @@ static const struct out_col top_cols[TC_NR] = {
 	[TC_KEY_TEXT] = { NULL, NULL, -18, OUT_STR },
 	[TC_KEY2_TEXT] = { NULL, NULL, -18, OUT_STR },
 	[TC_REASON_TEXT] = { NULL, "reason", -24, OUT_STR },
-	[TC_MEMORY] = { "memory", "memory", -21, OUT_STR },
+	[TC_MEMORY] = { "memory", NULL, 0, OUT_STR },
+	[TC_MEMORY_TEXT] = { NULL, "memory", -21, OUT_STR },
+	[TC_DEVICE] = { "device", NULL, 0, OUT_STR },
 	[TC_COUNT] = { "count", "exits", 12, OUT_U64 },
 	[TC_TOTAL] = { "total_ns", "time", 10, OUT_DUR },
 	[TC_MAX] = { "max_ns", "max", 9, OUT_DUR },
@@ -608,8 +612,10 @@ static void top_columns(struct out_col *cols, const struct top_kind *k)
 		cols[TC_REASON].key = NULL;
 		cols[TC_REASON_TEXT].head = "";
 	}
-	if (!k->memory)
-		cols[TC_MEMORY].key = cols[TC_MEMORY].head = NULL;
+	if (!k->memory) {
+		cols[TC_MEMORY].key = cols[TC_DEVICE].key = NULL;
+		cols[TC_MEMORY_TEXT].head = NULL;
+	}
 }
 
 static int print_top(struct out *o, const struct report *rep, enum rep_table_id id,
@@ -621,7 +627,7 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int n, i = 0;
-	char key[48], key2[24], tp[64], mem[64];
+	char key[48], key2[24], tp[64], mem[64], mem_text[160];
 
 	if (rep_iter_start(&it, rep, id, REP_BY_TIME))
 		return -1;
@@ -662,6 +668,12 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 		c[TC_REASON] = cell_s(reason);
 		c[TC_REASON_TEXT].s = reason;
 		c[TC_MEMORY] = cell_s(gpa_hits_text(mem, sizeof(mem), e.aux));
+		/* The devices of the page, in the text column: "... (edu)". */
+		snprintf(mem_text, sizeof(mem_text), e.device[0] ? "%s (%s)" :
+			 "%s", mem, e.device);
+		c[TC_MEMORY_TEXT] = cell_s(mem_text);
+		if (e.device[0])
+			c[TC_DEVICE] = cell_s(e.device);
 		c[TC_COUNT] = cell_u(e.count);
 		c[TC_TOTAL] = cell_u(e.total_ns);
 		c[TC_MAX] = cell_u(e.max_ns);

@@ -4,6 +4,9 @@
 
 #include "gpa_class.h"
 
+_Static_assert(GPA_HIT_CLASSES == (1U << GPA_RAM | 1U << GPA_KERNEL_MMIO |
+				   1U << GPA_VMM_MMIO), "the classes' bits");
+
 static const char *const class_names[] = {
 	[GPA_RAM] = "ram",
 	[GPA_KERNEL_MMIO] = "kernel-mmio",

@@ -51,6 +51,7 @@ const char *mmio_access_name(uint64_t flags);
  * A row's hits: bit (1 << class) per class seen, then the directions,
  * then one bit per length (1, 2, 4, 8, 16 bytes; any other; not told).
  */
+#define GPA_HIT_CLASSES		0xeU	/* 1 << GPA_RAM ... GPA_VMM_MMIO */
 #define GPA_HIT_READ		(1U << 4)
 #define GPA_HIT_WRITE		(1U << 5)
 #define GPA_HIT_LEN_SHIFT	8	/* bit 8 + log2(length) */

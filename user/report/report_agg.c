@@ -18,6 +18,7 @@
 /* The engine itself (or its test): its private state. */
 #define HVCTL_REPORT_ENGINE
 #include "report_engine.h"
+#include "trace_read.h"
 #include "util.h"
 
 
@@ -1213,6 +1214,10 @@ static void row_of(const struct report *rep, enum rep_table_id id,
 	} else if (id == REP_T_VCPUS) {
 		row->top_reason = rep->vcpu_top[slot];
 		row->top_reason_ns = rep->vcpu_top_ns[slot];
+	} else if ((id == REP_T_PAGES || id == REP_T_SPOTS) &&
+		   (e->aux & ~(1U << GPA_RAM) & GPA_HIT_CLASSES)) {
+		trace_devices_in(rep->reader, e->key, e->key | 0xfff,
+				 row->device, sizeof(row->device));
 	}
 }
 

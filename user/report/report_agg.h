@@ -129,6 +129,11 @@ struct rep_row {
 	const struct rep_preemptor *top;
 	unsigned int top_reason;
 	uint64_t top_reason_ns;
+	/*
+	 * Pages and hot spots with device accesses: the devices the VMMs'
+	 * maps (record --qmp) have on the page, "a|b" if they differ.
+	 */
+	char device[64];
 };
 
 /* What a table holds: LIMIT keys at most, USED of them, OTHER the rest. */

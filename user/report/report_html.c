@@ -836,6 +836,11 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 		if (memory) {
 			fputs("<td class=\"l\">", p->f);
 			text(p->f, gpa_hits_text(mem, sizeof(mem), e.aux));
+			if (e.device[0]) {
+				fputs(" (", p->f);
+				text(p->f, e.device);
+				fputc(')', p->f);
+			}
 			fputs("</td>", p->f);
 		}
 		fprintf(p->f, "<td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
@@ -869,7 +874,7 @@ static int preempted_spots(struct page *p)
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int i = 0;
-	char line[256];
+	char line[512];
 
 	if (rep_iter_start(&it, p->rep, REP_T_SPOTS, REP_BY_PREEMPTOR))
 		return -1;

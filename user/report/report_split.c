@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "duration.h"
+#include "gpa_class.h"
 #include "output.h"
 #include "put.h"
 #include "report_split.h"
@@ -247,21 +248,26 @@ int rep_print_preemptors(struct out *o, const struct report *rep, unsigned int t
 }
 
 /*
- * "NPF at page 0xfebf0000 from rip 0xffffffff81603000: 305 exits,
- *  45.6ms, 41.2% runnable; noisy-batch (31337) ran for 38.2% of that time"
+ * "NPF at page 0xfebf0000 (vmm-mmio w4: edu-mmio) from rip
+ *  0xffffffff81603000: 305 exits, 45.6ms, 41.2% runnable; noisy-batch
+ *  (31337) ran for 38.2% of that time"
  */
 const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
 			  char *buf, size_t len)
 {
 	const struct rep_split *s = e->split;
 	const struct rep_preemptor *p = e->top;
-	char w[48], t[16], rip[40] = "";
+	char w[48], t[16], rip[40] = "", hits[64], mem[136] = "";
 
 	if (e->key2 != REP_NO_RIP)
 		snprintf(rip, sizeof(rip), " from rip 0x%" PRIx64, e->key2);
-	snprintf(buf, len, "%s at page 0x%" PRIx64 "%s: %" PRIu64 " exits, %s, "
-		 "%.1f%% runnable; %s ran for %.1f%% of that time",
-		 report_reason_name(rep, e->reason), e->key, rip, e->count,
+	if (e->aux)
+		snprintf(mem, sizeof(mem), " (%s%s%s)",
+			 gpa_hits_text(hits, sizeof(hits), e->aux),
+			 e->device[0] ? ": " : "", e->device);
+	snprintf(buf, len, "%s at page 0x%" PRIx64 "%s%s: %" PRIu64 " exits, "
+		 "%s, %.1f%% runnable; %s ran for %.1f%% of that time",
+		 report_reason_name(rep, e->reason), e->key, mem, rip, e->count,
 		 duration_str(t, e->total_ns),
 		 time_share(s->part_ns[REP_RUNNABLE], e->total_ns),
 		 p ? who(p, w, sizeof(w)) : "nobody noted",
@@ -274,7 +280,7 @@ int rep_print_preempted_spots(struct out *o, const struct report *rep, unsigned 
 	struct rep_iter it;
 	struct rep_row e;
 	unsigned int i = 0;
-	char line[256];
+	char line[512], hits[64];
 
 	if (rep_iter_start(&it, rep, REP_T_SPOTS, REP_BY_PREEMPTOR))
 		return -1;
@@ -289,6 +295,10 @@ int rep_print_preempted_spots(struct out *o, const struct report *rep, unsigned 
 		out_u64(o, "page", NULL, e.key);
 		if (e.key2 != REP_NO_RIP)
 			out_u64(o, "rip", NULL, e.key2);
+		out_str(o, "memory", NULL, gpa_hits_text(hits, sizeof(hits),
+							  e.aux));
+		if (e.device[0])
+			out_str(o, "device", NULL, e.device);
 		out_u64(o, "count", NULL, e.count);
 		out_u64(o, "total_ns", NULL, e.total_ns);
 		rep_out_split(o, rep, e.split, e.total_ns);

@@ -16,6 +16,7 @@
 #include "put.h"
 #include "time_parts.h"
 #include "trace_format.h"
+#include "trace_read.h"
 #include "util.h"
 
 #define F(key, kind, when, member, in) \
@@ -72,6 +73,7 @@ const struct event_field event_fields[] = {
 	F("gpa_class", EF_STR, EF_GPA_CLASS, gpa_class, ALL & ~EF_CSV),
 	F("mmio_access", EF_STR, EF_MMIO, mmio_access, ALL & ~EF_CSV),
 	F("mmio_len", EF_U64, EF_MMIO_LEN, mmio_len, ALL & ~EF_CSV),
+	F("device", EF_STR, EF_DEVICE, device, ALL & ~EF_CSV),
 	/* Guest marks: past the columns of traces without them. */
 	F("mark_id", EF_U64, EF_MARK, mark_id, ALL),
 	F("guest_tsc", EF_U64, EF_MARK, guest_tsc, ALL),
@@ -163,6 +165,13 @@ static void view_gpa_class(struct event_view *v)
 	v->gpa_class = exit ? gpa_class_name(gpa_class_of(v->flags)) : NULL;
 	v->mmio_access = exit ? mmio_access_name(v->flags) : NULL;
 	v->mmio_len = mmio_len(v->flags);
+	v->device = NULL;
+}
+
+void event_view_device(struct event_view *v, const struct trace_reader *r)
+{
+	if (v->gpa_class && (v->flags & HVTRACE_EVF_ADDR_GPA))
+		v->device = trace_device(r, v->vm_pid, v->addr);
 }
 
 static const char *type_word(unsigned int type)
@@ -329,6 +338,11 @@ static char *text_exit(char *p, const struct event_view *v)
 	if (v->gpa_class) {
 		*p++ = ' ';
 		p = put_str(p, v->gpa_class);
+	}
+	if (v->device) {
+		p = put_str(p, " (");
+		p = put_str(p, v->device);
+		*p++ = ')';
 	}
 	if (v->mmio_access) {
 		*p++ = ' ';

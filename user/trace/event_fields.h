@@ -19,6 +19,7 @@
 #include <linux/hvtrace.h>
 
 struct hvtrace_event;
+struct trace_reader;
 struct trace_record;
 
 /* One event, from a ring (drain) or a trace (dump, export). */
@@ -37,6 +38,7 @@ struct event_view {
 	const char *gpa_class;
 	const char *mmio_access;	/* "read", ...; NULL: no device access */
 	uint64_t mmio_len;		/* the first access's bytes, 0: untold */
+	const char *device;		/* the VMM's name of the GPA, or NULL */
 	uint64_t rip;
 	const char *vm;			/* trace_vm_label() */
 	uint64_t vm_id, vm_pid, vcpu, tid, cpu_exit, cpu, flags;
@@ -70,6 +72,7 @@ enum event_when {
 	EF_GPA_CLASS,	/* flags: HVTRACE_EVF_ADDR_GPA or HVTRACE_EVF_MMIO */
 	EF_MMIO,	/* flags: HVTRACE_EVF_MMIO */
 	EF_MMIO_LEN,	/* flags: HVTRACE_EVF_MMIO, a length told */
+	EF_DEVICE,	/* the VMM named the GPA's region (trace_device()) */
 	EF_PREEMPTOR,	/* a preemption record, or an exit with a preemptor */
 	EF_MARK,	/* a guest mark */
 };
@@ -93,7 +96,7 @@ struct event_field {
 	unsigned int lead;
 };
 
-#define EVENT_NR_FIELDS 44
+#define EVENT_NR_FIELDS 45
 extern const struct event_field event_fields[];
 
 /*
@@ -122,6 +125,8 @@ static inline bool event_field_present(const struct event_field *f,
 		return v->mmio_access;
 	case EF_MMIO_LEN:
 		return v->mmio_access && v->mmio_len;
+	case EF_DEVICE:
+		return v->device;
 	case EF_PREEMPTOR:
 		return v->preempt || v->preempt_pid;
 	case EF_MARK:
@@ -150,6 +155,12 @@ static inline const char *event_field_str(const struct event_field *f,
  */
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 		     const char *reason, const char *vm, const char *comm);
+/*
+ * The device V's GPA is in, as its VMM names it (trace_device()), for an
+ * exit that says what its GPA hit: set after event_view_trace().
+ */
+void event_view_device(struct event_view *v, const struct trace_reader *r);
+
 /*
  * The view of a trace's record of TYPE (HVTRACE_EV_*: trace_event_type())
  * that re-entered at ENTRY_NS on CPU; REASON, VM and COMM are its labels.
@@ -197,8 +208,8 @@ char *event_json(char *p, const struct event_fmt *f,
  *   rip 0x... 312.4us: handling 12.1us vmm 200.0us halt 0ns runnable
  *   100.3us other 0ns guest 5.0us; preempted by stress-ng (4242)
  *   for 100.3us
- * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 NPF gpa 0xd0000000 write
- *   rsvd vmm-mmio 4-byte write rip 0x... 80.1us: ...
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 NPF gpa 0xfea00000 write
+ *   rsvd vmm-mmio (edu-mmio) 4-byte write rip 0x... 80.1us: ...
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 preempted 1.20ms by
  *   stress-ng (4242); in NPF gpa 0x7ff82000 write rip 0x...
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 mark 7 rip 0x1088 guest

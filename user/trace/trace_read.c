@@ -15,6 +15,9 @@
  *   packet failing the checks               skipped whole (a warning)
  *   event breaking a plausibility rule      returned, counted (a warning)
  *   vms.tsv missing, not regular, too large no names (a warning)
+ *   vmm-map.tsv not regular, too large      no device names (a warning);
+ *                                           missing: none asked (record
+ *                                           --qmp), nothing said
  *
  * With TRACE_STRICT every "(a warning)" but vms.tsv's is an error. Side
  * files and the metadata are read only if stat() and then fstat() of a
@@ -34,6 +37,7 @@
 
 #include "trace_check.h"
 #include "trace_read.h"
+#include "vmm_map.h"
 
 /*
  * Reading 32 packets per call rather than one takes about a third off the
@@ -107,6 +111,7 @@ struct trace_reader {
 	struct trace_vm *vms;		/* in vms.tsv order */
 	unsigned int nr_vms;
 	const struct trace_vm **by_pid, **by_id;
+	struct vmm_map devices;		/* vmm-map.tsv, sorted */
 
 	struct trace_info info;
 	uint64_t odd[TRACE_NR_ODD];	/* implausible events per rule */
@@ -526,6 +531,74 @@ static int load_vms(struct trace_reader *r)
 	return index_vms(r);
 }
 
+/* The devices of the VMMs record was given (vmm_map.h), if any. */
+static int load_devices(struct trace_reader *r)
+{
+	char path[4096], *text;
+	const char *why;
+	size_t len;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/" TRACE_SIDE_DIR "/vmm-map.tsv",
+		 r->dir);
+	text = read_side(path, &len, &why);
+	if (!text && errno == ENOENT)
+		return 0;
+	if (!text) {
+		side_warning(r, "%s: %s, not read: devices are not named",
+			     path, why);
+		return 0;
+	}
+	bad = vmm_map_add_tsv(&r->devices, text);
+	free(text);
+	if (bad < 0)
+		return fail(r, "out of memory");
+	if (bad)
+		side_warning(r, "%s: %d line%s not understood, skipped", path,
+			     bad, bad == 1 ? "" : "s");
+	vmm_map_sort(&r->devices);
+	return 0;
+}
+
+const char *trace_device(const struct trace_reader *r, uint32_t pid,
+			 uint64_t gpa)
+{
+	const struct vmm_region *d = r ? vmm_map_find(&r->devices, pid, gpa) :
+				     NULL;
+
+	return d ? d->name : NULL;
+}
+
+unsigned int trace_devices_in(const struct trace_reader *r, uint64_t start,
+			      uint64_t end, char *buf, size_t len)
+{
+	unsigned int n = 0;
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned int i = 0; r && i < r->devices.nr; i++) {
+		const struct vmm_region *d = &r->devices.r[i];
+		bool seen = false;
+
+		if (d->end < start || d->start > end)
+			continue;
+		/* Named once: the same device in several VMMs. */
+		for (unsigned int j = 0; j < i && !seen; j++) {
+			const struct vmm_region *e = &r->devices.r[j];
+
+			seen = e->end >= start && e->start <= end &&
+			       !strcmp(e->name, d->name);
+		}
+		if (seen)
+			continue;
+		used += snprintf(buf + used, used < len ? len - used : 0,
+				 "%s%s", n ? "|" : "", d->name);
+		n++;
+	}
+	return n;
+}
+
 static const struct trace_vm *vm_search(const struct trace_vm *const *v,
 					unsigned int n, uint32_t key,
 					bool by_pid)
@@ -719,8 +792,9 @@ struct trace_reader *trace_open(const char *dir, unsigned int flags,
 		fail(r, "cannot open trace %s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		fail(r, "not an hvtrace trace (not a directory): %s", dir);
-	else if (!load_metadata(r) && !find_streams(r) && !open_streams(r))
-		load_vms(r);
+	else if (!load_metadata(r) && !find_streams(r) && !open_streams(r) &&
+		 !load_vms(r))
+		load_devices(r);
 	if (r->failed) {
 		snprintf(err, errlen, "%s", r->err);
 		trace_close(r);
@@ -744,6 +818,7 @@ void trace_close(struct trace_reader *r)
 	free(r->vms);
 	free(r->by_pid);
 	free(r->by_id);
+	vmm_map_free(&r->devices);
 	free(r->dir);
 	free(r);
 }

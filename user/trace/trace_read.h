@@ -176,6 +176,19 @@ bool trace_side_vm(const char *dir, uint32_t vm_id, struct trace_vm *vm);
 const char *trace_vm_label(const struct trace_reader *r, uint32_t vm_id,
 			   uint32_t pid, char *buf, size_t len);
 unsigned int trace_nr_vms(const struct trace_reader *r);
+/*
+ * The device the VMM PID emulates at GPA, as it names it (vmm-map.tsv:
+ * record --qmp), or NULL: not known. R NULL: none.
+ */
+const char *trace_device(const struct trace_reader *r, uint32_t pid,
+			 uint64_t gpa);
+/*
+ * The devices of any VMM in vmm-map.tsv that overlap guest-physical
+ * START..END, each name once, joined by '|' into BUF (cut to LEN):
+ * returns how many.
+ */
+unsigned int trace_devices_in(const struct trace_reader *r, uint64_t start,
+			      uint64_t end, char *buf, size_t len);
 const struct trace_vm *trace_vm_at(const struct trace_reader *r,
 				   unsigned int i);
 
