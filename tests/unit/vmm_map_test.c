@@ -12,7 +12,8 @@
 
 /*
  * QEMU 7.2's answer (Debian 12) for -M pc -device edu, cut; the I/O
- * space first, as QEMU prints it, and KVM's notes as under KVM.
+ * space first, as QEMU prints it, KVM's notes as under KVM, and the
+ * monitor's "\r\n" line ends on some lines.
  */
 static const char mtree[] =
 	"FlatView #0\n"
@@ -29,10 +30,10 @@ static const char mtree[] =
 	"  00000000000a0000-00000000000bffff (prio 1, i/o): vga-lowmem\n"
 	"  00000000000c0000-00000000000cafff (prio 0, rom): pc.ram @00000000000c0000 KVM\n"
 	"  0000000000100000-0000000007ffffff (prio 0, ram): pc.ram @0000000000100000 KVM\n"
-	"  00000000fea00000-00000000feafffff (prio 1, i/o): edu-mmio\n"
+	"  00000000fea00000-00000000feafffff (prio 1, i/o): edu-mmio\r\n"
 	"  00000000feb70180-00000000feb703ff (prio 1, i/o): vga.mmio @0000000000000180\n"
 	"  00000000feb70500-00000000feb70515 (prio 0, i/o): bochs dispi interface\n"
-	"  00000000fee00000-00000000feefffff (prio 4096, i/o): kvm-apic-msi\n"
+	"  00000000fee00000-00000000feefffff (prio 4096, i/o): kvm-apic-msi\r\n"
 	"\n"
 	"FlatView #4\n"
 	" AS \"e1000\", root: bus master container\n"

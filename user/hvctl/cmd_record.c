@@ -34,6 +34,7 @@
 #define FLUSH_NS	1000000000ULL	/* partial packets reach disk */
 #define NAMES_NS	250000000ULL	/* new VMs named (vm_seen.h) */
 #define QMP_SOCKETS_MAX	64	/* --qmp, at most */
+#define MAPS_NS		1000000000ULL	/* the VMMs' maps asked again */
 
 struct rec_opts {
 	const char *dir;
@@ -53,6 +54,8 @@ struct rec_state {
 	uint64_t lost_total;
 	struct vm_seen vms;
 	struct vmm_map map;	/* the --qmp VMMs' devices */
+	/* --qmp sockets whose VMM is gone: not asked again until the end. */
+	bool qmp_silent[QMP_SOCKETS_MAX];
 	uint64_t vcpus_created;	/* when the VMs were last named */
 	bool failed;
 	uint64_t start;		/* CLOCK_MONOTONIC, recording began */
@@ -217,33 +220,50 @@ static int write_side_files(struct trace_writer *w, struct rec_state *st,
 	return fclose(f) ? -1 : ret;
 }
 
-/* At the end a VMM may be gone: what it says is a note, not an error. */
+/* Later a VMM may be gone: what it says is a note, not an error. */
 static void note_sink(const char *msg, void *f)
 {
-	fprintf(f, "note: %s; its map from the start is kept\n", msg);
+	fprintf(f, "note: %s; its last map is kept\n", msg);
 }
+
+/* While recording, a VMM that does not answer keeps its last map. */
+static void quiet_sink(const char *msg, void *data)
+{
+	(void)msg;
+	(void)data;
+}
+
+enum ask { ASK_START, ASK_AGAIN, ASK_END };
 
 /*
  * The memory maps of the VMMs --qmp names (vmm_map.h): asked before the
  * record changes anything (a socket that does not answer is an error,
- * and nothing happened), and again at its end, when the guest has placed
- * its devices (firmware and kernel assign PCI BARs while it boots).
+ * and nothing happened), then each MAPS_NS and at the end, each answer
+ * replacing the VMM's map: firmware and kernel place PCI BARs while the
+ * guest boots, and a VMM may be gone by the end (said then).
  */
 static int ask_maps(struct rec_state *st, const struct rec_opts *o,
-		    bool at_end)
+		    enum ask when)
 {
 	hvc_err_sink sink;
 	void *data;
-	int ret = 0;
+	int ret = 0, err;
 
 	hvc_get_err_sink(&sink, &data);
-	if (at_end)
+	if (when == ASK_AGAIN)
+		hvc_set_err_sink(quiet_sink, NULL);
+	else if (when == ASK_END)
 		hvc_set_err_sink(note_sink, stderr);
 	for (unsigned int i = 0; i < o->nr_qmp; i++) {
 		char *text = NULL;
 		uint32_t pid;
 
-		if (qmp_memory_tree(o->qmp[i], &pid, &text)) {
+		if (when == ASK_AGAIN && st->qmp_silent[i])
+			continue;
+		err = qmp_memory_tree(o->qmp[i], &pid, &text);
+		if (err) {
+			/* Gone (no socket, nobody listening); slow: again. */
+			st->qmp_silent[i] = err == -ENOENT || err == -ECONNREFUSED;
 			ret = -1;
 			continue;
 		}
@@ -256,7 +276,7 @@ static int ask_maps(struct rec_state *st, const struct rec_opts *o,
 		free(text);
 	}
 	hvc_set_err_sink(sink, data);
-	return at_end ? 0 : ret;
+	return when == ASK_START ? ret : 0;
 }
 
 static int write_start_files(struct trace_writer *w, const struct trace_env *env)
@@ -323,7 +343,7 @@ static int record_loop(struct hvc *c, struct hvc *events,
 		       struct rec_state *st, const struct rec_opts *o)
 {
 	uint64_t start = st->start, last_flush = start;
-	uint64_t last_progress = start, last_names = start;
+	uint64_t last_progress = start, last_names = start, last_maps = start;
 	bool tty = !o->quiet && isatty(STDERR_FILENO);
 	struct pollfd pfd = { .fd = hvc_fd(events), .events = POLLIN };
 
@@ -347,6 +367,10 @@ static int record_loop(struct hvc *c, struct hvc *events,
 			if (name_live_vms(c, st))
 				return -1;
 			last_names = now;
+		}
+		if (o->nr_qmp && now - last_maps >= MAPS_NS) {
+			ask_maps(st, o, ASK_AGAIN);
+			last_maps = now;
 		}
 		if (now - last_flush >= FLUSH_NS) {
 			if (trace_flush(st->w))
@@ -502,7 +526,7 @@ static int record_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = 1;
-	if (ask_maps(&st, &o, false)) {
+	if (ask_maps(&st, &o, ASK_START)) {
 		vmm_map_free(&st.map);
 		return 1;
 	}
@@ -542,7 +566,7 @@ static int record_run(int argc, char **argv)
 	hvc_stop(c);
 	if (!st.failed && drain(c, &st))
 		ret = 1;
-	ask_maps(&st, &o, true);
+	ask_maps(&st, &o, ASK_END);
 	if (write_side_files(st.w, &st, TRACE_SIDE_DIR "/stats-end.json"))
 		ret = 1;
 	if (!o.quiet)
@@ -579,6 +603,6 @@ const struct hvctl_cmd hvctl_cmd_record = {
 	.opts = rec_opts,
 	.summary = "record exits to a trace directory (CTF) until --duration or ^C;\n"
 		   "--qmp SOCKET (a QEMU's QMP monitor, up to 64) keeps that VMM's\n"
-		   "memory map, asked at the start and the end, so the trace names\n"
-		   "the device of each MMIO exit",
+		   "memory map, asked at the start (it must answer), each second\n"
+		   "and at the end, so the trace names the device of each MMIO exit",
 };

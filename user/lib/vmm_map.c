@@ -37,10 +37,13 @@ static void drop_pid(struct vmm_map *m, uint32_t pid)
  */
 static bool parse_region(const char *text, struct vmm_region *r)
 {
-	/* One line, terminated: sscanf would measure the whole text. */
+	/*
+	 * One line, terminated (sscanf would measure the whole text), less
+	 * the monitor's line end ("\r\n").
+	 */
 	char line[256];
 	const char *p, *name;
-	size_t len = strcspn(text, "\n");
+	size_t len = strcspn(text, "\r\n");
 	int n = 0;
 
 	if (len >= sizeof(line))

@@ -51,7 +51,8 @@
 # (booting takes 10 to 25 s, 45 under load), and shows a hung boot's
 # console; make check runs the test with no other VM beside
 # (tests/check). QLG_CPU (the -cpu model) and QLG_APPEND (more of the
-# kernel's command line) are for such experiments.
+# kernel's command line) are for such experiments; QLG_QEMU_ARGS are
+# more of QEMU's (a device, a monitor: 79-qemu-mmio-device.t).
 
 QLG_INITRD=$HVT_ROOT/build/qemu-linux-guest/initramfs.cpio
 # The VM's name and UUID, as libvirt passes them (hvctl shows them).
@@ -93,7 +94,7 @@ qlg_start() {
 		-no-reboot -serial "file:$out" \
 		-kernel "$kernel" -initrd "$QLG_INITRD" \
 		-append "console=ttyS0 quiet panic=-1 no-kvmclock i8042.nokbd i8042.noaux i8042.nopnp ${QLG_APPEND:+$QLG_APPEND }hvmark.n=$n hvmark.id=$id" \
-		</dev/null >"$out.qemu" 2>&1 &
+		${QLG_QEMU_ARGS:-} </dev/null >"$out.qemu" 2>&1 &
 	QLG_PID=$!
 	QLG_PIDS+="${QLG_PIDS:+ }$QLG_PID"
 }
