@@ -21,6 +21,8 @@
 #define HVT_BENCH_VCPU_STAT	BIT(3)	/* per vCPU: count, time, min, max, guest time */
 #define HVT_BENCH_VCPU_RSN	BIT(4)	/* per vCPU and reason: count, time */
 #define HVT_BENCH_RDTSC		BIT(5)	/* the clock: a bare rdtsc, unscaled */
+/* Device accesses: the kvm_mmio, kvm_fast_mmio probes, KVM_EXIT_MMIO's flag. */
+#define HVT_BENCH_MMIO		BIT(6)
 
 #define hvt_bench_skip(part)	((HVT_BENCH_SKIP & (part)) != 0)
 
