@@ -48,13 +48,19 @@ static __always_inline void hvt_exit_info_none(struct hvt_vcpu *v)
 	v->isa = HVTRACE_ISA_UNKNOWN;
 }
 
-/* The address an SVM exit of reason R is about: its flag, or 0. */
+/*
+ * HVTRACE_EVF_GPA_CLASS while the device-access probes are attached
+ * (probe_vcpu_run.c), else 0: what a GPA fault's flags take.
+ */
+extern u16 hvt_gpa_class;
+
+/* The address an SVM exit of reason R is about: its flags, or 0. */
 static __always_inline u16 hvt_svm_exit_addr(struct kvm_vcpu *vcpu,
 					     struct hvt_vcpu *v, u32 r)
 {
 	if (r == HVT_SVM_EXIT_NPF) {
 		v->addr = v->info2;
-		return HVTRACE_EVF_ADDR_GPA;
+		return HVTRACE_EVF_ADDR_GPA | READ_ONCE(hvt_gpa_class);
 	}
 	if (r == HVT_SVM_EXIT_MSR) {
 		v->addr = hvt_vcpu_ecx(vcpu);
@@ -174,7 +180,7 @@ static inline void hvt_exit_mmio(struct hvt_vcpu *v, u16 access,
 		v->addr = gpa;
 		f |= HVTRACE_EVF_ADDR_GPA;
 	}
-	v->flags = f | access;
+	v->flags = f | access | READ_ONCE(hvt_gpa_class);
 }
 
 #endif /* _HVT_EXIT_INFO_H */

@@ -110,7 +110,7 @@ static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 
 	if (v && v->split.in_exit && !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
 		v->addr = fault_address;
-		v->flags |= HVTRACE_EVF_ADDR_GPA;
+		v->flags |= HVTRACE_EVF_ADDR_GPA | READ_ONCE(hvt_gpa_class);
 	}
 }
 

@@ -30,6 +30,7 @@
 #include "compat/kvm_symbols.h"
 #include "compat/kvm_vcpu.h"
 #include "compat/tracepoint_module.h"
+#include "bench.h"
 #include "exit_info.h"
 #include "probes.h"
 #include "threads.h"
@@ -52,7 +53,8 @@ static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
 
 	if (!v)
 		return;
-	if (reason == KVM_EXIT_MMIO && v->split.in_exit)
+	if (!hvt_bench_skip(HVT_BENCH_MMIO) &&
+	    reason == KVM_EXIT_MMIO && v->split.in_exit)
 		v->flags |= HVTRACE_EVF_MMIO_VMM;
 	hvt_time_to_user(&v->split);
 }
@@ -125,16 +127,35 @@ static struct kprobe run_kprobe = {
 
 static bool run_kprobe_on;
 
+u16 hvt_gpa_class;
+
+/*
+ * bench: the part of the exit path (kmod/bench.h) a probe belongs to;
+ * gpa: needed to tell what a GPA fault hit (hvt_gpa_class).
+ */
 static struct {
 	const char *name;
 	void *probe;
+	unsigned long bench;
+	bool gpa;
 	struct tracepoint *tp;
 } kvm_probes[] = {
-	{ "kvm_userspace_exit", hvt_on_userspace_exit },
-	{ "kvm_mmio", hvt_on_mmio },
-	{ "kvm_fast_mmio", hvt_on_fast_mmio },
+	{ "kvm_userspace_exit", hvt_on_userspace_exit, .gpa = true },
+	{ "kvm_mmio", hvt_on_mmio, HVT_BENCH_MMIO, true },
+	{ "kvm_fast_mmio", hvt_on_fast_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
 };
+
+/* GPA faults say what they hit only while every probe needed is on. */
+static void gpa_class_update(void)
+{
+	u16 on = HVTRACE_EVF_GPA_CLASS;
+
+	for (unsigned int j = 0; j < ARRAY_SIZE(kvm_probes); j++)
+		if (kvm_probes[j].gpa && !kvm_probes[j].tp)
+			on = 0;
+	WRITE_ONCE(hvt_gpa_class, on);
+}
 
 static void kvm_probes_attach(struct tp_module *tm)
 {
@@ -146,7 +167,8 @@ static void kvm_probes_attach(struct tp_module *tm)
 		struct tracepoint *tp = hvt_module_tracepoint(mod, i);
 
 		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++) {
-			if (kvm_probes[j].tp || strcmp(tp->name, kvm_probes[j].name))
+			if (kvm_probes[j].tp || strcmp(tp->name, kvm_probes[j].name) ||
+			    hvt_bench_skip(kvm_probes[j].bench))
 				continue;
 			err = tracepoint_probe_register(tp, kvm_probes[j].probe,
 							NULL);
@@ -157,6 +179,7 @@ static void kvm_probes_attach(struct tp_module *tm)
 				kvm_probes[j].tp = tp;
 		}
 	}
+	gpa_class_update();
 }
 
 static void kvm_probes_detach(struct tp_module *tm)
@@ -171,6 +194,7 @@ static void kvm_probes_detach(struct tp_module *tm)
 		tracepoint_probe_unregister(tp, kvm_probes[j].probe, NULL);
 		kvm_probes[j].tp = NULL;
 	}
+	gpa_class_update();
 }
 
 static int hvt_tp_module_event(struct notifier_block *nb, unsigned long val,

@@ -174,7 +174,7 @@ static void npf(struct hvtrace_event *e, bool vmx)
 		e->info2 = gpa;
 	}
 	e->addr = gpa;
-	e->flags |= HVTRACE_EVF_ADDR_GPA;
+	e->flags |= HVTRACE_EVF_ADDR_GPA | HVTRACE_EVF_GPA_CLASS;
 	/*
 	 * What each page is: RAM, a device KVM emulates or one the VMM
 	 * does; accesses of 1 to 8 bytes (from the GPA's bits: the random

@@ -9,7 +9,8 @@
 #include "unit.h"
 
 #define LEN(n)	((uint64_t)(n) << HVTRACE_EVF_MMIO_LEN_SHIFT)
-#define GPA	HVTRACE_EVF_ADDR_GPA
+#define GPA	(HVTRACE_EVF_ADDR_GPA | HVTRACE_EVF_GPA_CLASS)
+#define CLS	HVTRACE_EVF_GPA_CLASS
 #define RD	HVTRACE_EVF_MMIO_READ
 #define WR	HVTRACE_EVF_MMIO_WRITE
 #define VMM	HVTRACE_EVF_MMIO_VMM
@@ -22,7 +23,12 @@ static void test_class(void)
 	CHECK_INT(gpa_class_of(GPA | WR | LEN(4)), GPA_KERNEL_MMIO);
 	CHECK_INT(gpa_class_of(GPA | RD | VMM | LEN(4)), GPA_VMM_MMIO);
 	/* A device access without a GPA (an emulated instruction). */
-	CHECK_INT(gpa_class_of(WR | LEN(2)), GPA_KERNEL_MMIO);
+	CHECK_INT(gpa_class_of(CLS | WR | LEN(2)), GPA_KERNEL_MMIO);
+	/* Not followed (an older module): nothing said, whatever the bits. */
+	CHECK_INT(gpa_class_of(HVTRACE_EVF_ADDR_GPA), GPA_NONE);
+	CHECK_INT(gpa_class_of(HVTRACE_EVF_ADDR_GPA | WR | VMM | LEN(4)),
+		  GPA_NONE);
+	CHECK(mmio_access_name(HVTRACE_EVF_ADDR_GPA | WR) == NULL);
 	/* KVM_EXIT_MMIO alone says nothing of an access: as no access. */
 	CHECK_INT(gpa_class_of(GPA | VMM), GPA_RAM);
 	CHECK(gpa_class_name(GPA_NONE) == NULL);
@@ -30,11 +36,11 @@ static void test_class(void)
 	CHECK_STR(gpa_class_name(GPA_KERNEL_MMIO), "kernel-mmio");
 	CHECK_STR(gpa_class_name(GPA_VMM_MMIO), "vmm-mmio");
 	CHECK(mmio_access_name(GPA | VMM) == NULL);
-	CHECK_STR(mmio_access_name(RD), "read");
-	CHECK_STR(mmio_access_name(WR), "write");
-	CHECK_STR(mmio_access_name(RD | WR), "read-write");
+	CHECK_STR(mmio_access_name(CLS | RD), "read");
+	CHECK_STR(mmio_access_name(CLS | WR), "write");
+	CHECK_STR(mmio_access_name(CLS | RD | WR), "read-write");
 	/* The length's bits, and no more of the flags. */
-	CHECK_INT(mmio_len(GPA | WR | LEN(31) | (1U << 14)), 31);
+	CHECK_INT(mmio_len(GPA | WR | LEN(15) | (1U << 14)), 15);
 	CHECK_INT(mmio_len(GPA | WR), 0);
 	CHECK_INT(HVTRACE_EVF_MMIO_LEN & __HVTRACE_EVF_ALL,
 		  HVTRACE_EVF_MMIO_LEN);
@@ -59,10 +65,13 @@ static void test_hits(void)
 	CHECK_STR(hits_text(gpa_hits(GPA | RD | LEN(4))), "kernel-mmio r4");
 	/* Every length a bit of its own; the rest named as such. */
 	h = gpa_hits(GPA | RD | LEN(1)) | gpa_hits(GPA | WR | LEN(2)) |
-	    gpa_hits(GPA | RD | LEN(8)) | gpa_hits(GPA | RD | LEN(16)) |
-	    gpa_hits(GPA | RD | LEN(3)) | gpa_hits(GPA | WR | LEN(0)) |
-	    gpa_hits(GPA | RD | LEN(24));
-	CHECK_STR(hits_text(h), "kernel-mmio rw1/2/8/16/*/?");
+	    gpa_hits(GPA | RD | LEN(8)) | gpa_hits(GPA | RD | LEN(3)) |
+	    gpa_hits(GPA | WR | LEN(0)) | gpa_hits(GPA | RD | LEN(12));
+	CHECK_STR(hits_text(h), "kernel-mmio rw1/2/8/*/?");
+	/* Exits not followed: nothing alone, "+unknown" beside others. */
+	CHECK_STR(hits_text(gpa_hits(HVTRACE_EVF_ADDR_GPA)), "");
+	CHECK_STR(hits_text(gpa_hits(HVTRACE_EVF_ADDR_GPA) | gpa_hits(GPA)),
+		  "ram+unknown");
 	/* Classes in a fixed order, whatever the exits' order. */
 	h = gpa_hits(GPA | WR | VMM | LEN(4)) | gpa_hits(GPA) |
 	    gpa_hits(GPA | WR | LEN(4));

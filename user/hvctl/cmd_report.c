@@ -667,10 +667,12 @@ static int print_top(struct out *o, const struct report *rep, enum rep_table_id 
 		}
 		c[TC_REASON] = cell_s(reason);
 		c[TC_REASON_TEXT].s = reason;
-		c[TC_MEMORY] = cell_s(gpa_hits_text(mem, sizeof(mem), e.aux));
+		/* "": its exits' accesses were not followed (an old module). */
+		if (*gpa_hits_text(mem, sizeof(mem), e.aux))
+			c[TC_MEMORY] = cell_s(mem);
 		/* The devices of the page, in the text column: "... (edu)". */
 		snprintf(mem_text, sizeof(mem_text), e.device[0] ? "%s (%s)" :
-			 "%s", mem, e.device);
+			 "%s", *mem ? mem : "-", e.device);
 		c[TC_MEMORY_TEXT] = cell_s(mem_text);
 		if (e.device[0])
 			c[TC_DEVICE] = cell_s(e.device);

@@ -20,6 +20,8 @@ const char *gpa_class_name(enum gpa_class c)
 
 const char *mmio_access_name(uint64_t flags)
 {
+	if (!(flags & HVTRACE_EVF_GPA_CLASS))
+		return NULL;
 	switch (flags & HVTRACE_EVF_MMIO) {
 	case HVTRACE_EVF_MMIO_READ:
 		return "read";
@@ -33,7 +35,7 @@ const char *mmio_access_name(uint64_t flags)
 
 char *gpa_hits_text(char *buf, size_t len, uint32_t hits)
 {
-	static const char *const lens[] = { "1", "2", "4", "8", "16", "*",
+	static const char *const lens[] = { "1", "2", "4", "8", "", "*",
 					    "?" };
 	const char *sep = "";
 	size_t n = 0;
@@ -45,6 +47,8 @@ char *gpa_hits_text(char *buf, size_t len, uint32_t hits)
 			PUT("%s%s", sep, class_names[c]);
 			sep = "+";
 		}
+	if (*sep && (hits & 1U << GPA_NONE))
+		PUT("+unknown");
 	if (!(hits & (GPA_HIT_READ | GPA_HIT_WRITE)))
 		return buf;
 	PUT(" %s%s", hits & GPA_HIT_READ ? "r" : "",

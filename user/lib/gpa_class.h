@@ -9,6 +9,9 @@
  *   kernel-mmio  a device access KVM emulated (LAPIC, ioeventfd, ...)
  *   vmm-mmio     a device access KVM handed to the VMM (KVM_EXIT_MMIO)
  *
+ * Only records with HVTRACE_EVF_GPA_CLASS say it (a module that followed
+ * device accesses); others, older traces among them, say nothing.
+ *
  * A report row sums the exits it counts as a mask of hits (gpa_hits()):
  * the classes seen, the directions and the lengths of the accesses.
  */
@@ -21,7 +24,8 @@
 #include <linux/hvtrace.h>
 
 enum gpa_class {
-	GPA_NONE,		/* neither a GPA fault nor a device access */
+	GPA_NONE,		/* neither a GPA fault nor a device access,
+				 * or not followed (no HVTRACE_EVF_GPA_CLASS) */
 	GPA_RAM,
 	GPA_KERNEL_MMIO,
 	GPA_VMM_MMIO,
@@ -29,6 +33,8 @@ enum gpa_class {
 
 static inline enum gpa_class gpa_class_of(uint64_t flags)
 {
+	if (!(flags & HVTRACE_EVF_GPA_CLASS))
+		return GPA_NONE;
 	if (flags & HVTRACE_EVF_MMIO)
 		return flags & HVTRACE_EVF_MMIO_VMM ? GPA_VMM_MMIO :
 						      GPA_KERNEL_MMIO;
@@ -44,12 +50,16 @@ static inline unsigned int mmio_len(uint64_t flags)
 /* "ram", "kernel-mmio", "vmm-mmio"; NULL for GPA_NONE. */
 const char *gpa_class_name(enum gpa_class c);
 
-/* "read", "write" or "read-write"; NULL without a device access. */
+/*
+ * "read", "write" or "read-write"; NULL without a device access (or
+ * HVTRACE_EVF_GPA_CLASS).
+ */
 const char *mmio_access_name(uint64_t flags);
 
 /*
- * A row's hits: bit (1 << class) per class seen, then the directions,
- * then one bit per length (1, 2, 4, 8, 16 bytes; any other; not told).
+ * A row's hits: bit (1 << class) per class seen (GPA_NONE's: not
+ * followed), then the directions, then one bit per length (1, 2, 4, 8
+ * bytes; any other below 16; 16 or more, or not told).
  */
 #define GPA_HIT_CLASSES		0xeU	/* 1 << GPA_RAM ... GPA_VMM_MMIO */
 #define GPA_HIT_READ		(1U << 4)
@@ -63,13 +73,13 @@ static inline uint32_t gpa_hits(uint64_t flags)
 	uint32_t h = 1U << gpa_class_of(flags);
 	unsigned int len = mmio_len(flags);
 
-	if (!(flags & HVTRACE_EVF_MMIO))
+	if (gpa_class_of(flags) < GPA_KERNEL_MMIO)
 		return h;
 	h |= flags & HVTRACE_EVF_MMIO_READ ? GPA_HIT_READ : 0;
 	h |= flags & HVTRACE_EVF_MMIO_WRITE ? GPA_HIT_WRITE : 0;
 	if (!len)
 		return h | GPA_HIT_LEN_UNTOLD;
-	if (len & (len - 1) || len > 16)
+	if (len & (len - 1))
 		return h | GPA_HIT_LEN_OTHER;
 	return h | 1U << (GPA_HIT_LEN_SHIFT + __builtin_ctz(len));
 }
@@ -77,8 +87,10 @@ static inline uint32_t gpa_hits(uint64_t flags)
 /*
  * HITS as a word for a table cell: the classes joined by '+', then for
  * device accesses their directions (r, w, rw) and lengths joined by '/'
- * ('?' not told, '*' another): "ram", "vmm-mmio w4",
- * "kernel-mmio+vmm-mmio rw4/8". "" for no hits. Returns BUF.
+ * ('*' another below 16, '?' 16 or more, or not told): "ram",
+ * "vmm-mmio w4", "kernel-mmio+vmm-mmio rw4/8". "" when no exit of the
+ * row was followed; "+unknown" after those that were, for the rest.
+ * Returns BUF.
  */
 char *gpa_hits_text(char *buf, size_t len, uint32_t hits);
 

@@ -835,7 +835,8 @@ static int top_table(struct page *p, enum rep_table_id id_t, const char *id,
 		}
 		if (memory) {
 			fputs("<td class=\"l\">", p->f);
-			text(p->f, gpa_hits_text(mem, sizeof(mem), e.aux));
+			gpa_hits_text(mem, sizeof(mem), e.aux);
+			text(p->f, *mem ? mem : "-");
 			if (e.device[0]) {
 				fputs(" (", p->f);
 				text(p->f, e.device);

@@ -261,9 +261,8 @@ const char *rep_spot_text(const struct report *rep, const struct rep_row *e,
 
 	if (e->key2 != REP_NO_RIP)
 		snprintf(rip, sizeof(rip), " from rip 0x%" PRIx64, e->key2);
-	if (e->aux)
-		snprintf(mem, sizeof(mem), " (%s%s%s)",
-			 gpa_hits_text(hits, sizeof(hits), e->aux),
+	if (*gpa_hits_text(hits, sizeof(hits), e->aux))
+		snprintf(mem, sizeof(mem), " (%s%s%s)", hits,
 			 e->device[0] ? ": " : "", e->device);
 	snprintf(buf, len, "%s at page 0x%" PRIx64 "%s%s: %" PRIu64 " exits, "
 		 "%s, %.1f%% runnable; %s ran for %.1f%% of that time",
@@ -295,8 +294,8 @@ int rep_print_preempted_spots(struct out *o, const struct report *rep, unsigned 
 		out_u64(o, "page", NULL, e.key);
 		if (e.key2 != REP_NO_RIP)
 			out_u64(o, "rip", NULL, e.key2);
-		out_str(o, "memory", NULL, gpa_hits_text(hits, sizeof(hits),
-							  e.aux));
+		if (*gpa_hits_text(hits, sizeof(hits), e.aux))
+			out_str(o, "memory", NULL, hits);
 		if (e.device[0])
 			out_str(o, "device", NULL, e.device);
 		out_u64(o, "count", NULL, e.count);

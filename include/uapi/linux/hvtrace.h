@@ -830,25 +830,38 @@ enum hvtrace_event_type {
 						 * the duration runs to that
 						 */
 /*
- * Device accesses during the exit (KVM's kvm_mmio and kvm_fast_mmio):
- * the guest read or wrote guest-physical memory that no memslot backs
- * (or a read-only one), emulated in the kernel (the local APIC, an
- * ioeventfd, ...) or, with HVTRACE_EVF_MMIO_VMM, by the VMM (KVM_RUN
- * returned KVM_EXIT_MMIO during the exit). A GPA fault (ADDR_GPA) with
- * neither READ nor WRITE made no device access: it hit RAM (a memslot;
- * a page faulted in, write-protected, or moved).
+ * Device accesses during the exit (KVM's kvm_mmio and kvm_fast_mmio),
+ * valid with HVTRACE_EVF_GPA_CLASS: the guest read or wrote
+ * guest-physical memory that no memslot backs (or a read-only one),
+ * emulated in the kernel (the local APIC, an ioeventfd, ...) or, with
+ * HVTRACE_EVF_MMIO_VMM, by the VMM (KVM_RUN returned KVM_EXIT_MMIO
+ * during the exit). A GPA fault (ADDR_GPA) with GPA_CLASS and neither
+ * READ nor WRITE made no device access: it hit RAM (a memslot; a page
+ * faulted in, write-protected, or moved).
  */
 #define HVTRACE_EVF_MMIO_READ	(1U << 6)
 #define HVTRACE_EVF_MMIO_WRITE	(1U << 7)
 #define HVTRACE_EVF_MMIO_VMM	(1U << 8)
 /*
- * The first access's length in bytes, 1 to 31; 0 with READ or WRITE:
- * 32 or more, or not told (a VMX fast MMIO write: an ioeventfd).
+ * The first access's length in bytes, 1 to 15, in binary: the sum of
+ * the LEN_N bits set; 0 with READ or WRITE: 16 or more, or not told (a
+ * VMX fast MMIO write: an ioeventfd).
  */
+#define HVTRACE_EVF_MMIO_LEN_1	(1U << 9)
+#define HVTRACE_EVF_MMIO_LEN_2	(1U << 10)
+#define HVTRACE_EVF_MMIO_LEN_4	(1U << 11)
+#define HVTRACE_EVF_MMIO_LEN_8	(1U << 12)
 #define HVTRACE_EVF_MMIO_LEN_SHIFT 9
-#define HVTRACE_EVF_MMIO_LEN_MAX 31U
-#define HVTRACE_EVF_MMIO_LEN	(31U << HVTRACE_EVF_MMIO_LEN_SHIFT)
-#define HVTRACE_EVF_MMIO	(HVTRACE_EVF_MMIO_READ | HVTRACE_EVF_MMIO_WRITE)
+#define HVTRACE_EVF_MMIO_LEN_MAX 15
+#define HVTRACE_EVF_MMIO_LEN	(15U << HVTRACE_EVF_MMIO_LEN_SHIFT)
+/*
+ * The module followed this exit's device accesses (it could attach to
+ * kvm_mmio, kvm_fast_mmio and kvm_userspace_exit): set on GPA faults and
+ * exits with an access. Without it (older modules, or a kvm.ko without
+ * those tracepoints) the bits above say nothing.
+ */
+#define HVTRACE_EVF_GPA_CLASS	(1U << 13)
+#define HVTRACE_EVF_MMIO	(3U << 6)	/* READ or WRITE */
 #define __HVTRACE_EVF_ALL	((1U << 14) - 1)
 
 #define HVTRACE_COMM_LEN	16
