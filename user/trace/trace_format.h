@@ -14,6 +14,8 @@
  *     vms.tsv       "pid<TAB>vm_id<TAB>name<TAB>uuid" per VM seen (from
  *                   the VMM's command line, QEMU's -name guest=NAME and
  *                   -uuid: user/lib/vm_ident.h; no uuid column before 0.2)
+ *     vmm-map.tsv   the devices of the VMMs record --qmp asked, a region
+ *                   a line: user/lib/vmm_map.h (absent: none asked)
  *     host.json, config.json, stats-start.json, stats-end.json
  *
  * All integers little-endian, packed (CTF align = 8 bits).
