@@ -32,9 +32,12 @@ const char *hvt_exit_info_vendor(void);
 
 #define HVT_VMX_MSR_READ	31
 #define HVT_VMX_MSR_WRITE	32
+#define HVT_VMX_APIC_ACCESS	44
+#define HVT_VMX_EPT_VIOLATION	48
 #define HVT_VMX_EPT_MISCONFIG	49
 #define HVT_SVM_EXIT_MSR	0x07c
 #define HVT_SVM_EXIT_NPF	0x400
+#define HVT_SVM_EXIT_AVIC_UNACCELERATED 0x402
 
 /* No vendor, or a bench build without the reason: unknown. */
 static __always_inline void hvt_exit_info_none(struct hvt_vcpu *v)
@@ -159,13 +162,28 @@ static __always_inline void hvt_exit_info_read(struct kvm_vcpu *vcpu,
 }
 
 /*
+ * Exits whose device access is their fault's GPA, though no
+ * kvm_page_fault names it: VMX's MMIO exits after a GPA's first fault
+ * (EPT misconfigurations), and local APIC accesses that trap (VMX's
+ * APIC-access page, AVIC's unaccelerated accesses).
+ */
+static inline bool hvt_gpa_from_access(const struct hvt_vcpu *v)
+{
+	u16 r = v->reason;
+
+	if (v->isa == HVTRACE_ISA_VMX)
+		return r == HVT_VMX_EPT_MISCONFIG || r == HVT_VMX_APIC_ACCESS;
+	return v->isa == HVTRACE_ISA_SVM &&
+	       v->reason == HVT_SVM_EXIT_AVIC_UNACCELERATED;
+}
+
+/*
  * A device access in V's exit in flight (ACCESS: HVTRACE_EVF_MMIO_READ
  * or _WRITE; LEN bytes, 0 if not told), from the vCPU thread's own
  * probes. KVM may trace several in one exit (a read the VMM answers:
- * when it is asked, and again when it completes, before the entry): the
- * first one's length is kept. VMX's MMIO exits after a GPA's first
- * fault are EPT misconfigurations, which have no kvm_page_fault: their
- * GPA is the access's.
+ * when it is asked, and again when it completes, before the entry; an
+ * access split at a page; a read KVM does in chunks of 8 bytes): the
+ * first one's length is kept.
  */
 static inline void hvt_exit_mmio(struct hvt_vcpu *v, u16 access,
 				 unsigned int len, u64 gpa)
@@ -174,9 +192,8 @@ static inline void hvt_exit_mmio(struct hvt_vcpu *v, u16 access,
 
 	if (!(f & HVTRACE_EVF_MMIO) && len <= HVTRACE_EVF_MMIO_LEN_MAX)
 		f |= len << HVTRACE_EVF_MMIO_LEN_SHIFT;
-	if (v->isa == HVTRACE_ISA_VMX &&
-	    (u16)v->reason == HVT_VMX_EPT_MISCONFIG &&
-	    !(f & (HVTRACE_EVF_ADDR_GPA | HVT_VCPU_BRIEF))) {
+	if (!(f & (HVTRACE_EVF_ADDR_GPA | HVT_VCPU_BRIEF)) &&
+	    hvt_gpa_from_access(v)) {
 		v->addr = gpa;
 		f |= HVTRACE_EVF_ADDR_GPA;
 	}

@@ -103,12 +103,19 @@ static notrace void hvt_on_exit(void *data, struct kvm_vcpu *vcpu, u32 isa)
 		this_cpu_read(hvt_this_cpu)->acct.unpaired++;
 }
 
+/*
+ * VMX's EPT violations: the GPA. (SVM's NPF has it in the VMCB; a #PF
+ * intercept under shadow paging also fires kvm_page_fault, with the
+ * guest's virtual address: not a GPA.)
+ */
 static void hvt_on_page_fault(void *data, struct kvm_vcpu *vcpu,
 			      u64 fault_address, u64 error_code)
 {
 	struct hvt_vcpu *v = hvt_vcpu_find(vcpu);
 
-	if (v && v->split.in_exit && !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
+	if (v && v->split.in_exit && v->isa == HVTRACE_ISA_VMX &&
+	    (u16)v->reason == HVT_VMX_EPT_VIOLATION &&
+	    !(v->flags & HVTRACE_EVF_ADDR_GPA)) {
 		v->addr = fault_address;
 		v->flags |= HVTRACE_EVF_ADDR_GPA | READ_ONCE(hvt_gpa_class);
 	}

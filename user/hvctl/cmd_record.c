@@ -35,6 +35,9 @@
 #define NAMES_NS	250000000ULL	/* new VMs named (vm_seen.h) */
 #define QMP_SOCKETS_MAX	64	/* --qmp, at most */
 #define MAPS_NS		1000000000ULL	/* the VMMs' maps asked again */
+#define MAPS_BUSY_NS	10000000000ULL	/* ... a busy one after that */
+#define QMP_START_MS	2000	/* a --qmp's answer, at the start and end */
+#define QMP_AGAIN_MS	200	/* ... while draining: the rings wait */
 
 struct rec_opts {
 	const char *dir;
@@ -54,8 +57,11 @@ struct rec_state {
 	uint64_t lost_total;
 	struct vm_seen vms;
 	struct vmm_map map;	/* the --qmp VMMs' devices */
-	/* --qmp sockets whose VMM is gone: not asked again until the end. */
-	bool qmp_silent[QMP_SOCKETS_MAX];
+	/*
+	 * When to ask each --qmp again while recording: UINT64_MAX, its VMM
+	 * is gone (asked at the end only); later, it was slow or busy.
+	 */
+	uint64_t qmp_next[QMP_SOCKETS_MAX];
 	uint64_t vcpus_created;	/* when the VMs were last named */
 	bool failed;
 	uint64_t start;		/* CLOCK_MONOTONIC, recording began */
@@ -238,13 +244,16 @@ enum ask { ASK_START, ASK_AGAIN, ASK_END };
 /*
  * The memory maps of the VMMs --qmp names (vmm_map.h): asked before the
  * record changes anything (a socket that does not answer is an error,
- * and nothing happened), then each MAPS_NS and at the end, each answer
- * replacing the VMM's map: firmware and kernel place PCI BARs while the
- * guest boots, and a VMM may be gone by the end (said then).
+ * and nothing happened), then about each MAPS_NS while recording (at
+ * most QMP_AGAIN_MS each: the rings wait meanwhile) and at the end. An
+ * answer replaces the VMM's map: the trace keeps the last one, so a
+ * QEMU gone before the end is still named (said then).
  */
 static int ask_maps(struct rec_state *st, const struct rec_opts *o,
 		    enum ask when)
 {
+	unsigned int ms = when == ASK_AGAIN ? QMP_AGAIN_MS : QMP_START_MS;
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
 	hvc_err_sink sink;
 	void *data;
 	int ret = 0, err;
@@ -258,12 +267,14 @@ static int ask_maps(struct rec_state *st, const struct rec_opts *o,
 		char *text = NULL;
 		uint32_t pid;
 
-		if (when == ASK_AGAIN && st->qmp_silent[i])
+		if (when == ASK_AGAIN && now < st->qmp_next[i])
 			continue;
-		err = qmp_memory_tree(o->qmp[i], &pid, &text);
+		err = qmp_memory_tree(o->qmp[i], ms, &pid, &text);
 		if (err) {
-			/* Gone (no socket, nobody listening); slow: again. */
-			st->qmp_silent[i] = err == -ENOENT || err == -ECONNREFUSED;
+			/* Gone (no socket, nobody listening), or slow. */
+			st->qmp_next[i] = err == -ENOENT ||
+					  err == -ECONNREFUSED ? UINT64_MAX :
+					  now + MAPS_BUSY_NS;
 			ret = -1;
 			continue;
 		}
@@ -277,6 +288,28 @@ static int ask_maps(struct rec_state *st, const struct rec_opts *o,
 	}
 	hvc_set_err_sink(sink, data);
 	return when == ASK_START ? ret : 0;
+}
+
+/*
+ * A map whose process ran no VM the recording saw names nothing: the
+ * socket's maker was not the VMM (a manager that passed it on).
+ */
+static void check_map_pids(const struct rec_state *st)
+{
+	for (unsigned int i = 0; i < st->map.nr; i++) {
+		uint32_t pid = st->map.r[i].pid;
+		bool seen = false;
+
+		if (i && st->map.r[i - 1].pid == pid)
+			continue;
+		for (unsigned int j = 0; j < st->vms.nr && !seen; j++)
+			seen = (uint32_t)st->vms.vms[j].pid == pid;
+		if (!seen)
+			fprintf(stderr, "note: --qmp: process %u made a monitor "
+				"socket but ran no VM this recording saw: its "
+				"map names no exit (was the socket made by "
+				"another process than the VMM?)\n", pid);
+	}
 }
 
 static int write_start_files(struct trace_writer *w, const struct trace_env *env)
@@ -567,6 +600,8 @@ static int record_run(int argc, char **argv)
 	if (!st.failed && drain(c, &st))
 		ret = 1;
 	ask_maps(&st, &o, ASK_END);
+	vmm_map_sort(&st.map);
+	check_map_pids(&st);
 	if (write_side_files(st.w, &st, TRACE_SIDE_DIR "/stats-end.json"))
 		ret = 1;
 	if (!o.quiet)

@@ -41,7 +41,7 @@ static inline enum gpa_class gpa_class_of(uint64_t flags)
 	return flags & HVTRACE_EVF_ADDR_GPA ? GPA_RAM : GPA_NONE;
 }
 
-/* The first device access's length in bytes; 0: not told, or >= 32. */
+/* The bytes KVM traced first of the device access; 0: not told, or >= 16. */
 static inline unsigned int mmio_len(uint64_t flags)
 {
 	return (flags & HVTRACE_EVF_MMIO_LEN) >> HVTRACE_EVF_MMIO_LEN_SHIFT;

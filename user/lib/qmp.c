@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* QEMU's memory map through its monitor socket (qmp.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -18,12 +20,42 @@ struct qmp {
 	int fd;
 	char *buf;		/* what was read, not yet a whole line */
 	size_t len, cap;
+	uint64_t deadline;	/* CLOCK_MONOTONIC ns: the whole exchange */
+	unsigned int timeout_ms;
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Waits for EVENTS on the socket until the deadline: 0, or the error set. */
+static int wait_for(struct qmp *q, short events)
+{
+	struct pollfd pfd = { .fd = q->fd, .events = events };
+
+	for (;;) {
+		uint64_t now = mono_ns();
+		int n;
+
+		if (now >= q->deadline)
+			return hvc_err(ETIMEDOUT, "%s: no answer in %u ms",
+				       q->path, q->timeout_ms);
+		n = poll(&pfd, 1, (q->deadline - now + 999999) / 1000000);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return hvc_err(errno, "%s: %s", q->path,
+				       strerror(errno));
+	}
+}
 
 /* One reply line ("...\r\n"), NUL-terminated in place; NULL: error set. */
 static char *read_line(struct qmp *q, int *err)
 {
-	struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
 	char *nl;
 	ssize_t n;
 
@@ -46,13 +78,12 @@ static char *read_line(struct qmp *q, int *err)
 			q->buf = b;
 			q->cap = cap;
 		}
-		n = poll(&pfd, 1, QMP_TIMEOUT_MS);
-		if (n == 0) {
-			*err = hvc_err(ETIMEDOUT, "%s: no answer in %d ms",
-				       q->path, QMP_TIMEOUT_MS);
+		*err = wait_for(q, POLLIN);
+		if (*err)
 			return NULL;
-		}
-		n = n < 0 ? -1 : read(q->fd, q->buf + q->len, q->cap - q->len);
+		n = read(q->fd, q->buf + q->len, q->cap - q->len);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
 		if (n <= 0) {
 			*err = hvc_err(n ? errno : ECONNRESET, "%s: %s", q->path,
 				       n ? strerror(errno) :
@@ -76,10 +107,20 @@ static void next_line(struct qmp *q)
 
 static int send_cmd(struct qmp *q, const char *cmd)
 {
-	size_t len = strlen(cmd);
+	size_t len = strlen(cmd), sent = 0;
 
-	if (send(q->fd, cmd, len, MSG_NOSIGNAL) != (ssize_t)len)
-		return hvc_err(errno, "%s: %s", q->path, strerror(errno));
+	while (sent < len) {
+		ssize_t n = send(q->fd, cmd + sent, len - sent, MSG_NOSIGNAL);
+		int err;
+
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return hvc_err(errno, "%s: %s", q->path,
+				       strerror(errno));
+		if (n > 0)
+			sent += n;
+		else if ((err = wait_for(q, POLLOUT)))
+			return err;
+	}
 	return 0;
 }
 
@@ -134,8 +175,10 @@ static int json_string(struct qmp *q, const char *p, char **text)
 		case 'f': *o++ = '\f'; break;
 		case 'u':
 			/* QEMU escapes control bytes so; others: '?'. */
-			if (sscanf(p + 1, "%4x", &u) != 1)
-				goto bad;
+			for (int i = 1; i <= 4; i++)
+				if (!isxdigit((unsigned char)p[i]))
+					goto bad;
+			sscanf(p + 1, "%4x", &u);
 			*o++ = u < 0x80 ? (char)u : '?';
 			p += 4;
 			break;
@@ -156,9 +199,11 @@ bad:
 		       q->path);
 }
 
-int qmp_memory_tree(const char *path, uint32_t *pid, char **text)
+int qmp_memory_tree(const char *path, unsigned int timeout_ms, uint32_t *pid,
+		    char **text)
 {
-	struct qmp q = { .path = path, .fd = -1 };
+	struct qmp q = { .path = path, .fd = -1, .timeout_ms = timeout_ms,
+			 .deadline = mono_ns() + timeout_ms * 1000000ULL };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -169,11 +214,21 @@ int qmp_memory_tree(const char *path, uint32_t *pid, char **text)
 		return hvc_err(ENAMETOOLONG, "%s: a socket path of more than "
 			       "%zu bytes", path, sizeof(sa.sun_path) - 1);
 	strcpy(sa.sun_path, path);
-	q.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/*
+	 * Never blocking: QEMU takes one monitor client at a time, and a
+	 * unix socket's connect waits while its backlog is full.
+	 */
+	q.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (q.fd < 0)
 		return hvc_err(errno, "socket: %s", strerror(errno));
-	if (connect(q.fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    getsockopt(q.fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+	if (connect(q.fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno == EAGAIN ?
+		      hvc_err(EBUSY, "%s: the monitor is busy (another client "
+			      "holds it)", path) :
+		      hvc_err(errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (getsockopt(q.fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
 		err = hvc_err(errno, "%s: %s", path, strerror(errno));
 		goto out;
 	}

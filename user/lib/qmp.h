@@ -7,21 +7,25 @@
  * (so the map is that process's, whatever the socket's name), negotiates
  * (qmp_capabilities), and asks `info mtree -f` through
  * human-monitor-command. QEMU serves one monitor client at a time: a
- * socket libvirt holds cannot be asked. Each reply is waited for at most
- * QMP_TIMEOUT_MS; events QEMU sends meanwhile are skipped.
+ * socket libvirt holds cannot be asked (EBUSY at once, when another
+ * client holds it and QEMU's backlog is full). The whole exchange takes
+ * TIMEOUT_MS at most, whatever QEMU sends meanwhile (events are skipped),
+ * and never blocks longer (ETIMEDOUT).
  */
 #ifndef HVCTL_QMP_H
 #define HVCTL_QMP_H
 
 #include <stdint.h>
 
-#define QMP_TIMEOUT_MS	2000
 #define QMP_REPLY_MAX	(16U << 20)	/* a reply's bytes, at most */
 
 /*
- * *TEXT: the map's text (malloc'ed), *PID: the VMM. Returns 0, or a
- * negative errno with the message in the error sink (err.h), naming PATH.
+ * *TEXT: the map's text (malloc'ed), *PID: the process that made the
+ * socket (SO_PEERCRED: QEMU, unless another process made it and passed
+ * it on). Returns 0, or a negative errno with the message in the error
+ * sink (err.h), naming PATH.
  */
-int qmp_memory_tree(const char *path, uint32_t *pid, char **text);
+int qmp_memory_tree(const char *path, unsigned int timeout_ms, uint32_t *pid,
+		    char **text);
 
 #endif /* HVCTL_QMP_H */
