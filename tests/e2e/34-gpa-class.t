@@ -38,14 +38,25 @@ lapic=$(field lapic "$r") touches=$(field touch "$r")
 in_touch="'gpa' in e and $T <= e['gpa'] < $T + 2 * $pages * 4096"
 
 d=$("$HVCTL" dump $t --format json)
-expect_eq "MMIO writes: each a 4-byte write the VMM emulated" True \
-	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $W" == "$writes" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('vmm-mmio', 'write', 4)" --where "e.get('gpa') == $W")"
-expect_eq "MMIO reads: each a 4-byte read the VMM emulated" True \
-	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $R" == "$reads" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('vmm-mmio', 'read', 4)" --where "e.get('gpa') == $R")"
-expect_eq "local APIC reads: each a 4-byte read KVM emulated" True \
-	"$(echo "$d" | events_check count exits --where "e.get('gpa') == $L" == "$lapic" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('kernel-mmio', 'read', 4)" --where "e.get('gpa') == $L")"
-expect_eq "touches of dropped pages: each a RAM fault, no device access" True \
-	"$(echo "$d" | events_check count exits --where "$in_touch" == "$touches" --and every exits "e['gpa_class'] == 'ram' and 'mmio_access' not in e" --where "$in_touch")"
+# Each access is one exit with it. KVM may also retry a fault without
+# emulating (the page changed under it: an invalidation, seen on the
+# debug kernel), and the guest faults again: that exit made no access,
+# and says so (ram), as the kernel's own count below agrees.
+RETRY="(e['gpa_class'], 'mmio_access' in e) == ('ram', False)"
+# accesses WHAT ADDR N CLASS ACCESS: N exits at ADDR with a 4-byte
+# ACCESS of CLASS, any other there a retried fault.
+accesses() {
+	local at="e.get('gpa') == $2"
+
+	expect_eq "$1: each one exit, a 4-byte $5 ($4)" True \
+		"$(echo "$d" | events_check count exits --where "$at and 'mmio_access' in e" == "$3" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('$4', '$5', 4) or $RETRY" --where "$at")"
+	echo "  $1: $(echo "$d" | events_check count exits --where "$at and $RETRY") faults retried"
+}
+accesses "MMIO writes" "$W" "$writes" vmm-mmio write
+accesses "MMIO reads" "$R" "$reads" vmm-mmio read
+accesses "local APIC reads" "$L" "$lapic" kernel-mmio read
+expect_eq "touches of dropped pages: each a RAM fault (or more: retried), no device access" True \
+	"$(echo "$d" | events_check count exits --where "$in_touch" '>=' "$touches" --and every exits "$RETRY" --where "$in_touch")"
 expect_eq "every GPA fault says what it hit; nothing else does" True \
 	"$(echo "$d" | events_check every exits "('gpa' in e) == ('gpa_class' in e)")"
 expect_eq "device accesses only at the guest's MMIO addresses" True \

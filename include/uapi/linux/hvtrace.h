@@ -837,7 +837,8 @@ enum hvtrace_event_type {
  * HVTRACE_EVF_MMIO_VMM, by the VMM (KVM_RUN returned KVM_EXIT_MMIO
  * during the exit). A GPA fault (ADDR_GPA) with GPA_CLASS and neither
  * READ nor WRITE made no device access: it hit RAM (a memslot; a page
- * faulted in, write-protected, or moved).
+ * faulted in, write-protected, or moved), or KVM retried it (the page
+ * changed under the fault) and the guest faults again.
  */
 #define HVTRACE_EVF_MMIO_READ	(1U << 6)
 #define HVTRACE_EVF_MMIO_WRITE	(1U << 7)
