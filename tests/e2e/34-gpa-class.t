@@ -49,7 +49,7 @@ accesses() {
 	local at="e.get('gpa') == $2"
 
 	expect_eq "$1: each one exit, a 4-byte $5 ($4)" True \
-		"$(echo "$d" | events_check count exits --where "$at and 'mmio_access' in e" == "$3" --and every exits "(e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('$4', '$5', 4) or $RETRY" --where "$at")"
+		"$(echo "$d" | events_check count exits --where "$at and 'mmio_access' in e" == "$3" --and every exits "$RETRY or (e['gpa_class'], e['mmio_access'], e['mmio_len']) == ('$4', '$5', 4)" --where "$at")"
 	echo "  $1: $(echo "$d" | events_check count exits --where "$at and $RETRY") faults retried"
 }
 accesses "MMIO writes" "$W" "$writes" vmm-mmio write
