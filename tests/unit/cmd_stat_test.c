@@ -99,7 +99,9 @@ static void test_json(void)
 		  "\"min_ns\":1000,\"max_ns\":9000,\"guest_ns\":600000,"
 		  "\"handling_ns\":50000,\"vmm_ns\":100000,\"halt_ns\":50000,"
 		  "\"runnable_ns\":200000,\"other_ns\":0,\"preemptions\":3,"
-		  "\"preempted_ns\":180000,\"gone\":false}]");
+		  "\"preempted_ns\":180000,\"gone\":false,\"irqs\":[],"
+		  "\"irq_unmatched\":0,\"irq_reinjected\":0,"
+		  "\"irq_posted\":0}]");
 	/* Nobody in an exit right now. */
 	CHECK_HAS(out, "\"exits\":30,\"out_of_guest\":[],\"reasons\":[");
 	/* Most time first. */
@@ -341,9 +343,12 @@ static void test_out_of_guest(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
 	CHECK_HAS(out, "\"vcpu\":2,\"tid\":5003,\"vm_name\":\"\",\"vm_uuid\":\"\","
 		  "\"count\":10,");
-	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":false},{\"vm_id\":2,"
-		  "\"vm_pid\":5000,\"vcpu\":3,\"tid\":5004,");
-	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":true}],\"preemptors\":[]}");
+	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":false,\"irqs\":[],"
+		  "\"irq_unmatched\":0,\"irq_reinjected\":0,\"irq_posted\":0},"
+		  "{\"vm_id\":2,\"vm_pid\":5000,\"vcpu\":3,\"tid\":5004,");
+	CHECK_HAS(out, "\"preempted_ns\":0,\"gone\":true,\"irqs\":[],"
+		  "\"irq_unmatched\":0,\"irq_reinjected\":0,\"irq_posted\":0}],"
+		  "\"preemptors\":[]}");
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);

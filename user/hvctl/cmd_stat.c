@@ -5,9 +5,10 @@
  * in-kernel histograms, exact to the bucket: within 1.6%), and where the
  * time went (handling, VMM, halt, runnable, other). --vcpus adds the
  * per-vCPU view, with each vCPU's time split between the guest and its
- * exits, and the tasks that preempted vCPU threads (destroyed vCPUs too,
- * flagged gone); --live refreshes like `perf kvm stat live`. First of
- * all, the vCPUs out of the guest right now, longest first.
+ * exits, the interrupts delivered to it (stat_irq.c), and the tasks that
+ * preempted vCPU threads (destroyed vCPUs too, flagged gone); --live
+ * refreshes like `perf kvm stat live`. First of all, the vCPUs out of the
+ * guest right now, longest first.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +23,7 @@
 #include "hvctl.h"
 #include "output.h"
 #include "reason_row.h"
+#include "stat_irq.h"
 #include "time_parts.h"
 #include "util.h"
 #include "vm_ident.h"
@@ -267,6 +269,7 @@ static void print_vcpu(struct out *o, const struct out_col *cols,
 		c[VC_PARTS + i].u = ns[i];
 	out_open_object(o, NULL);
 	out_cells(o, cols, c, VC_NR);
+	stat_irq_json(o, v);
 	out_close_object(o);
 	if (!o->json)
 		fputc('\n', o->f);
@@ -520,8 +523,10 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 	}
 	if (opts->vcpus) {
 		print_vcpus(o, s);
-		if (!o->json)
+		if (!o->json) {
 			print_vcpu_splits(o, s);
+			stat_irq_tables(o, s);
+		}
 		print_preemptors(o, s);
 	}
 	out_close_object(o);
@@ -623,9 +628,10 @@ const struct hvctl_cmd hvctl_cmd_stat = {
 	.summary = "per exit reason counts, rates, time and latency percentiles,\n"
 		   "and where the time went (handling, vmm, halt, runnable,\n"
 		   "other); the vCPUs out of the guest now; --vcpus per vCPU\n"
-		   "(destroyed ones flagged gone), with guest time, and the\n"
-		   "tasks that preempted vCPU threads; --live refreshes every\n"
-		   "--interval (1s)",
+		   "(destroyed ones flagged gone), with guest time, the\n"
+		   "interrupts delivered to each (raise to injection, per\n"
+		   "vector), and the tasks that preempted vCPU threads;\n"
+		   "--live refreshes every --interval (1s)",
 };
 
 int hvctl_write_stats_json(FILE *f)

@@ -299,6 +299,19 @@ struct hvc_vcpu_reason {
 	uint64_t count, total_ns;
 };
 
+/*
+ * Interrupts of one vector delivered to a vCPU since the last clear, each
+ * timed from its raise (KVM accepting it into the vCPU's local APIC) to
+ * the entry that injected it.
+ */
+struct hvc_vcpu_irq {
+	unsigned int vector;	/* 0 in the other row */
+	bool other;		/* the vectors past the first few, together */
+	bool local;		/* raised by the vCPU itself (timer, LVT) */
+	bool ipi;		/* raised by another vCPU of its VM */
+	uint64_t count, total_ns, max_ns;
+};
+
 struct hvc_vcpu_row {
 	uint32_t vm_id, vm_pid, vcpu_id, tid;
 	uint64_t count, total_ns, min_ns, max_ns;
@@ -313,6 +326,11 @@ struct hvc_vcpu_row {
 	unsigned int exit_state;	/* enum hvtrace_vcpu_state */
 	struct hvc_vcpu_reason *reasons;	/* since load only */
 	unsigned int nr_reasons;
+	struct hvc_vcpu_irq *irqs;	/* by vector, the other row last */
+	unsigned int nr_irqs;
+	/* Injections not timed: of no timed raise, and again after an exit */
+	uint64_t irq_unmatched, irq_reinjected;
+	uint64_t irq_posted;	/* raises the CPU delivered (APICv, AVIC) */
 };
 
 /* A task that ran while a vCPU thread waited runnable. */

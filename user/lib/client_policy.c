@@ -130,6 +130,10 @@ const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1] = {
 	P(HVTRACE_VCPU_EXIT_STATE, U8),
 	P(HVTRACE_VCPU_GONE, U8),
 	ARRAY_OF(HVTRACE_VCPU_REASONS, sizeof(struct hvtrace_vcpu_reason)),
+	ARRAY_OF(HVTRACE_VCPU_IRQS, sizeof(struct hvtrace_vcpu_irq)),
+	P(HVTRACE_VCPU_IRQ_UNMATCHED, U64),
+	P(HVTRACE_VCPU_IRQ_REINJECTED, U64),
+	P(HVTRACE_VCPU_IRQ_POSTED, U64),
 };
 
 const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1] = {

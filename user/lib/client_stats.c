@@ -76,21 +76,27 @@ static int parse_reason(struct hvc_stats *s, const struct nlattr *nest)
 	return 0;
 }
 
+/*
+ * Entry I of A, an array of SIZE-byte entries (absent: none), into E:
+ * false past its end. Attributes are 4-byte aligned: entries are copied
+ * out, never read in place.
+ */
+static bool array_entry(const struct nlattr *a, size_t size, unsigned int i,
+			void *e)
+{
+	if (!a || (i + 1) * size > mnl_attr_get_payload_len(a))
+		return false;
+	memcpy(e, (const char *)mnl_attr_get_payload(a) + i * size, size);
+	return true;
+}
+
 /* The vCPU's exits per reason in A (absent: none) added to V's. */
 static int add_vcpu_reasons(struct hvc_vcpu_row *v, const struct nlattr *a)
 {
 	struct hvtrace_vcpu_reason e;
-	const char *p;
-	unsigned int n, i;
 	int ret;
 
-	if (!a)
-		return 0;
-	/* Attributes are 4-byte aligned: each entry is copied out. */
-	p = mnl_attr_get_payload(a);
-	n = mnl_attr_get_payload_len(a) / sizeof(e);
-	for (i = 0; i < n; i++) {
-		memcpy(&e, p + i * sizeof(e), sizeof(e));
+	for (unsigned int i = 0; array_entry(a, sizeof(e), i, &e); i++) {
 		ret = grow(&v->reasons, v->nr_reasons, sizeof(*v->reasons));
 		if (ret)
 			return ret;
@@ -102,6 +108,53 @@ static int add_vcpu_reasons(struct hvc_vcpu_row *v, const struct nlattr *a)
 			.total_ns = e.total_ns,
 		};
 	}
+	return 0;
+}
+
+/* By vector, the other row (vector 0) last. */
+static int by_vector(const void *a, const void *b)
+{
+	const struct hvc_vcpu_irq *x = a, *y = b;
+
+	if (x->other != y->other)
+		return x->other ? 1 : -1;
+	return x->vector < y->vector ? -1 : x->vector > y->vector;
+}
+
+/*
+ * The vCPU's interrupt deliveries in A (absent: none) into V. A flag this
+ * hvctl does not know would change what a row means (who raised it, which
+ * vectors it holds): the reply is refused rather than shown wrong.
+ */
+static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a)
+{
+	struct hvtrace_vcpu_irq e;
+	int ret;
+
+	for (unsigned int i = 0; array_entry(a, sizeof(e), i, &e); i++) {
+		if (e.flags & ~__HVTRACE_VCPU_IRQ_ALL)
+			return hvc_err(EPROTO, "the module's reply is "
+				       "malformed: HVTRACE_VCPU_IRQS has "
+				       "unknown flags 0x%x (vector %u)",
+				       e.flags, e.vector);
+		if (!e.count)
+			continue;
+		ret = grow(&v->irqs, v->nr_irqs, sizeof(*v->irqs));
+		if (ret)
+			return ret;
+		v->irqs[v->nr_irqs++] = (struct hvc_vcpu_irq){
+			.other = e.flags & HVTRACE_VCPU_IRQ_OTHER,
+			.vector = e.flags & HVTRACE_VCPU_IRQ_OTHER ? 0 :
+				  e.vector,
+			.local = e.flags & HVTRACE_VCPU_IRQ_LOCAL,
+			.ipi = e.flags & HVTRACE_VCPU_IRQ_IPI,
+			.count = e.count,
+			.total_ns = e.total_ns,
+			.max_ns = e.max_ns,
+		};
+	}
+	if (v->nr_irqs)
+		qsort(v->irqs, v->nr_irqs, sizeof(*v->irqs), by_vector);
 	return 0;
 }
 
@@ -162,6 +215,13 @@ static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 	v->exit_reason = hvnl_u32(tb[HVTRACE_VCPU_EXIT_REASON]);
 	v->exit_ns = hvnl_u64(tb[HVTRACE_VCPU_EXIT_NS]);
 	v->exit_state = hvnl_u8(tb[HVTRACE_VCPU_EXIT_STATE]);
+	/* The interrupts come in the first message only, with the count. */
+	v->irq_unmatched = hvnl_u64(tb[HVTRACE_VCPU_IRQ_UNMATCHED]);
+	v->irq_reinjected = hvnl_u64(tb[HVTRACE_VCPU_IRQ_REINJECTED]);
+	v->irq_posted = hvnl_u64(tb[HVTRACE_VCPU_IRQ_POSTED]);
+	ret = add_vcpu_irqs(v, tb[HVTRACE_VCPU_IRQS]);
+	if (ret)
+		return ret;
 	return add_vcpu_reasons(v, tb[HVTRACE_VCPU_REASONS]);
 }
 
@@ -217,8 +277,10 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 void hvc_stats_free(struct hvc_stats *s)
 {
-	for (unsigned int i = 0; i < s->nr_vcpus; i++)
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		free(s->vcpus[i].reasons);
+		free(s->vcpus[i].irqs);
+	}
 	free(s->reasons);
 	free(s->vcpus);
 	free(s->preemptors);
@@ -244,10 +306,12 @@ static void drop_sent_twice(struct hvc_stats *s)
 			twice = s->vcpus[j].gone &&
 				s->vcpus[j].vm_id == v->vm_id &&
 				s->vcpus[j].vcpu_id == v->vcpu_id;
-		if (twice)
+		if (twice) {
 			free(v->reasons);
-		else
+			free(v->irqs);
+		} else {
 			s->vcpus[n++] = *v;
+		}
 	}
 	s->nr_vcpus = n;
 }

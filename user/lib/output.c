@@ -131,6 +131,14 @@ void out_bool(struct out *o, const char *key, const char *fmt, bool v)
 	}
 }
 
+void out_null(struct out *o, const char *key)
+{
+	if (!o->json)
+		return;
+	json_key(o, key);
+	fputs("null", o->f);
+}
+
 void out_heading(struct out *o, const struct out_col *cols, unsigned int n)
 {
 	const char *sep = "";

@@ -36,6 +36,8 @@ void out_i64(struct out *o, const char *key, const char *fmt, int64_t v);
 void out_str(struct out *o, const char *key, const char *fmt, const char *v);
 /* JSON true/false; text prints FMT with "yes" or "no". */
 void out_bool(struct out *o, const char *key, const char *fmt, bool v);
+/* JSON null: a member that has no value in this row; text nothing. */
+void out_null(struct out *o, const char *key);
 /*
  * S as a JSON string literal to F: escaped, and whatever is not UTF-8
  * replaced (U+FFFD). For documents written without the calls above.
