@@ -846,13 +846,15 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 #define HVT_NLA_U64	(HVT_NLA(sizeof(u64)) + HVT_NLA(0))
 /*
  * A vCPU's first message at its largest (put_vcpu_stats()): headers, the
- * nest, 5 u32, 8 u64 and the parts, 2 u8, a full batch of reasons.
+ * nest, 5 u32, 11 u64 and the parts, 2 u8, its interrupts' rows, a full
+ * batch of reasons.
  */
 #define HVT_VCPU_MSG_MAX						\
 	(NLMSG_HDRLEN + GENL_HDRLEN + HVT_NLA(0) +			\
 	 5 * HVT_NLA(sizeof(u32)) +					\
-	 (8 + HVTRACE_NR_PARTS) * HVT_NLA_U64 +				\
+	 (11 + HVTRACE_NR_PARTS) * HVT_NLA_U64 +			\
 	 2 * HVT_NLA(sizeof(u8)) +					\
+	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq)) +	\
 	 HVT_NLA(HVT_VCPU_RSN_BATCH * sizeof(struct hvtrace_vcpu_reason)))
 
 enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
@@ -999,6 +1001,29 @@ static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 	       -EMSGSIZE : 0;
 }
 
+/* The interrupts delivered to a vCPU: attributes only where nonzero. */
+static int put_vcpu_irqs(struct sk_buff *skb, const struct hvt_vcpu_irqs *irqs)
+{
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	unsigned int n = hvt_irqs_rows(irqs, rows);
+	u64 posted = atomic64_read(&irqs->posted);
+
+	if (n && nla_put(skb, HVTRACE_VCPU_IRQS, n * sizeof(rows[0]), rows))
+		return -EMSGSIZE;
+	if (irqs->unmatched &&
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_IRQ_UNMATCHED, irqs->unmatched,
+			      HVTRACE_VCPU_PAD))
+		return -EMSGSIZE;
+	if (irqs->reinjected &&
+	    nla_put_u64_64bit(skb, HVTRACE_VCPU_IRQ_REINJECTED,
+			      irqs->reinjected, HVTRACE_VCPU_PAD))
+		return -EMSGSIZE;
+	if (posted && nla_put_u64_64bit(skb, HVTRACE_VCPU_IRQ_POSTED, posted,
+					HVTRACE_VCPU_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * The vCPU in D->view: its counters (and the exit in progress of a live
  * one, D->vcpu) with the first batch of its reasons, or, once those went
@@ -1036,6 +1061,7 @@ static int put_vcpu_stats(struct sk_buff *skb, struct stats_dump *d)
 			       HVTRACE_VCPU_PAD) ||
 	     nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
 			       st->preempted_ns, HVTRACE_VCPU_PAD) ||
+	     put_vcpu_irqs(skb, &st->irqs) ||
 	     (d->vcpu ? put_vcpu_exit(skb, d->vcpu) :
 			nla_put_u8(skb, HVTRACE_VCPU_GONE, 1))))
 		return -EMSGSIZE;

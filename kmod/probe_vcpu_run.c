@@ -6,6 +6,7 @@
  *   kvm_mmio              a device access KVM emulates or hands on
  *   kvm_fast_mmio         VMX: an ioeventfd write, not emulated
  *   kvm_vcpu_wakeup       a halt ended (how long, and if it blocked)
+ * and, for probe_irq.c, interrupt delivery's three tracepoints.
  * Each of them runs in the vCPU's thread, which names the vCPU. KVM
  * does not export the first three tracepoints (nor, for us, their
  * types): they are found in kvm.ko's
@@ -32,24 +33,15 @@
 #include "compat/tracepoint_module.h"
 #include "bench.h"
 #include "exit_info.h"
+#include "irq.h"
 #include "probes.h"
 #include "threads.h"
 #include "vcpu_table.h"
 #include "vcpu_time.h"
 
-/* The vCPU the current thread runs, if it is a vCPU thread. */
-static struct hvt_vcpu *current_vcpu(void)
-{
-	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
-
-	if (likely(v && READ_ONCE(v->split.task) == current))
-		return v;
-	return hvt_thread_vcpu(current);
-}
-
 static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
 {
-	struct hvt_vcpu *v = current_vcpu();
+	struct hvt_vcpu *v = hvt_current_vcpu();
 
 	if (!v)
 		return;
@@ -61,7 +53,7 @@ static void hvt_on_userspace_exit(void *data, __u32 reason, int errno)
 
 static void hvt_on_mmio(void *data, int type, int len, u64 gpa, void *val)
 {
-	struct hvt_vcpu *v = current_vcpu();
+	struct hvt_vcpu *v = hvt_current_vcpu();
 
 	if (v && v->split.in_exit)
 		hvt_exit_mmio(v, type == KVM_TRACE_MMIO_WRITE ?
@@ -73,7 +65,7 @@ static void hvt_on_mmio(void *data, int type, int len, u64 gpa, void *val)
 /* A write to an ioeventfd's address, of a length VMX does not say. */
 static void hvt_on_fast_mmio(void *data, u64 gpa)
 {
-	struct hvt_vcpu *v = current_vcpu();
+	struct hvt_vcpu *v = hvt_current_vcpu();
 
 	if (v && v->split.in_exit)
 		hvt_exit_mmio(v, HVTRACE_EVF_MMIO_WRITE, 0, gpa);
@@ -81,7 +73,7 @@ static void hvt_on_fast_mmio(void *data, u64 gpa)
 
 static void hvt_on_vcpu_wakeup(void *data, __u64 ns, bool waited, bool valid)
 {
-	struct hvt_vcpu *v = current_vcpu();
+	struct hvt_vcpu *v = hvt_current_vcpu();
 
 	if (v)
 		hvt_time_halted(&v->split, ns, waited);
@@ -95,6 +87,33 @@ static_assert(sizeof(register_trace_kvm_mmio(hvt_on_mmio, NULL)));
 #ifndef HVT_TP_UNCHECKED
 static_assert(__builtin_types_compatible_p(typeof(hvt_on_fast_mmio) *,
 					   hvt_tp_kvm_fast_mmio_t));
+#endif
+
+/*
+ * Interrupt delivery (probe_irq.c): only with prototypes checked against
+ * kvm.ko's BTF (a probe of the wrong type would read garbage), and where
+ * the kernel has the tracepoint.
+ */
+#if !defined(HVT_TP_UNCHECKED) && !defined(HVT_TP_NO_kvm_apic_accept_irq)
+static_assert(__builtin_types_compatible_p(typeof(hvt_irq_on_accept) *,
+					   hvt_tp_kvm_apic_accept_irq_t));
+#define HVT_IRQ_ACCEPT	hvt_irq_on_accept
+#else
+#define HVT_IRQ_ACCEPT	NULL
+#endif
+#if !defined(HVT_TP_UNCHECKED) && !defined(HVT_TP_NO_kvm_apicv_accept_irq)
+static_assert(__builtin_types_compatible_p(typeof(hvt_irq_on_posted) *,
+					   hvt_tp_kvm_apicv_accept_irq_t));
+#define HVT_IRQ_POSTED	hvt_irq_on_posted
+#else
+#define HVT_IRQ_POSTED	NULL
+#endif
+#if !defined(HVT_TP_UNCHECKED) && !defined(HVT_TP_NO_kvm_inj_virq)
+static_assert(__builtin_types_compatible_p(typeof(hvt_irq_on_inject) *,
+					   hvt_tp_kvm_inj_virq_t));
+#define HVT_IRQ_INJECT	hvt_irq_on_inject
+#else
+#define HVT_IRQ_INJECT	NULL
 #endif
 
 /*
@@ -144,6 +163,9 @@ static struct {
 	{ "kvm_mmio", hvt_on_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_fast_mmio", hvt_on_fast_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
+	{ "kvm_apic_accept_irq", HVT_IRQ_ACCEPT },
+	{ "kvm_apicv_accept_irq", HVT_IRQ_POSTED },
+	{ "kvm_inj_virq", HVT_IRQ_INJECT },
 };
 
 /* GPA faults say what they hit only while every probe needed is on. */
@@ -167,7 +189,8 @@ static void kvm_probes_attach(struct tp_module *tm)
 		struct tracepoint *tp = hvt_module_tracepoint(mod, i);
 
 		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++) {
-			if (kvm_probes[j].tp || strcmp(tp->name, kvm_probes[j].name) ||
+			if (!kvm_probes[j].probe || kvm_probes[j].tp ||
+			    strcmp(tp->name, kvm_probes[j].name) ||
 			    hvt_bench_skip(kvm_probes[j].bench))
 				continue;
 			err = tracepoint_probe_register(tp, kvm_probes[j].probe,

@@ -46,4 +46,16 @@ static inline struct hvt_vcpu *hvt_thread_vcpu(const struct task_struct *p)
 	return hvt_thread_vcpu_slow(p);
 }
 
+DECLARE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
+
+/* The vCPU the current thread runs, if it is a vCPU thread. */
+static inline struct hvt_vcpu *hvt_current_vcpu(void)
+{
+	struct hvt_vcpu *v = this_cpu_read(hvt_last_vcpu);
+
+	if (likely(v && READ_ONCE(v->split.task) == current))
+		return v;
+	return hvt_thread_vcpu(current);
+}
+
 #endif /* _HVT_THREADS_H */

@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+#include "irq.h"
 #include "stats.h"
 #include "vcpu_time.h"
 
@@ -50,6 +51,7 @@ struct hvt_vcpu_stat {
 	u64 guest_ns;		/* entry to exit */
 	u64 preemptions;	/* switched out runnable inside KVM */
 	u64 preempted_ns;	/* and off CPU that long */
+	struct hvt_vcpu_irqs irqs;	/* interrupts delivered (irq.h) */
 };
 
 /* A vCPU's exits of one reason since its first exit: never cleared. */
@@ -109,6 +111,12 @@ struct hvt_vcpu {
 	/* Guest marks: rare, out of the exits' way. */
 	struct hvt_mark mark;
 	/*
+	 * Interrupts raised for the vCPU and not yet injected: when, per
+	 * vector (irq.h). Written by raisers on any CPU, taken by the
+	 * vCPU's entries.
+	 */
+	u64 raised[256];
+	/*
 	 * Exits per reason (hvt_vcpu_rsn_index()): 292 x 16 bytes, last.
 	 * Slots are preallocated (vcpu_table.c), so this is never allocated
 	 * on the exit path; a new vCPU's starts zeroed (slot_reset()).
@@ -128,6 +136,7 @@ static inline struct hvt_vcpu_stat *hvt_vcpu_stat(struct hvt_vcpu *v)
 		v->base = v->stat;
 		v->stat.exits.min_ns = U64_MAX;
 		v->stat.exits.max_ns = 0;
+		hvt_irqs_restart(&v->stat.irqs);
 		v->gen = READ_ONCE(hvt_gen);
 	}
 	return &v->stat;

@@ -113,6 +113,7 @@ void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
 					       base->preemptions);
 		s.preempted_ns = hvt_sub_floor0(stat->preempted_ns,
 						base->preempted_ns);
+		hvt_irqs_since_clear(&s.irqs, &stat->irqs, &base->irqs);
 	}
 	/* Else no count since the clear: no baseline yet. */
 	*out = s;
@@ -364,6 +365,7 @@ static void slot_reset(struct hvt_vcpu *v)
 	memset(&v->stat, 0, sizeof(v->stat));
 	memset(&v->base, 0, sizeof(v->base));
 	memset(v->rsn, 0, sizeof(v->rsn));
+	memset(v->raised, 0, sizeof(v->raised));
 }
 
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)
@@ -406,7 +408,7 @@ static struct hvt_vcpu *refuse(bool no_slot)
 	return NULL;
 }
 
-struct hvt_vcpu *hvt_vcpu_lookup(const void *key)
+struct hvt_vcpu *hvt_vcpu_slot_of(const void *key)
 {
 	unsigned int i;
 
@@ -414,14 +416,21 @@ struct hvt_vcpu *hvt_vcpu_lookup(const void *key)
 		struct hvt_vcpu *v = &slots[slot_index(key, i)];
 		const void *k = READ_ONCE(v->key);
 
-		if (k == key) {
-			this_cpu_write(hvt_last_vcpu, v);
+		if (k == key)
 			return v;
-		}
 		if (!k)
 			return NULL;
 	}
 	return NULL;
+}
+
+struct hvt_vcpu *hvt_vcpu_lookup(const void *key)
+{
+	struct hvt_vcpu *v = hvt_vcpu_slot_of(key);
+
+	if (v)
+		this_cpu_write(hvt_last_vcpu, v);
+	return v;
 }
 
 /* A NULL or FREE slot in KEY's chain, now KEY's; NULL if none is left. */

@@ -28,6 +28,8 @@ void hvt_vcpus_exit(void);
 
 /* The slot of KEY, or NULL. */
 struct hvt_vcpu *hvt_vcpu_lookup(const void *key);
+/* The same without making it this CPU's cached vCPU. */
+struct hvt_vcpu *hvt_vcpu_slot_of(const void *key);
 /*
  * The slot of KEY for an exit: found, or claimed (a vCPU at a reused
  * address whose identity differs starts afresh). NULL when max_vcpus
@@ -156,6 +158,14 @@ static inline struct hvt_vcpu *hvt_vcpu_find(const struct kvm_vcpu *vcpu)
 	if (unlikely(!v))
 		v = hvt_vcpu_lookup(vcpu);
 	return v && likely(hvt_vcpu_same(v, vcpu)) ? v : NULL;
+}
+
+/* Another CPU's vCPU (an IPI's target): this CPU's cache stays. */
+static inline struct hvt_vcpu *hvt_vcpu_peek(const struct kvm_vcpu *vcpu)
+{
+	struct hvt_vcpu *v = hvt_vcpu_slot_of(vcpu);
+
+	return v && hvt_vcpu_same(v, vcpu) ? v : NULL;
 }
 #endif /* HVT_KUNIT */
 

@@ -5,7 +5,8 @@
 # against the target kernel's BTF, written to OUT as C for the build:
 #
 # - KVM's x86 tracepoints (kvm_exit, kvm_entry, kvm_page_fault,
-#   kvm_fast_mmio) are
+#   kvm_fast_mmio; and, where the kernel has them, kvm_apic_accept_irq,
+#   kvm_apicv_accept_irq, kvm_inj_virq: HVT_TP_NO_<name> where not) are
 #   declared in arch/x86/kvm/trace.h, which headers packages do not ship.
 #   kvm.ko's BTF holds, for every tracepoint, a typedef of the probe type
 #   (btf_trace_<name>): written as hvt_tp_<name>_t, which the probe files
@@ -34,6 +35,8 @@ rel=$1 out=$2 target=$1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 tps="kvm_exit kvm_entry kvm_page_fault kvm_fast_mmio"
+# Interrupt delivery (probe_irq.c): optional, not timed without them.
+opt_tps="kvm_apic_accept_irq kvm_apicv_accept_irq kvm_inj_virq"
 
 unchecked() {
 	echo "hvtrace: WARNING: KVM probe prototypes not checked for $rel: $*" >&2
@@ -116,6 +119,16 @@ for tp in $tps; do
 	[ -n "$line" ] || unchecked "no btf_trace_$tp in the BTF of $kvm"
 	types="$types$(echo "$line" | sed "s/btf_trace_$tp/hvt_tp_${tp}_t/")
 "
+done
+for tp in $opt_tps; do
+	line=$(grep -E "^typedef void \(\*btf_trace_$tp\)\(" "$tmp/kvm.h")
+	if [ -n "$line" ]; then
+		types="$types$(echo "$line" | sed "s/btf_trace_$tp/hvt_tp_${tp}_t/")
+"
+	else
+		types="${types}#define HVT_TP_NO_$tp 1
+"
+	fi
 done
 # The bit offset of vcpu_svm's second member, if its first two are the
 # struct kvm_vcpu at 0 and a pointer to struct vmcb: kvm-amd.ko's split

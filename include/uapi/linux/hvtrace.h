@@ -232,6 +232,15 @@
  *        with SINCE_LOAD, its exits per reason since its first exit:
  *        HVTRACE_VCPU_REASONS: NLA_BINARY, array of struct
  *            hvtrace_vcpu_reason (reasons with exits only)
+ *        interrupts delivered to it (injected at an entry) since the last
+ *        clear, timed from the raise (see struct hvtrace_vcpu_irq):
+ *        HVTRACE_VCPU_IRQS: NLA_BINARY, array of struct hvtrace_vcpu_irq
+ *            (rows with deliveries only)
+ *        HVTRACE_VCPU_IRQ_UNMATCHED: NLA_U64, injections of no timed raise
+ *        HVTRACE_VCPU_IRQ_REINJECTED: NLA_U64, injections again of one
+ *            that an exit interrupted (not counted in IRQS)
+ *        HVTRACE_VCPU_IRQ_POSTED: NLA_U64, raises delivered by the CPU
+ *            (APICv, AVIC): never injected, not timed
  *    (reasons that do not fit one message go on in the next ones: VCPU
  *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
@@ -569,6 +578,10 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_EXIT_STATE,
 	HVTRACE_VCPU_GONE,
 	HVTRACE_VCPU_REASONS,
+	HVTRACE_VCPU_IRQS,
+	HVTRACE_VCPU_IRQ_UNMATCHED,
+	HVTRACE_VCPU_IRQ_REINJECTED,
+	HVTRACE_VCPU_IRQ_POSTED,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -722,6 +735,37 @@ struct hvtrace_vcpu_reason {
 	__u16 pad;
 	__u64 count;
 	__u64 total_ns;
+};
+
+/*
+ * HVTRACE_VCPU_IRQS: interrupts delivered to a vCPU, a row per vector.
+ * An interrupt is timed from KVM accepting it into the vCPU's local APIC
+ * (raised) to the entry that injects it, when the raise came from a vCPU
+ * of the same VM: the vCPU itself (its LAPIC timer, LVTs, self-IPIs:
+ * LOCAL) or another one (an IPI: IPI). Raises from elsewhere (the VMM's
+ * ioctls, irqfds, the in-kernel PIT and IOAPIC) are not timed: their
+ * injections are HVTRACE_VCPU_IRQ_UNMATCHED.
+ *
+ *   raise (accept)        entry injecting it
+ *   |--- in the guest, kicked / in an exit / VMM / halted / preempted ---|
+ *
+ * The first HVTRACE_VCPU_IRQ_VECTORS vectors a vCPU gets have a row
+ * each; later ones share one row (HVTRACE_VCPU_IRQ_OTHER, vector 0).
+ */
+#define HVTRACE_VCPU_IRQ_LOCAL		(1U << 0)	/* raised by itself */
+#define HVTRACE_VCPU_IRQ_IPI		(1U << 1)	/* by another vCPU */
+#define HVTRACE_VCPU_IRQ_OTHER		(1U << 2)	/* the other vectors */
+#define __HVTRACE_VCPU_IRQ_ALL		((1U << 3) - 1)
+#define HVTRACE_VCPU_IRQ_VECTORS	7
+
+struct hvtrace_vcpu_irq {
+	__u8 vector;
+	__u8 flags;		/* HVTRACE_VCPU_IRQ_*: who raised them */
+	__u16 pad;
+	__u32 pad2;
+	__u64 count;
+	__u64 total_ns;
+	__u64 max_ns;
 };
 
 /* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Interrupt delivery: from KVM accepting an interrupt into a vCPU's local
+ * APIC (the raise) to the entry that injects it (probe_irq.c).
+ *
+ *   raiser's thread                      target vCPU's thread
+ *   kvm_apic_accept_irq(id, vec)
+ *     raised[vec] = now (if 0) ----.
+ *   kvm_apicv_accept_irq: posted,  |     (kicked, woken, or runs later)
+ *     raised[vec] = 0 again        |
+ *                                  `---> kvm_inj_virq(vec)
+ *                                          ns = now - xchg(raised[vec], 0)
+ *                                          its row: count, total, max
+ *
+ * Only raises by a vCPU of the target's VM are timed (the VM is known
+ * from the raising vCPU; the tracepoint names the target by its vCPU id
+ * alone). The earliest raise of a pending vector stays: KVM merges later
+ * ones into it (one IRR bit), and the one injection serves them all.
+ * The counts are written by the target's own thread alone, beside its
+ * other aggregates (struct hvt_vcpu_stat); posted raises are counted by
+ * the raiser, atomically.
+ */
+#ifndef _HVT_IRQ_H
+#define _HVT_IRQ_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+#include <uapi/linux/hvtrace.h>
+
+/* A stamp older than this at injection was never injected (a dropped
+ * raise, or one delivered at a nested VM exit): not timed.
+ */
+#define HVT_IRQ_STALE_NS	(10ULL * NSEC_PER_SEC)
+
+/* raised[]: (raise time << 1) | 1 for an IPI, 0 when none is pending. */
+#define HVT_IRQ_STAMP_IPI	1ULL
+
+struct hvt_irq_row {
+	u64 count;
+	u64 total_ns;
+	u64 max_ns;
+	u8 vector;		/* 0: no vector yet (or the row of the rest) */
+	u8 flags;		/* HVTRACE_VCPU_IRQ_LOCAL / _IPI since the clear */
+};
+
+/* The first HVTRACE_VCPU_IRQ_VECTORS vectors a row each, then the rest. */
+#define HVT_IRQ_ROWS	(HVTRACE_VCPU_IRQ_VECTORS + 1)
+
+struct hvt_vcpu_irqs {
+	struct hvt_irq_row row[HVT_IRQ_ROWS];
+	u64 unmatched;
+	u64 reinjected;
+	atomic64_t posted;
+};
+
+/* OUT = STAT less BASE, rows by position (a row's vector never changes). */
+void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
+			  const struct hvt_vcpu_irqs *stat,
+			  const struct hvt_vcpu_irqs *base);
+/* At a vCPU's first count after a clear: maxima and sources start again. */
+void hvt_irqs_restart(struct hvt_vcpu_irqs *irqs);
+/* The rows with deliveries, as the uapi has them; returns how many. */
+unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
+			   struct hvtrace_vcpu_irq *out);
+
+/* KVM's tracepoints (kvm.ko's table: probe_vcpu_run.c attaches them). */
+void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
+		       __u8 vec);
+void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
+		       __u8 vec);
+void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
+		       bool reinjected);
+
+#endif /* _HVT_IRQ_H */
