@@ -24,6 +24,7 @@
 #define _HVT_IRQ_H
 
 #include <linux/atomic.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
 
@@ -53,6 +54,11 @@ struct hvt_vcpu_irqs {
 	atomic64_t posted;
 };
 
+/*
+ * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL
+ * or _IPI), into VEC's row: its own, the first free, or the rest's.
+ */
+void hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns, u8 source);
 /* OUT = STAT less BASE, rows by position (a row's vector never changes). */
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 			  const struct hvt_vcpu_irqs *stat,

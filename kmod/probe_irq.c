@@ -103,27 +103,10 @@ void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 	atomic64_inc(&t->stat.irqs.posted);
 }
 
-/* VEC's row in IRQS: its own, a free one, or the rest's. */
-static struct hvt_irq_row *irq_row(struct hvt_vcpu_irqs *irqs, u8 vec)
-{
-	struct hvt_irq_row *r;
-
-	for (r = irqs->row; r < irqs->row + HVTRACE_VCPU_IRQ_VECTORS; r++) {
-		if (r->vector == vec)
-			return r;
-		if (!r->vector) {
-			r->vector = vec;
-			return r;
-		}
-	}
-	return r;
-}
-
 void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		       bool reinjected)
 {
 	struct hvt_vcpu_irqs *irqs;
-	struct hvt_irq_row *r;
 	struct hvt_vcpu *v;
 	u64 stamp, ns;
 
@@ -144,68 +127,6 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		irqs->unmatched++;
 		return;
 	}
-	r = irq_row(irqs, vector);
-	r->count++;
-	r->total_ns += ns;
-	if (ns > r->max_ns)
-		r->max_ns = ns;
-	r->flags |= stamp & HVT_IRQ_STAMP_IPI ? HVTRACE_VCPU_IRQ_IPI :
-						HVTRACE_VCPU_IRQ_LOCAL;
-}
-
-void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
-			  const struct hvt_vcpu_irqs *stat,
-			  const struct hvt_vcpu_irqs *base)
-{
-	unsigned int i;
-
-	for (i = 0; i < HVT_IRQ_ROWS; i++) {
-		const struct hvt_irq_row *s = &stat->row[i], *b = &base->row[i];
-		struct hvt_irq_row *o = &out->row[i];
-
-		o->vector = s->vector;
-		o->count = hvt_sub_floor0(s->count, b->count);
-		o->total_ns = hvt_sub_floor0(s->total_ns, b->total_ns);
-		/* Started again at the clear, as the sources. */
-		o->max_ns = s->max_ns;
-		o->flags = s->flags;
-	}
-	out->unmatched = hvt_sub_floor0(stat->unmatched, base->unmatched);
-	out->reinjected = hvt_sub_floor0(stat->reinjected, base->reinjected);
-	atomic64_set(&out->posted,
-		     hvt_sub_floor0(atomic64_read(&stat->posted),
-				    atomic64_read(&base->posted)));
-}
-
-void hvt_irqs_restart(struct hvt_vcpu_irqs *irqs)
-{
-	unsigned int i;
-
-	for (i = 0; i < HVT_IRQ_ROWS; i++) {
-		irqs->row[i].max_ns = 0;
-		irqs->row[i].flags = 0;
-	}
-}
-
-unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
-			   struct hvtrace_vcpu_irq *out)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < HVT_IRQ_ROWS; i++) {
-		const struct hvt_irq_row *r = &irqs->row[i];
-
-		if (!r->count)
-			continue;
-		memset(&out[n], 0, sizeof(out[n]));
-		out[n].vector = i < HVTRACE_VCPU_IRQ_VECTORS ? r->vector : 0;
-		out[n].flags = r->flags |
-			       (i < HVTRACE_VCPU_IRQ_VECTORS ?
-				0 : HVTRACE_VCPU_IRQ_OTHER);
-		out[n].count = r->count;
-		out[n].total_ns = r->total_ns;
-		out[n].max_ns = r->max_ns;
-		n++;
-	}
-	return n;
+	hvt_irq_count(irqs, vector, ns, stamp & HVT_IRQ_STAMP_IPI ?
+		      HVTRACE_VCPU_IRQ_IPI : HVTRACE_VCPU_IRQ_LOCAL);
 }

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A vCPU's interrupt delivery counts (irq.h): a row per vector, the
+ * baseline at a clear, the rows as the uapi has them. No KVM here: the
+ * probes are in probe_irq.c.
+ */
+#include <linux/string.h>
+
+#include "irq.h"
+#include "stats.h"
+
+/* VEC's row in IRQS: its own, a free one, or the rest's. */
+static struct hvt_irq_row *irq_row(struct hvt_vcpu_irqs *irqs, u8 vec)
+{
+	struct hvt_irq_row *r;
+
+	for (r = irqs->row; r < irqs->row + HVTRACE_VCPU_IRQ_VECTORS; r++) {
+		if (r->vector == vec)
+			return r;
+		if (!r->vector) {
+			r->vector = vec;
+			return r;
+		}
+	}
+	return r;
+}
+
+void hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns, u8 source)
+{
+	struct hvt_irq_row *r = irq_row(irqs, vec);
+
+	r->count++;
+	r->total_ns += ns;
+	if (ns > r->max_ns)
+		r->max_ns = ns;
+	r->flags |= source;
+}
+
+void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
+			  const struct hvt_vcpu_irqs *stat,
+			  const struct hvt_vcpu_irqs *base)
+{
+	unsigned int i;
+
+	for (i = 0; i < HVT_IRQ_ROWS; i++) {
+		const struct hvt_irq_row *s = &stat->row[i], *b = &base->row[i];
+		struct hvt_irq_row *o = &out->row[i];
+
+		o->vector = s->vector;
+		o->count = hvt_sub_floor0(s->count, b->count);
+		o->total_ns = hvt_sub_floor0(s->total_ns, b->total_ns);
+		/* Started again at the clear, as the sources. */
+		o->max_ns = s->max_ns;
+		o->flags = s->flags;
+	}
+	out->unmatched = hvt_sub_floor0(stat->unmatched, base->unmatched);
+	out->reinjected = hvt_sub_floor0(stat->reinjected, base->reinjected);
+	atomic64_set(&out->posted,
+		     hvt_sub_floor0(atomic64_read(&stat->posted),
+				    atomic64_read(&base->posted)));
+}
+
+void hvt_irqs_restart(struct hvt_vcpu_irqs *irqs)
+{
+	unsigned int i;
+
+	for (i = 0; i < HVT_IRQ_ROWS; i++) {
+		irqs->row[i].max_ns = 0;
+		irqs->row[i].flags = 0;
+	}
+}
+
+unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
+			   struct hvtrace_vcpu_irq *out)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < HVT_IRQ_ROWS; i++) {
+		const struct hvt_irq_row *r = &irqs->row[i];
+
+		if (!r->count)
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].vector = i < HVTRACE_VCPU_IRQ_VECTORS ? r->vector : 0;
+		out[n].flags = r->flags |
+			       (i < HVTRACE_VCPU_IRQ_VECTORS ?
+				0 : HVTRACE_VCPU_IRQ_OTHER);
+		out[n].count = r->count;
+		out[n].total_ns = r->total_ns;
+		out[n].max_ns = r->max_ns;
+		n++;
+	}
+	return n;
+}
