@@ -113,6 +113,12 @@ static void dump_regs(const struct vcpu *v)
 	if (cfg.count[K_MMIO_READ] || cfg.count[K_LAPIC] || cfg.count[K_TOUCH])
 		fprintf(stderr, "  later: mmio_read@0x%x lapic@0x%x touch@0x%x\n",
 			kind_rip(K_MMIO_READ), kind_rip(K_LAPIC), kind_rip(K_TOUCH));
+	if (cfg.ipi_count)
+		fprintf(stderr, "  ipi: icr@0x%x handler@0x%x eoi@0x%x, "
+			"sent %u handled %u extra %u\n", guest_rip(rip_ipi),
+			guest_rip(ipi_handler), guest_rip(rip_ipi_eoi),
+			guest_u32(IPI_SENT_GPA), guest_u32(IPI_HANDLED_GPA),
+			guest_u32(IPI_EXTRA_GPA));
 }
 
 void __noreturn vcpu_fail(const struct vcpu *v, const char *fmt, ...)
@@ -176,7 +182,10 @@ static void __noreturn guest_exception(const struct vcpu *v)
 		  "eflags 0x%x)", f[0], f[2], f[1], f[3], f[4]);
 }
 
-/* guest.S's .Lbad_read: the value a read got in the OUT, its GPA in EBX. */
+/*
+ * guest.S's .Lbad_read: the value a read got in the OUT, its GPA in EBX;
+ * --ipi: the handled count, ESI the IPI that was not.
+ */
 static void __noreturn guest_bad_read(const struct vcpu *v)
 {
 	const struct kvm_run *run = v->run;
@@ -186,6 +195,11 @@ static void __noreturn guest_bad_read(const struct vcpu *v)
 	if (run->io.size == 4)
 		memcpy(&val, (const uint8_t *)run + run->io.data_offset, 4);
 	ioctl(v->fd, KVM_GET_REGS, &r);
+	if (r.rbx == IPI_HANDLED_GPA)
+		vcpu_fail(v, "--ipi: iteration %" PRIu64 ": vCPU 1 did not "
+			  "handle IPI %llu (from 0) of %" PRIu64 " within %d s "
+			  "(handled %u)", v->iters, r.rsi, cfg.ipi_count,
+			  IPI_TIMEOUT_SEC, val);
 	if (r.rbx == LAPIC_VERSION_GPA)
 		vcpu_fail(v, "--lapic: guest read 0x%x from GPA 0x%llx, not a local "
 			  "APIC version register", val, r.rbx);

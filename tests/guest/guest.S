@@ -3,13 +3,16 @@
  * hvguest's guest program: 32-bit flat protected mode, no paging, IF=0,
  * loaded at CODE_GPA by program.c (guest.h draws guest memory).
  *
- *   guest_entry:  vCPU 0 under --halt: set up the master 8259
+ *   .Lpic_setup:  vCPU 0 under --halt: set up the master 8259
  *   iteration:    --halt loop (vCPU 0), --spin: OUT to SPIN_PORT, busy loop
  *                 one counted loop per exit kind, in enum kind order:
  *                 pio, mmio, cpuid, rdmsr, wrmsr, hlt, slow, then at
  *                 .Llater (after the older code, so that none of its
  *                 RIPs moved): mmio_read, lapic, touch
- *   rip_done:     OUT to DONE_PORT, then back to iteration
+ *   rip_done:     OUT to DONE_PORT, then to the next iteration
+ *   guest_entry:  (at the end, as all that came later) where the VMM
+ *                 starts each vCPU; with --ipi, it and every iteration
+ *                 begin with the IPI phase (.Lipi), before the above
  *
  * Every count, port, GPA and MSR is read from struct guest_params at
  * PARAMS_GPA, which the VMM fills before the first KVM_RUN; a loop whose
@@ -21,10 +24,27 @@
  * Exceptions go to stubs that report the vector, error code and faulting
  * EIP through an OUT to FAULT_PORT, so a broken guest is diagnosed
  * precisely instead of ending in an opaque triple fault.  A read that
- * got a wrong value (--mmio-read, --lapic) is reported on BAD_READ_PORT.
+ * got a wrong value (--mmio-read, --lapic) is reported on BAD_READ_PORT,
+ * and so is an IPI that vCPU 1 did not handle in time (--ipi).
  *
- * Only local labels are jumped to, so the code has no relocations and
- * runs wherever it is copied.
+ * --ipi N: vCPU 0 sends vCPU 1 N IPIs through the in-kernel local APIC,
+ * one at a time; vCPU 1 takes them with interrupts on, busy-looping (no
+ * HLT: halted vCPUs woken by local APIC interrupts froze the test VM's
+ * nested emulation once).  Both log the TSC:
+ *
+ *   vCPU 0                               vCPU 1
+ *   enable APIC, go++                    enable APIC, sent = handled = 0
+ *   wait until ready == go               ready++, STI
+ *   i = 0..N-1:                          loop until handled == N
+ *     send_tsc[i] = TSC, sent = i + 1      ipi_handler: handler_tsc[i] =
+ *     ICR = IPI_VECTOR -> APIC ID 1 ----->   TSC, handled = i + 1, EOI
+ *     wait until handled > i (5 s at                 (i = handled)
+ *     most, else BAD_READ_PORT)
+ *     busy-wait USEC (not after the last)
+ *   RET: the rest of the iteration       CLI, RET: the rest of it
+ *
+ * Only local labels are jumped to and called, so the code has no
+ * relocations and runs wherever it is copied.
  */
 #include "guest.h"
 
@@ -34,10 +54,11 @@
 	.code32
 
 	.globl guest_code_start, guest_code_end, guest_entry
-	.globl exception_stubs, halt_irq_handler
+	.globl exception_stubs, halt_irq_handler, ipi_handler
 	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
 	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi, rip_mark
 	.globl rip_spin, rip_mmio_read, rip_lapic, rip_touch
+	.globl rip_ipi, rip_ipi_eoi
 
 /*
  * The head of a counted loop: ESI = the count at offset 'count' in the
@@ -55,9 +76,10 @@ guest_code_start:
 /*
  * vCPU 0 under --halt (EDI != 0) sets up the master 8259 in PIC_INIT_OUTS
  * OUTs: edge triggered, cascaded, vectors from PIC_VECTOR_BASE, 8086 mode,
- * all lines but HALT_IRQ masked.
+ * all lines but HALT_IRQ masked.  This was the entry; guest_entry comes
+ * here.
  */
-guest_entry:
+.Lpic_setup:
 	test	%edi, %edi
 	jz	.Literation
 	mov	$0x11, %al
@@ -217,7 +239,8 @@ rip_slow:
 	.org	.Ldone + 10
 rip_done:
 	out	%al, (%dx)
-	jmp	.Literation
+	{disp32} jmp .Lnext_iteration	/* as long as the old JMP */
+	.org	rip_done + 6
 
 /*
  * One EXC_STUB_SIZE stub per exception vector: pad the frame to a common
@@ -315,11 +338,133 @@ rip_touch:
 	mov	$DONE_DATA, %eax
 	jmp	rip_done
 
-/* A read got a wrong value: report it (EAX) to the VMM, its GPA in EBX. */
+/*
+ * A read got a wrong value: report it (EAX) to the VMM, its GPA in EBX.
+ * --ipi: the handled count that stayed at ESI, IPI_HANDLED_GPA in EBX.
+ */
 .Lbad_read:
 	mov	$BAD_READ_PORT, %edx
 	out	%eax, (%dx)
 	hlt			/* never resumed */
+
+/*
+ * The VMM starts every vCPU here; then --halt's PIC setup and the first
+ * iteration.  rip_done comes to .Lnext_iteration.  With --ipi, the IPI
+ * phase first; without, no CALL: the stack stays untouched.
+ */
+guest_entry:
+	cmpl	$0, PARAM(GP_IPI_COUNT)
+	je	.Lpic_setup
+	call	.Lipi
+	jmp	.Lpic_setup
+
+.Lnext_iteration:
+	cmpl	$0, PARAM(GP_IPI_COUNT)
+	je	.Literation
+	call	.Lipi
+	jmp	.Literation
+
+/*
+ * --ipi's phase of an iteration (the head comment draws it).  Each vCPU
+ * software-enables its local APIC first (once: the SVR keeps it), and
+ * tells from the APIC ID register which one it is.  Clobbers EAX..EDX
+ * and ESI, as every iteration's loops do.
+ */
+.Lipi:
+	mov	LAPIC_SVR_GPA, %eax
+	test	$LAPIC_SVR_ENABLE, %eax
+	jnz	1f
+	movl	$(LAPIC_SVR_ENABLE | LAPIC_SPURIOUS), LAPIC_SVR_GPA
+1:	mov	LAPIC_ID_GPA, %eax
+	shr	$24, %eax
+	jnz	.Lipi_take
+
+	/* vCPU 0: once vCPU 1 is in this iteration's phase too ... */
+	incl	IPI_GO_GPA
+	mov	IPI_GO_GPA, %eax
+2:	cmp	IPI_READY_GPA, %eax
+	jne	2b
+	xor	%esi, %esi
+	/* ... IPI ESI: its TSC, counted, then the ICR; EBX:ECX the deadline */
+.Lipi_send:
+	rdtsc
+	mov	%eax, IPI_SEND_LOG_GPA(, %esi, 8)
+	mov	%edx, IPI_SEND_LOG_GPA + 4(, %esi, 8)
+	mov	%eax, %ecx
+	mov	%edx, %ebx
+	add	PARAM(GP_IPI_TIMEOUT_TICKS), %ecx
+	adc	PARAM(GP_IPI_TIMEOUT_TICKS + 4), %ebx
+	lea	1(%esi), %eax
+	mov	%eax, IPI_SENT_GPA
+	movl	$(IPI_DEST << 24), LAPIC_ICR_HI_GPA
+rip_ipi:
+	movl	$IPI_ICR, LAPIC_ICR_LO_GPA
+3:	cmp	IPI_HANDLED_GPA, %esi
+	jb	4f
+	rdtsc
+	sub	%ecx, %eax
+	sbb	%ebx, %edx
+	jb	3b
+	mov	IPI_HANDLED_GPA, %eax
+	mov	$IPI_HANDLED_GPA, %ebx
+	jmp	.Lbad_read
+	/* handled: USEC before the next, on the TSC as --spin */
+4:	inc	%esi
+	cmp	PARAM(GP_IPI_COUNT), %esi
+	jae	6f
+	rdtsc
+	mov	%eax, %ecx
+	mov	%edx, %ebx
+	add	PARAM(GP_IPI_GAP_TICKS), %ecx
+	adc	PARAM(GP_IPI_GAP_TICKS + 4), %ebx
+5:	rdtsc
+	sub	%ecx, %eax
+	sbb	%ebx, %edx
+	jb	5b
+	jmp	.Lipi_send
+6:	ret
+
+/*
+ * vCPU 1: zero this iteration's counts, then say so (vCPU 0 sends nothing
+ * before), then take interrupts until all N came.  No HLT.
+ */
+.Lipi_take:
+	movl	$0, IPI_SENT_GPA
+	movl	$0, IPI_HANDLED_GPA
+	incl	IPI_READY_GPA
+	mov	PARAM(GP_IPI_COUNT), %eax
+	sti
+1:	cmp	IPI_HANDLED_GPA, %eax
+	ja	1b
+	cli
+	ret
+
+/*
+ * IPI_VECTOR on vCPU 1: log the TSC as handler_tsc[handled] and count it,
+ * unless no IPI is outstanding (handled == sent: the handler ran twice
+ * for one, as QEMU's TCG emulation of nested SVM sometimes makes it),
+ * which counts in extra instead; EOI, IRET.  Every register is kept.
+ */
+ipi_handler:
+	push	%eax
+	push	%ecx
+	push	%edx
+	rdtsc
+	mov	IPI_HANDLED_GPA, %ecx
+	cmp	IPI_SENT_GPA, %ecx
+	jae	1f
+	mov	%eax, IPI_HANDLER_LOG_GPA(, %ecx, 8)
+	mov	%edx, IPI_HANDLER_LOG_GPA + 4(, %ecx, 8)
+	inc	%ecx
+	mov	%ecx, IPI_HANDLED_GPA
+	jmp	2f
+1:	incl	IPI_EXTRA_GPA
+rip_ipi_eoi:
+2:	movl	$0, LAPIC_EOI_GPA
+	pop	%edx
+	pop	%ecx
+	pop	%eax
+	iret
 
 guest_code_end:
 

@@ -12,31 +12,56 @@
  *   0x000100  |  mark log: MARK_LOG_SIZE x   |  guest -> VMM: --cpuid
  *             |  { id, TSC lo, TSC hi, 0 }   |  N:MARK_LEAF, entry id % size
  *   0x000600  |  struct guest_params         |  VMM -> guest: counts, ports,
- *             |                              |  MMIO GPA, MSR, --spin ticks
+ *             |                              |  MMIO GPA, MSR, TSC ticks
  *   0x000700  |  eoi_count (u32)             |  guest -> VMM: --halt IRQ
  *             |                              |  handler runs
  *   0x000704  |  mark_next (u32)             |  the next mark's id (from 1)
  *   0x000708  |  lapic_seen (u32)            |  guest -> VMM: what --lapic
  *             |                              |  read last
+ *   0x000710  |  --ipi: go, ready, sent,     |  the vCPUs' handshake; the
+ *             |  handled, extra (u32 each)   |  VMM reads them after each
+ *             |                              |  iteration (see below)
  *   0x000800  |  GDT: null, code 0x08,       |
  *             |       data 0x10 (flat 4 GiB) |
- *   0x000900  |  IDT: vectors 0..31 -> the   |
+ *   0x000900  |  IDT: vectors 0..31 -> the   |  (not with --ipi)
  *             |  exception stubs, 0x25 -> the|
  *             |  --halt IRQ handler          |
  *   0x001000  +------------------------------+
  *             |  guest.S, copied here from   |  entry, the iteration,
- *             |  guest_code_start[]          |  exception stubs, IRQ handler
+ *             |  guest_code_start[]          |  exception stubs, IRQ
+ *             |                              |  handlers
  *   0x002000  +------------------------------+
+ *             |  --ipi's IDT: the same gates |  0xec would reach into the
+ *             |  and 0xec -> ipi_handler     |  code from 0x900
+ *   0x002800  +------------------------------+
  *             |  (unused)                    |
- *             |                 stack  ^     |  only exceptions and the
- *   0x200000  +------------------------------+  IRQ push (ESP starts here)
+ *   0x100000  |  --ipi: send_tsc[IPI_MAX]    |  vCPU 0: TSC before each
+ *             |                              |  ICR write, by index
+ *   0x140000  |  --ipi: handler_tsc[IPI_MAX] |  vCPU 1: TSC in the handler
+ *   0x180000  |  (unused)                    |
+ *             |                 stacks ^     |  vCPU i's ESP starts at
+ *   0x200000  +------------------------------+  MEM_SIZE - i * 4 KiB
  *
  *   --touch N, memslot 1: N 4 KiB pages per vCPU, vCPU i's from
  *   TOUCH_GPA + i * N * 4 KiB (EBP); the VMM drops them after each
  *   iteration (MADV_DONTNEED), so every touch faults again.
  *
  * The program reads page 0 in every iteration (the parameters), so it
- * touches the same pages in the same order whatever the options.
+ * touches the same pages in the same order whatever the options.  Only
+ * interrupts, exceptions and --ipi's CALL use the stacks.
+ *
+ * --ipi's words at 0x710, in the order of one iteration (guest.S):
+ *   go       vCPU 0: the iterations whose IPI phase it started
+ *   ready    vCPU 1: the same, once it zeroed sent and handled (after it
+ *            did, vCPU 0 sends; it waits for ready == go)
+ *   sent     vCPU 0: this iteration's IPIs so far, each counted before
+ *            its ICR write
+ *   handled  vCPU 1's handler: this iteration's IPIs handled, each after
+ *            its handler_tsc[]; a run with handled == sent (no IPI
+ *            outstanding: the handler ran twice for one) counts in
+ *   extra    instead, over the whole run of the VM
+ * The VMM reads them and both logs after each iteration, while both vCPUs
+ * are out of the guest (run.c's end_together()).
  */
 #ifndef _HVT_GUEST_H
 #define _HVT_GUEST_H
@@ -49,10 +74,20 @@
 #define MARK_LOG_SIZE	64	/* 16-byte entries */
 #define MARK_LEAF	0x48565400	/* HVTRACE_MARK_LEAF: a guest mark */
 #define LAPIC_SEEN_GPA	0x708	/* --lapic: the last version register read */
+#define IPI_GO_GPA	0x710	/* --ipi: the handshake, drawn above */
+#define IPI_READY_GPA	0x714
+#define IPI_SENT_GPA	0x718
+#define IPI_HANDLED_GPA	0x71c
+#define IPI_EXTRA_GPA	0x720
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000
 #define CODE_MAX	0x1000
+#define IDT_IPI_GPA	0x2000	/* --ipi's IDT, all 256 vectors' room */
+#define IPI_SEND_LOG_GPA 0x100000
+#define IPI_HANDLER_LOG_GPA 0x140000
+#define IPI_MAX		0x8000	/* IPIs an iteration: 8-byte log entries */
+#define VCPU_STACK_SIZE	0x1000	/* vCPU i's stack ends at MEM_SIZE - i * this */
 
 /* --touch: memslot 1, far from the main slot; at most TOUCH_MAX pages a vCPU */
 #define TOUCH_SLOT	1
@@ -64,6 +99,14 @@
 #define LAPIC_VERSION_GPA 0xfee00030
 /* Its reserved bits, 8-15 and 25-31 (24: directed EOI, KVM's split irqchip) */
 #define LAPIC_VERSION_RSVD 0xfe00ff00
+/* --ipi: more of its registers (xAPIC, through MMIO: no paging, flat DS) */
+#define LAPIC_ID_GPA	0xfee00020	/* APIC ID in bits 24-31: the vCPU id */
+#define LAPIC_EOI_GPA	0xfee000b0
+#define LAPIC_SVR_GPA	0xfee000f0
+#define LAPIC_SVR_ENABLE 0x100		/* APIC software enabled */
+#define LAPIC_SPURIOUS	0xff		/* the spurious vector, in the SVR */
+#define LAPIC_ICR_LO_GPA 0xfee00300	/* writing it sends the IPI */
+#define LAPIC_ICR_HI_GPA 0xfee00310	/* destination APIC ID in bits 24-31 */
 
 #define DONE_PORT	0x3f0	/* the end of a program iteration */
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
@@ -98,6 +141,15 @@
 #define HALT_VECTOR	(PIC_VECTOR_BASE + HALT_IRQ)
 #define PIC_INIT_OUTS	5	/* ICW1-4 and OCW1 */
 
+/*
+ * --ipi: vCPU 0 sends this fixed interrupt to vCPU 1 (APIC ID 1): ICR
+ * low = vector, fixed delivery, physical destination, assert, edge.
+ */
+#define IPI_VECTOR	0xec
+#define IPI_DEST	1
+#define IPI_ICR		(0x4000 | IPI_VECTOR)
+#define IPI_TIMEOUT_SEC	5	/* vCPU 0 gives up on an IPI after this */
+
 /* struct guest_params: offsets, for guest.S */
 #define GP_PIO_COUNT	0x00	/* one count per loop, in enum kind order */
 #define GP_MMIO_COUNT	0x04
@@ -116,12 +168,15 @@
 #define GP_LAPIC_COUNT	0x3c
 #define GP_TOUCH_COUNT	0x40
 #define GP_MMIO_READ_GPA 0x44
+#define GP_IPI_COUNT	0x48	/* --ipi N, 0: none */
+#define GP_IPI_GAP_TICKS 0x50	/* 64 bits: USEC in TSC ticks */
+#define GP_IPI_TIMEOUT_TICKS 0x58	/* 64 bits: IPI_TIMEOUT_SEC in ticks */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
 /*
- * Written by the VMM before the first KVM_RUN (spin_ticks once vCPU 0
+ * Written by the VMM before the first KVM_RUN (the TSC ticks once vCPU 0
  * exists), never by the guest.  The --halt count is per vCPU: it comes in
  * EDI (KVM_SET_REGS) instead, as the GPA of the vCPU's --touch pages does
  * in EBP.
@@ -133,15 +188,18 @@ struct guest_params {
 	uint64_t spin_ticks;	/* --spin: TSC ticks per spin, 0: none */
 	uint32_t later_count[3];	/* K_MMIO_READ .. K_TOUCH */
 	uint32_t mmio_read_gpa;
+	uint32_t ipi_count;	/* --ipi */
+	uint64_t ipi_gap_ticks, ipi_timeout_ticks;
 };
 
 /* guest.S's labels: only their place in guest_code_start[] means anything */
 extern const char guest_code_start[], guest_code_end[], guest_entry[];
-extern const char exception_stubs[], halt_irq_handler[];
+extern const char exception_stubs[], halt_irq_handler[], ipi_handler[];
 extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
 extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
 extern const char rip_mark[], rip_mmio_read[], rip_lapic[], rip_touch[];
+extern const char rip_ipi[], rip_ipi_eoi[];
 #endif
 
 #endif /* _HVT_GUEST_H */

@@ -7,14 +7,15 @@
  * protected mode (no paging, IF=0).
  * The guest program is guest.S, assembled into hvguest and copied to GPA
  * 0x1000 before the first KVM_RUN (program.c; guest.h draws guest memory).
- * Each iteration starts with the --halt loop and the --spin busy loop, then
- * runs one counted loop per exit kind, in a fixed order, then an OUT to
- * DONE_PORT that marks the end of one program iteration, then jumps back
- * to its start.  The counts, ports, MMIO GPA and MSR are data: the VMM
- * writes them into a parameter block in guest memory, and a loop whose
- * count is 0 is skipped at run time.  The code is the same whatever the
- * options, so the guest RIP of each exiting instruction is too: guest.S's
- * rip_* labels, printed under the same names in the HVGUEST line.
+ * Each iteration starts with the --ipi phase, the --halt loop and the
+ * --spin busy loop, then runs one counted loop per exit kind, in a fixed
+ * order, then an OUT to DONE_PORT that marks the end of one program
+ * iteration, then jumps back to its start.  The counts, ports, MMIO GPA
+ * and MSR are data: the VMM writes them into a parameter block in guest
+ * memory, and a loop whose count is 0 is skipped at run time.  The code
+ * is the same whatever the options, so the guest RIP of each exiting
+ * instruction is too: guest.S's rip_* labels, printed under the same
+ * names in the HVGUEST line.
  * An IDT routes every CPU exception to a stub that reports the vector, error
  * code and faulting EIP through an OUT to FAULT_PORT, so a broken guest is
  * diagnosed precisely instead of ending in an opaque triple fault.
@@ -56,6 +57,29 @@
  * and 6.12 (TCG): kvm_exits is exactly io + mmio + mmio_read + lapic +
  * touch + irq exits + the first touches of guest memory, for one vCPU as
  * for two.
+ *
+ * --ipi N[:USEC] measures how late a vCPU takes an interrupt that another
+ * vCPU sent it.  It needs two vCPUs and KVM's in-kernel irqchip (so no
+ * --hlt).  At the start of every iteration, before all the above, both
+ * software-enable their local APIC (SVR, spurious vector 0xff), then vCPU
+ * 1 zeroes the iteration's counts, says it is ready, enables interrupts
+ * and busy-loops (never HLT) until it handled N; vCPU 0 waits for that,
+ * then N times: reads the TSC into the IPI's log slot, writes the ICR
+ * (fixed IPI_VECTOR 0xec to APIC ID 1), waits until vCPU 1's handler
+ * counted it (at most 5 s of guest TSC, else it reports on BAD_READ_PORT
+ * and the VMM fails), then waits USEC (default 200) on the TSC.  The
+ * handler logs its TSC at the same index of its own log, counts, EOIs;
+ * should it run with no IPI outstanding (a second run for one, which
+ * QEMU's TCG emulation of nested SVM now and then makes), it counts in
+ * ipi_extra instead.  None of it exits to userspace: KVM emulates the APIC
+ * accesses (SVR, ID, ICR, EOI) and delivers the IPI.  The vCPUs end every
+ * iteration together (run.c); then the VMM checks that vCPU 0 sent and
+ * vCPU 1 handled exactly N, and turns each IPI's two TSCs into ns
+ * (KVM_GET_TSC_KHZ): ipi_late_max_ns=, ipi_late_sum_ns=, and with
+ * --ipi-log FILE one line per IPI.  The IDT moves to make room for vector
+ * 0xec (guest.h), and each vCPU has its own stack.  A task that keeps vCPU
+ * 1's thread (tids=, the second; --cpu pins it) off its CPU makes the IPIs
+ * late by as much.
  *
  * --spin MS busy-loops on RDTSC (not intercepted) on every vCPU for MS ms of
  * wall-clock time per iteration, using KVM's guest TSC frequency; time the
@@ -240,6 +264,7 @@ int main(int argc, char **argv)
 	open_kvm();
 	if (cfg.hold)
 		hold();
+	ipi_open_log();
 	run_rounds();
 	return 0;
 }

@@ -8,6 +8,7 @@
  *   program.c  the program in guest memory: code, GDT, IDT, parameters, RIPs
  *   vm.c       the KVM calls: one VM, its vCPUs, KVM's statistics
  *   halt.c     --halt's timer thread
+ *   ipi.c      --ipi's logs: checked and measured after each iteration
  *   run.c      the threads that run a VM's vCPUs (one each, or --hop's two)
  *   check.c    exits against the expected sequence, KVM's statistics
  *   rounds.c   VMs one after another (--rounds), their teardown, --shrink
@@ -74,6 +75,8 @@ struct config {
 	uint64_t spares;		/* --spare-vcpus K */
 	uint64_t vmm_work_usec;		/* --vmm-work USEC */
 	uint64_t tsc_step;		/* --tsc-step TICKS */
+	uint64_t ipi_count, ipi_usec;	/* --ipi N[:USEC]; N 0: none */
+	const char *ipi_log;		/* --ipi-log FILE */
 	bool vmm_work_spin;		/* ... :spin */
 	bool shrink;
 	bool hop;
@@ -82,7 +85,7 @@ struct config {
 	double seconds;
 	bool forever;
 	bool hold;
-	bool irqchip;			/* --halt or --lapic: KVM_CREATE_IRQCHIP */
+	bool irqchip;		/* --halt, --lapic, --ipi: KVM_CREATE_IRQCHIP */
 };
 
 /*
@@ -140,7 +143,7 @@ extern struct vcpu vcpus[MAX_VCPUS];
 extern int kvm_fd, vm_fd;
 extern size_t run_size;
 extern uint8_t *guest_mem;
-extern uint64_t spin_tsc_khz;
+extern uint64_t tsc_khz;	/* the guest's, with --spin or --ipi */
 extern struct halt_timer halt_timer;
 
 /* hvguest.c */
@@ -155,7 +158,11 @@ void parse_args(int argc, char **argv);
 
 /* program.c: guest.S in guest memory */
 void load_program(void);
-void set_spin_ticks(uint64_t ticks);
+uint32_t idt_gpa(void);
+uint16_t idt_limit(void);
+void set_tsc_khz(uint64_t khz);
+uint32_t guest_u32(uint32_t gpa);
+uint64_t guest_u64(uint32_t gpa);
 uint32_t guest_rip(const char *label);
 uint32_t kind_rip(int k);
 uint64_t eoi_count(void);
@@ -177,6 +184,18 @@ uint64_t stat_delta(const struct vcpu *v, int s);
 void halt_timer_start(void);
 void halt_timer_arm(void);
 void halt_timer_stop(void);
+
+/* ipi.c: the round's IPIs so far (see report.c for the keys) */
+struct ipi_stats {
+	uint64_t sent, handled, late_max_ns, late_sum_ns;
+};
+
+extern struct ipi_stats ipi_stats;
+
+void ipi_open_log(void);
+void ipi_close_log(void);
+void ipi_start(void);
+void ipi_collect(const struct vcpu *v);
 
 /* check.c */
 void __noreturn __printf(2, 3) vcpu_fail(const struct vcpu *v, const char *fmt, ...);
@@ -209,6 +228,8 @@ struct result {
 	pid_t tids[2][MAX_VCPUS], last_tids[MAX_VCPUS];
 	uint32_t lapic_seen;		/* the last round's last --lapic read */
 	uint64_t marks;			/* the last round's guest marks */
+	struct ipi_stats ipi;
+	uint64_t ipi_extra;
 	uint64_t mark_tsc[MARK_LOG_SIZE];	/* by id % MARK_LOG_SIZE */
 };
 

@@ -17,6 +17,7 @@
 #include "hvguest.h"
 
 #define MIN_HALT_USEC	1000	/* arm exit to HLT: 0.2-0.5 ms under TCG */
+#define DEFAULT_IPI_USEC 200	/* --ipi: from one IPI handled to the next */
 
 /*
  * Default MSR: "HVG\0".  It lies outside every range covered by the VMX and
@@ -31,7 +32,7 @@ struct config cfg = {
 	.slow_port = 0x81,
 	.mmio_gpa = 0xd0000000u,
 	.mmio_read_gpa = 0xd0001000u,	/* --mmio's region, another page */
-	.vcpus = 1,
+	.ipi_usec = DEFAULT_IPI_USEC,
 };
 
 const char prog_name[] = "hvguest";
@@ -40,7 +41,8 @@ const char usage_line[] =
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] "
 	"[--mmio-read N[:GPA]] [--lapic N] [--touch N] [--halt N:USEC] "
-	"[--spin MS] [--hold] [--rounds N] [--spare-vcpus K] [--shrink] [--hop] "
+	"[--spin MS] [--ipi N[:USEC]] [--ipi-log FILE] [--hold] [--rounds N] "
+	"[--spare-vcpus K] [--shrink] [--hop] "
 	"[--vmm-work USEC[:spin]] [--tsc-step TICKS] [--name NAME] [--uuid UUID]\n";
 
 static void __noreturn usage(void)
@@ -77,15 +79,30 @@ static void __noreturn usage(void)
 	       "  --spin MS              every vCPU: one 'out' to port 0x%x, then a busy\n"
 	       "                         loop on RDTSC for MS ms of wall-clock time (no\n"
 	       "                         exits of its own)\n"
-	       "  --vcpus N              vCPUs (1..%d, default 1), one thread each\n"
+	       "and first of all:\n"
+	       "  --ipi N[:USEC]         vCPU 0 sends vCPU 1 N (1..%d) fixed IPIs, vector\n"
+	       "                         0x%x, through the local APIC's ICR, each once the\n"
+	       "                         last was handled and USEC (default %d) passed;\n"
+	       "                         vCPU 1 takes them busy-looping with interrupts\n"
+	       "                         on (no HLT); both log the TSC, the VMM checks\n"
+	       "                         and measures after each iteration (ipi_*=); no\n"
+	       "                         exits to userspace.  Needs 2 vCPUs (the default\n"
+	       "                         with it); KVM's in-kernel irqchip, so no --hlt\n"
+	       "  --ipi-log FILE         --ipi: one line per IPI to FILE, a new file:\n"
+	       "                         ITERATION INDEX SEND_TSC HANDLER_TSC LATE_NS\n"
+	       "                         (the run's iteration and the IPI in it from 0,\n"
+	       "                         vCPU 0's TSC before the ICR write, vCPU 1's in\n"
+	       "                         the handler, their difference in ns)\n"
+	       "  --vcpus N              vCPUs (1..%d, default 1, 2 with --ipi), one\n"
+	       "                         thread each\n"
 	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling),\n"
 	       "                         its --hop thread to the (N+i)-th\n"
 	       "  --seconds S            repeat the program until S seconds have passed\n"
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
 	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
-	       "                         with --halt or --lapic, those of in-kernel\n"
-	       "                         LAPICs too)\n"
+	       "                         with --halt, --lapic or --ipi, those of\n"
+	       "                         in-kernel LAPICs too)\n"
 	       "  --rounds N             N rounds in one process, each: create the VM,\n"
 	       "                         run the program, destroy the VM (checked)\n"
 	       "  --spare-vcpus K        before each round's vCPUs create K (1..%d) that\n"
@@ -102,8 +119,9 @@ static void __noreturn usage(void)
 	       "  --name NAME, --uuid UUID  taken and ignored: as QEMU's, they name\n"
 	       "                         the VM on this process's command line, where\n"
 	       "                         hvctl looks\n"
-	       "Prints 'HVGUEST-START ...' once the threads exist, with --rounds\n"
-	       "'HVGUEST round=I ...' after each round, and 'HVGUEST ...' on success.\n"
+	       "Prints 'HVGUEST-START ... tids=T0,T1,..' (Ti: vCPU i's thread) once the\n"
+	       "threads exist, with --rounds 'HVGUEST round=I ...' after each round,\n"
+	       "and 'HVGUEST ...' on success.\n"
 	       "Runs guests only inside the test VM (HVT_IN_TEST_VM, set there by\n"
 	       "tests/vm/guest-setup) or with HVT_I_OWN_THIS_HOST=yes, never on a\n"
 	       "development machine's own /dev/kvm.\n"
@@ -111,7 +129,7 @@ static void __noreturn usage(void)
 	       "test VM, 4 no KVM.\n",
 	       DEFAULT_MSR, MMIO_READ_DATA, LAPIC_VERSION_GPA, TOUCH_MAX, TOUCH_GPA,
 	       DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ, MIN_HALT_USEC, SPIN_PORT,
-	       MAX_VCPUS, MAX_SPARES);
+	       IPI_MAX, IPI_VECTOR, DEFAULT_IPI_USEC, MAX_VCPUS, MAX_SPARES);
 	exit(0);
 }
 
@@ -152,6 +170,8 @@ static const struct field_opt {
 	{ "halt",  2, 2, { { "count", 1, UINT32_MAX, &cfg.count[K_HALT] },
 			   { "USEC", MIN_HALT_USEC, 10000000, &cfg.halt_usec } } },
 	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
+	{ "ipi",   2, 1, { { "count", 1, IPI_MAX, &cfg.ipi_count },
+			   { "USEC", 0, 10000000, &cfg.ipi_usec } } },
 	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
 	{ "rounds", 1, 1, { { "count", 1, 1000000, &cfg.rounds } } },
 	{ "spare-vcpus", 1, 1, { { "count", 1, MAX_SPARES, &cfg.spares } } },
@@ -230,8 +250,8 @@ static bool kernel_mmio(uint64_t gpa)
 }
 
 /*
- * What the in-kernel irqchip of --halt (or else --lapic, named 'opt')
- * would take over or never finish.
+ * What the in-kernel irqchip of --halt (or else --lapic, --ipi: named
+ * 'opt') would take over or never finish.
  */
 static void check_irqchip_config(const char *opt)
 {
@@ -271,9 +291,28 @@ static void check_mmio_gpa(const char *opt, uint64_t gpa)
 		usage_error("%s: GPA 0x%" PRIx64 " is not 4-byte aligned", opt, gpa);
 }
 
+/* --ipi: vCPU 0 sends, vCPU 1 takes; any other vCPU would idle in it. */
+static void check_ipi_config(void)
+{
+	if (!cfg.ipi_count) {
+		if (cfg.ipi_log)
+			usage_error("--ipi-log logs --ipi's IPIs: no --ipi");
+		return;
+	}
+	if (cfg.vcpus && cfg.vcpus != 2)
+		usage_error("--ipi needs exactly 2 vCPUs (vCPU 0 sends, vCPU 1 "
+			    "takes the IPIs), not --vcpus %" PRIu64, cfg.vcpus);
+	cfg.vcpus = 2;
+	if (cfg.hold && cfg.ipi_log)
+		usage_error("--hold runs nothing: it takes no --ipi-log");
+}
+
 /* Rejects combinations that would make exits ambiguous or impossible. */
 static void check_config(void)
 {
+	check_ipi_config();
+	if (!cfg.vcpus)
+		cfg.vcpus = 1;
 	if (cfg.seconds > 0 && cfg.forever)
 		usage_error("--seconds and --forever are exclusive");
 	if (cfg.rounds && cfg.forever)
@@ -295,10 +334,11 @@ static void check_config(void)
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
-	/* --lapic reads the local APIC of an in-kernel irqchip, as --halt's */
-	cfg.irqchip = cfg.halt_usec || cfg.count[K_LAPIC];
+	/* --lapic, --ipi use the in-kernel irqchip's local APICs, as --halt */
+	cfg.irqchip = cfg.halt_usec || cfg.count[K_LAPIC] || cfg.ipi_count;
 	if (cfg.irqchip)
-		check_irqchip_config(cfg.halt_usec ? "--halt" : "--lapic");
+		check_irqchip_config(cfg.halt_usec ? "--halt" :
+				     cfg.count[K_LAPIC] ? "--lapic" : "--ipi");
 	check_mmio_gpa("--mmio", cfg.mmio_gpa);
 	if (cfg.count[K_MMIO_READ])
 		check_mmio_gpa("--mmio-read", cfg.mmio_read_gpa);
@@ -314,7 +354,7 @@ static void check_config(void)
 
 void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 11] = {
+	static struct option opts[NR_FIELD_OPTS + 12] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
@@ -322,6 +362,7 @@ void parse_args(int argc, char **argv)
 		{ "shrink",	no_argument,	   NULL, 'K' },
 		{ "hop",	no_argument,	   NULL, 'P' },
 		{ "vmm-work",	required_argument, NULL, 'W' },
+		{ "ipi-log",	required_argument, NULL, 'L' },
 		{ "name",	required_argument, NULL, 'N' },
 		{ "uuid",	required_argument, NULL, 'U' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -358,6 +399,9 @@ void parse_args(int argc, char **argv)
 			break;
 		case 'W':
 			parse_vmm_work(optarg);
+			break;
+		case 'L':
+			cfg.ipi_log = optarg;
 			break;
 		case 'N':
 		case 'U':

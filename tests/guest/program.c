@@ -2,7 +2,8 @@
 /*
  * guest.S's program in guest memory (guest.h draws it): the code copied to
  * CODE_GPA, the GDT and IDT around it, the parameter block the options
- * fill, and the guest-physical RIPs of its labels.
+ * fill, the guest-physical RIPs of its labels, and what the guest leaves
+ * in memory for the VMM.
  */
 #include <stddef.h>
 #include <string.h>
@@ -50,8 +51,20 @@ _Static_assert(offsetof(struct guest_params, later_count[K_TOUCH - K_MMIO_READ])
 	       GP_TOUCH_COUNT, "");
 _Static_assert(K_TOUCH + 1 == NR_KINDS, "later_count[] holds every later kind");
 _Static_assert(offsetof(struct guest_params, mmio_read_gpa) == GP_MMIO_READ_GPA, "");
+_Static_assert(offsetof(struct guest_params, ipi_count) == GP_IPI_COUNT, "");
+_Static_assert(offsetof(struct guest_params, ipi_gap_ticks) ==
+	       GP_IPI_GAP_TICKS, "");
+_Static_assert(offsetof(struct guest_params, ipi_timeout_ticks) ==
+	       GP_IPI_TIMEOUT_TICKS, "");
 _Static_assert(PARAMS_GPA + sizeof(struct guest_params) <= EOI_COUNT_GPA,
 	       "the parameters end before the --halt handler's count");
+_Static_assert(IDT_GPA + (HALT_VECTOR + 1) * 8 <= CODE_GPA &&
+	       CODE_GPA + CODE_MAX <= IDT_IPI_GPA &&
+	       IDT_IPI_GPA + 256 * 8 <= IPI_SEND_LOG_GPA &&
+	       IPI_SEND_LOG_GPA + IPI_MAX * 8 <= IPI_HANDLER_LOG_GPA &&
+	       IPI_HANDLER_LOG_GPA + IPI_MAX * 8 <=
+	       MEM_SIZE - MAX_VCPUS * VCPU_STACK_SIZE,
+	       "guest.h's drawing: IDTs, code, --ipi's logs and stacks apart");
 
 /* Where a label of guest.S is once the program is at CODE_GPA. */
 uint32_t guest_rip(const char *label)
@@ -80,13 +93,31 @@ static void write_gdt(uint8_t *mem)
 	memcpy(mem + GDT_GPA, gdt, sizeof(gdt));
 }
 
+/*
+ * The IDT: at IDT_GPA, up to the vector the options need; --ipi's vector
+ * would reach into the code from there, so with it the IDT is at
+ * IDT_IPI_GPA (only interrupts read it: the old options' pages stay put).
+ */
+uint32_t idt_gpa(void)
+{
+	return cfg.ipi_count ? IDT_IPI_GPA : IDT_GPA;
+}
+
+uint16_t idt_limit(void)
+{
+	int vectors = cfg.ipi_count ? IPI_VECTOR + 1 :
+		      cfg.halt_usec ? HALT_VECTOR + 1 : NR_EXCEPTIONS;
+
+	return vectors * 8 - 1;
+}
+
 /* Points IDT entry 'vec' at 'handler' with a 32-bit interrupt gate. */
 static void set_gate(uint8_t *mem, int vec, uint32_t handler)
 {
 	uint64_t gate = (handler & 0xffff) | 0x08u << 16 | 0x8e00ull << 32 |
 			(uint64_t)(handler >> 16) << 48;
 
-	memcpy(mem + IDT_GPA + 8 * vec, &gate, 8);
+	memcpy(mem + idt_gpa() + 8 * vec, &gate, 8);
 }
 
 /* Fills the new VM's memory (zeroed) before its first KVM_RUN. */
@@ -102,6 +133,8 @@ void load_program(void)
 	for (int v = 0; v < NR_EXCEPTIONS; v++)
 		set_gate(guest_mem, v, guest_rip(exception_stubs) + v * EXC_STUB_SIZE);
 	set_gate(guest_mem, HALT_VECTOR, guest_rip(halt_irq_handler));
+	if (cfg.ipi_count)
+		set_gate(guest_mem, IPI_VECTOR, guest_rip(ipi_handler));
 	for (int k = K_PIO; k <= K_SLOW; k++)
 		p->count[k] = cfg.count[k];
 	for (int k = K_MMIO_READ; k <= K_TOUCH; k++)
@@ -112,6 +145,7 @@ void load_program(void)
 	p->mmio_gpa = cfg.mmio_gpa;
 	p->msr = cfg.msr;
 	p->cpuid_leaf = cfg.cpuid_leaf;
+	p->ipi_count = cfg.ipi_count;
 	*(uint32_t *)(guest_mem + MARK_NEXT_GPA) = 1;
 }
 
@@ -128,10 +162,31 @@ uint64_t marks_read(uint64_t tsc[MARK_LOG_SIZE])
 	return next - 1;
 }
 
-/* --spin: the guest's TSC ticks per spin, for every vCPU. */
-void set_spin_ticks(uint64_t ticks)
+/* The guest's TSC frequency: --spin's and --ipi's times in its ticks. */
+void set_tsc_khz(uint64_t khz)
 {
-	params()->spin_ticks = ticks;
+	struct guest_params *p = params();
+
+	p->spin_ticks = cfg.spin_ms * khz;
+	p->ipi_gap_ticks = cfg.ipi_usec * khz / 1000;
+	p->ipi_timeout_ticks = IPI_TIMEOUT_SEC * khz * 1000;
+}
+
+/* What the guest wrote at gpa (in the main memslot). */
+uint32_t guest_u32(uint32_t gpa)
+{
+	uint32_t v;
+
+	memcpy(&v, guest_mem + gpa, 4);
+	return v;
+}
+
+uint64_t guest_u64(uint32_t gpa)
+{
+	uint64_t v;
+
+	memcpy(&v, guest_mem + gpa, 8);
+	return v;
 }
 
 /* Runs of the --halt interrupt handler, as counted by the guest. */

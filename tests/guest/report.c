@@ -37,6 +37,15 @@
  *   touch, touch_pages, touch_gpa, rip_touch   (--touch) RAM faults: writes
  *                    to touch_pages pages a vCPU, vCPU i's from touch_gpa +
  *                    i * touch_pages * 4 KiB, dropped after each iteration
+ *   ipi, ipi_usec, ipi_vector=236, ipi_handled, ipi_extra, ipi_late_max_ns,
+ *   ipi_late_sum_ns, tsc_khz, rip_ipi, rip_ipi_eoi   (--ipi) IPIs vCPU 0
+ *                    sent (N an iteration), those vCPU 1 handled (always
+ *                    as many), the handler's runs with no IPI outstanding
+ *                    (a second run for one), and of each IPI's lateness,
+ *                    its handler's TSC minus its send TSC in ns at
+ *                    tsc_khz, the maximum and the sum; the RIPs of the
+ *                    ICR and EOI writes (APIC accesses KVM emulates).
+ *                    vCPU 1's thread, which takes them: the second of tids
  *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
@@ -90,6 +99,10 @@ void result_of_round(struct result *r)
 	}
 	if (cfg.count[K_LAPIC])
 		r->lapic_seen = lapic_seen();
+	if (cfg.ipi_count) {
+		r->ipi = ipi_stats;
+		r->ipi_extra = guest_u32(IPI_EXTRA_GPA);
+	}
 	if (cfg.halt_usec) {
 		r->halt_armed_ns = halt_timer.armed_ns;
 		r->halt_late = halt_timer.late;
@@ -119,6 +132,12 @@ void result_add(struct result *sum, const struct result *r)
 	sum->destroy_checked += r->destroy_checked;
 	sum->marks = r->marks;
 	sum->lapic_seen = r->lapic_seen;
+	sum->ipi.sent += r->ipi.sent;
+	sum->ipi.handled += r->ipi.handled;
+	sum->ipi.late_sum_ns += r->ipi.late_sum_ns;
+	if (r->ipi.late_max_ns > sum->ipi.late_max_ns)
+		sum->ipi.late_max_ns = r->ipi.late_max_ns;
+	sum->ipi_extra += r->ipi_extra;
 	memcpy(sum->mark_tsc, r->mark_tsc, sizeof(sum->mark_tsc));
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		sum->vmm_ns[i] += r->vmm_ns[i];
@@ -246,6 +265,17 @@ static void report_later(const struct result *r, uint64_t tot)
 		       kind_rip(K_TOUCH));
 }
 
+static void report_ipi(const struct result *r)
+{
+	printf(" ipi=%" PRIu64 " ipi_usec=%" PRIu64 " ipi_vector=%d"
+	       " ipi_handled=%" PRIu64 " ipi_extra=%" PRIu64
+	       " ipi_late_max_ns=%" PRIu64 " ipi_late_sum_ns=%" PRIu64
+	       " tsc_khz=%" PRIu64 " rip_ipi=0x%x rip_ipi_eoi=0x%x",
+	       r->ipi.sent, cfg.ipi_usec, IPI_VECTOR, r->ipi.handled,
+	       r->ipi_extra, r->ipi.late_max_ns, r->ipi.late_sum_ns, tsc_khz,
+	       guest_rip(rip_ipi), guest_rip(rip_ipi_eoi));
+}
+
 /* One round's line (round >= 0) or the final one (round < 0). */
 void report(const struct result *r, int round)
 {
@@ -274,10 +304,12 @@ void report(const struct result *r, int round)
 	if (cfg.spin_ms)
 		printf(" spin_ms=%" PRIu64 " spin_tsc_khz=%" PRIu64
 		       " spin=%" PRIu64 " spin_port=0x%x rip_spin=0x%x",
-		       cfg.spin_ms, spin_tsc_khz, tot, SPIN_PORT, kind_rip(K_SPIN));
+		       cfg.spin_ms, tsc_khz, tot, SPIN_PORT, kind_rip(K_SPIN));
 	if (cfg.cpuid_leaf == MARK_LEAF)
 		report_marks(r);
 	report_later(r, tot);
+	if (cfg.ipi_count)
+		report_ipi(r);
 	printf(" run_ns=%" PRIu64, r->run_ns);
 	if (r->run_delay_ok)
 		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);

@@ -170,6 +170,7 @@ void run_rounds(void)
 		if (signalled)
 			break;
 	}
+	ipi_close_log();
 	report(&total, -1);
 }
 

@@ -39,30 +39,37 @@
 
 #define RDMSR_VALUE	0x1122334455667788ull	/* what every RDMSR reads */
 
-/* Stop protocol: see finish_iteration(), and touch_together(). */
+/* Stop protocol: see finish_iteration(), and end_together(). */
 static atomic_int stop_requested;
 static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t target_iters;
 static pthread_barrier_t stop_barrier, ready_barrier, go_barrier;
-static pthread_barrier_t touch_barrier;
-static bool touch_stop;
+static pthread_barrier_t end_barrier;
+static bool end_stop;
 
 /*
- * --touch: at the end of each iteration every vCPU drops its pages, and
- * all vCPUs do it together, out of the guest, between two barriers.  KVM
- * retries a fault that an MMU notifier invalidation (another vCPU's
- * madvise) overlapped, whatever the pages: the guest would fault on the
- * same page again, two NPFs for one touch (about 1% of them with two
- * vCPUs under TCG).  So the vCPUs run in step, and stop together: one of
- * them reads the stop request for all.
+ * --touch, --ipi: every vCPU ends each iteration with the others, out of
+ * the guest, between two barriers; one of them reads the stop request
+ * for all, so they stop together too.
+ * --touch: in between each vCPU drops its pages.  KVM retries a fault
+ * that an MMU notifier invalidation (another vCPU's madvise) overlapped,
+ * whatever the pages: the guest would fault on the same page again, two
+ * NPFs for one touch (about 1% of them with two vCPUs under TCG).
+ * --ipi: in between vCPU 0's thread reads the iteration's IPI logs, which
+ * neither vCPU writes then.  And the vCPUs must run in step: vCPU 1, an
+ * iteration ahead, would wait in the guest for IPIs that vCPU 0, at the
+ * stop protocol's barrier, sends only once vCPU 1 got there too.
  */
-static bool touch_together(struct vcpu *v)
+static bool end_together(struct vcpu *v)
 {
-	if (pthread_barrier_wait(&touch_barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
-		touch_stop = atomic_load(&stop_requested);
-	touch_drop(v);
-	pthread_barrier_wait(&touch_barrier);
-	return touch_stop;
+	if (pthread_barrier_wait(&end_barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
+		end_stop = atomic_load(&stop_requested);
+	if (cfg.count[K_TOUCH])
+		touch_drop(v);
+	if (cfg.ipi_count && v->id == 0)
+		ipi_collect(v);
+	pthread_barrier_wait(&end_barrier);
+	return end_stop;
 }
 
 /*
@@ -70,14 +77,14 @@ static bool touch_together(struct vcpu *v)
  * stop is requested each vCPU finishes its current iteration and publishes
  * its count; after all have done so (barrier) every vCPU runs on up to the
  * highest count, so all of them complete the same number of iterations.
- * With --touch they end every iteration together (touch_together()).
+ * With --touch or --ipi they end every iteration together (end_together()).
  */
 static bool finish_iteration(struct vcpu *v)
 {
 	v->iters++;
 	reset_sequence(v);
-	if (cfg.count[K_TOUCH])
-		return touch_together(v);
+	if (cfg.count[K_TOUCH] || cfg.ipi_count)
+		return end_together(v);
 	if (v->target_known)
 		return v->iters >= target_iters;
 	if (!atomic_load(&stop_requested))
@@ -370,9 +377,11 @@ bool run_vcpus(int round)
 	pthread_barrier_init(&ready_barrier, NULL, threads + 1);
 	pthread_barrier_init(&go_barrier, NULL, threads + 1);
 	pthread_barrier_init(&stop_barrier, NULL, cfg.vcpus);
-	pthread_barrier_init(&touch_barrier, NULL, cfg.vcpus);
+	pthread_barrier_init(&end_barrier, NULL, cfg.vcpus);
 	if (cfg.halt_usec)
 		halt_timer_start();
+	if (cfg.ipi_count)
+		ipi_start();
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		reset_sequence(&vcpus[i]);
 		for (int j = 0; j < per_vcpu; j++)
@@ -394,6 +403,6 @@ bool run_vcpus(int round)
 	pthread_barrier_destroy(&ready_barrier);
 	pthread_barrier_destroy(&go_barrier);
 	pthread_barrier_destroy(&stop_barrier);
-	pthread_barrier_destroy(&touch_barrier);
+	pthread_barrier_destroy(&end_barrier);
 	return signalled;
 }

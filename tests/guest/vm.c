@@ -2,9 +2,9 @@
 /*
  * The VMM's KVM calls: /dev/kvm, one VM with one memslot (two with
  * --touch) and its vCPUs in 32-bit flat protected mode, the MSR filter,
- * the in-kernel irqchip of --halt and --lapic, KVM's binary statistics,
- * and the VM's destruction.  What runs in the VM is program.c's business;
- * running it, run.c's.
+ * the in-kernel irqchip of --halt, --lapic and --ipi, KVM's binary
+ * statistics, and the VM's destruction.  What runs in the VM is
+ * program.c's business; running it, run.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,7 +31,7 @@ int kvm_fd, vm_fd;
 size_t run_size;
 uint8_t *guest_mem;
 static uint8_t *touch_mem;	/* --touch's memslot */
-uint64_t spin_tsc_khz;
+uint64_t tsc_khz;
 struct vcpu vcpus[MAX_VCPUS];
 
 /* ------------------------------------------------------------- VM setup */
@@ -68,7 +68,7 @@ void open_kvm(void)
 	}
 	if (cfg.irqchip)
 		check_cap(KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
-	if (cfg.spin_ms)
+	if (cfg.spin_ms || cfg.ipi_count)
 		check_cap(KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ");
 	if (ioctl(kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_MAX_VCPUS) < (int)cfg.vcpus)
 		die(EXIT_SKIP, "KVM supports fewer than %" PRIu64 " vCPUs", cfg.vcpus);
@@ -172,7 +172,7 @@ void create_vm(void)
 	vm_fd = ioctl(kvm_fd, KVM_CREATE_VM, 0);
 	if (vm_fd < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_VM: %s", strerror(errno));
-	/* Only --halt and --lapic: it changes how HLT ends, adds LAPIC state. */
+	/* --halt, --lapic, --ipi only: it changes how HLT ends, adds LAPICs */
 	if (cfg.irqchip && ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_IRQCHIP: %s", strerror(errno));
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
@@ -201,7 +201,8 @@ static void flat_segment(struct kvm_segment *s, uint16_t sel, uint8_t type)
 /*
  * 32-bit flat protected mode, paging off, interrupts off, RIP at the entry
  * point, EDI = this vCPU's --halt count, EBP = the GPA of its --touch
- * pages (its own, after the lower vCPUs').
+ * pages (its own, after the lower vCPUs'), ESP = the top of its own stack
+ * (with --halt and --ipi, vCPUs 0 and 1 take interrupts at once).
  */
 static void init_vcpu_state(struct vcpu *v)
 {
@@ -212,7 +213,7 @@ static void init_vcpu_state(struct vcpu *v)
 		.rbp = cfg.count[K_TOUCH] ?
 		       TOUCH_GPA + v->id * cfg.count[K_TOUCH] * TOUCH_STRIDE : 0,
 		.rflags = 0x2,
-		.rsp = MEM_SIZE,
+		.rsp = MEM_SIZE - v->id * VCPU_STACK_SIZE,
 	};
 
 	if (ioctl(v->fd, KVM_GET_SREGS, &sregs) < 0)
@@ -222,8 +223,8 @@ static void init_vcpu_state(struct vcpu *v)
 	sregs.es = sregs.fs = sregs.gs = sregs.ss = sregs.ds;
 	sregs.gdt.base = GDT_GPA;
 	sregs.gdt.limit = 3 * 8 - 1;
-	sregs.idt.base = IDT_GPA;
-	sregs.idt.limit = (cfg.halt_usec ? HALT_VECTOR + 1 : NR_EXCEPTIONS) * 8 - 1;
+	sregs.idt.base = idt_gpa();
+	sregs.idt.limit = idt_limit();
 	sregs.cr0 = 0x11;		/* PE | ET */
 	sregs.cr4 = 0;
 	sregs.efer = 0;
@@ -261,7 +262,7 @@ static void init_vcpu_irqchip(struct vcpu *v)
 		    "interrupts cannot reach it", lvt0);
 }
 
-/* --spin: the guest's TSC frequency, for the ticks of MS ms. */
+/* --spin, --ipi: the guest's TSC frequency, for their times in ticks. */
 static void get_tsc_khz(struct vcpu *v)
 {
 	int khz = ioctl(v->fd, KVM_GET_TSC_KHZ, 0);
@@ -269,8 +270,8 @@ static void get_tsc_khz(struct vcpu *v)
 	if (khz <= 0)
 		die(EXIT_SKIP, "KVM_GET_TSC_KHZ: %s", khz ? strerror(errno) :
 		    "guest TSC frequency unknown");
-	spin_tsc_khz = khz;
-	set_spin_ticks(cfg.spin_ms * khz);
+	tsc_khz = khz;
+	set_tsc_khz(khz);
 }
 
 /* ---------------------------------------------------------------- stats */
@@ -354,7 +355,7 @@ void create_vcpu(struct vcpu *v, int id)
 	init_vcpu_state(v);
 	if (cfg.irqchip)
 		init_vcpu_irqchip(v);
-	if (cfg.spin_ms && id == 0)
+	if ((cfg.spin_ms || cfg.ipi_count) && id == 0)
 		get_tsc_khz(v);
 	stats_open(v);
 }

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --ipi's VMM side.  The IPIs themselves never reach the VMM (KVM's
+ * in-kernel local APICs deliver them; guest.S draws the handshake), so
+ * after each iteration, while both vCPUs wait out of the guest (run.c's
+ * end_together()), vCPU 0's thread reads what the guest logged: the
+ * iteration's counts, checked exactly, and each IPI's two TSCs, from
+ * vCPU 0's read before its ICR write to vCPU 1's in the handler.  Their
+ * difference in ns (the guest TSC frequency) is how late the interrupt
+ * was handled; the round's maximum and sum go into the HVGUEST line, each
+ * IPI into the --ipi-log file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hvguest.h"
+
+struct ipi_stats ipi_stats;
+static FILE *ipi_log;
+static uint64_t log_iteration;	/* the run's, over all rounds, from 0 */
+
+/*
+ * --ipi-log: a new file only, so that a run never clobbers another's
+ * log; opened before the first VM, so a bad path fails at once.
+ */
+void ipi_open_log(void)
+{
+	int fd;
+
+	if (!cfg.ipi_log)
+		return;
+	fd = open(cfg.ipi_log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		usage_error("--ipi-log: %s exists; it is never overwritten",
+			    cfg.ipi_log);
+	if (fd < 0)
+		usage_error("--ipi-log: %s: %s", cfg.ipi_log, strerror(errno));
+	ipi_log = fdopen(fd, "w");
+	if (!ipi_log)
+		die(EXIT_MISMATCH, "--ipi-log: %s", strerror(errno));
+}
+
+/* Before the final HVGUEST line: a log that could not be written fails. */
+void ipi_close_log(void)
+{
+	if (ipi_log && fclose(ipi_log))
+		die(EXIT_MISMATCH, "--ipi-log: writing %s: %s", cfg.ipi_log,
+		    strerror(errno));
+	ipi_log = NULL;
+}
+
+/* A new round: a new VM, whose guest counts from 0 again. */
+void ipi_start(void)
+{
+	memset(&ipi_stats, 0, sizeof(ipi_stats));
+}
+
+/* Guest TSC ticks in ns; never overflows, whatever the ticks. */
+static uint64_t ticks_ns(uint64_t ticks)
+{
+	return ticks / tsc_khz * 1000000 + ticks % tsc_khz * 1000000 / tsc_khz;
+}
+
+/*
+ * At vCPU 0's DONE exit, vCPU 1 out of the guest too: vCPU 0 sent N IPIs
+ * and vCPU 1 handled N, or the guest is broken.  A handler TSC below its
+ * send TSC (the vCPUs' TSCs disagree) counts as 0 ns late.
+ */
+void ipi_collect(const struct vcpu *v)
+{
+	uint32_t sent = guest_u32(IPI_SENT_GPA);
+	uint32_t handled = guest_u32(IPI_HANDLED_GPA);
+	uint64_t send_tsc, handler_tsc, ns;
+
+	if (sent != cfg.ipi_count || handled != cfg.ipi_count)
+		vcpu_fail(v, "--ipi: iteration %" PRIu64 ": vCPU 1 handled %u "
+			  "IPIs, vCPU 0 sent %u, want %" PRIu64 " each",
+			  v->iters - 1, handled, sent, cfg.ipi_count);
+	for (uint32_t i = 0; i < sent; i++) {
+		send_tsc = guest_u64(IPI_SEND_LOG_GPA + 8 * i);
+		handler_tsc = guest_u64(IPI_HANDLER_LOG_GPA + 8 * i);
+		ns = handler_tsc > send_tsc ?
+		     ticks_ns(handler_tsc - send_tsc) : 0;
+		if (ns > ipi_stats.late_max_ns)
+			ipi_stats.late_max_ns = ns;
+		ipi_stats.late_sum_ns += ns;
+		if (ipi_log)
+			fprintf(ipi_log, "%" PRIu64 " %u %" PRIu64 " %" PRIu64
+				" %" PRIu64 "\n", log_iteration, i, send_tsc,
+				handler_tsc, ns);
+	}
+	ipi_stats.sent += sent;
+	ipi_stats.handled += handled;
+	log_iteration++;
+}
