@@ -23,6 +23,12 @@
 #define HVT_BENCH_RDTSC		BIT(5)	/* the clock: a bare rdtsc, unscaled */
 /* Device accesses: the kvm_mmio, kvm_fast_mmio probes, KVM_EXIT_MMIO's flag. */
 #define HVT_BENCH_MMIO		BIT(6)
+/*
+ * Interrupt delivery (probe_irq.c): kvm_apic_accept_irq,
+ * kvm_apicv_accept_irq, kvm_inj_virq. Off the exit path; each delivered
+ * interrupt pays for them (bench/overhead --storm ipi).
+ */
+#define HVT_BENCH_IRQ		BIT(7)
 
 #define hvt_bench_skip(part)	((HVT_BENCH_SKIP & (part)) != 0)
 

@@ -228,6 +228,7 @@ static int put_status(struct sk_buff *msg, bool since_load)
 	    put_u64(msg, HVTRACE_A_MEM_VCPU_BYTES, hvt_vcpu_bytes()) ||
 	    nla_put_string(msg, HVTRACE_A_CLOCK, clock) ||
 	    nla_put_u32(msg, HVTRACE_A_CLOCK_SKEW_NS, skew) ||
+	    nla_put_u8(msg, HVTRACE_A_IRQ_PROBES, hvt_irq_probes()) ||
 	    put_acct(msg, -1, since_load) || hvt_watch_put_status(msg))
 		return -EMSGSIZE;
 	return 0;

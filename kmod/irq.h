@@ -70,6 +70,7 @@ unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
 			   struct hvtrace_vcpu_irq *out);
 
 /* KVM's tracepoints (kvm.ko's table: probe_vcpu_run.c attaches them). */
+u8 hvt_irq_probes(void);	/* HVTRACE_IRQ_PROBE_*: those attached */
 void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec);
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,

@@ -163,10 +163,28 @@ static struct {
 	{ "kvm_mmio", hvt_on_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_fast_mmio", hvt_on_fast_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
-	{ "kvm_apic_accept_irq", HVT_IRQ_ACCEPT },
-	{ "kvm_apicv_accept_irq", HVT_IRQ_POSTED },
-	{ "kvm_inj_virq", HVT_IRQ_INJECT },
+	{ "kvm_apic_accept_irq", HVT_IRQ_ACCEPT, .bench = HVT_BENCH_IRQ },
+	{ "kvm_apicv_accept_irq", HVT_IRQ_POSTED, .bench = HVT_BENCH_IRQ },
+	{ "kvm_inj_virq", HVT_IRQ_INJECT, .bench = HVT_BENCH_IRQ },
 };
+
+u8 hvt_irq_probes(void)
+{
+	static const struct { const char *name; u8 bit; } irq[] = {
+		{ "kvm_apic_accept_irq", HVTRACE_IRQ_PROBE_RAISE },
+		{ "kvm_inj_virq", HVTRACE_IRQ_PROBE_INJECT },
+		{ "kvm_apicv_accept_irq", HVTRACE_IRQ_PROBE_POSTED },
+	};
+	unsigned int i, j;
+	u8 on = 0;
+
+	for (i = 0; i < ARRAY_SIZE(irq); i++)
+		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++)
+			if (READ_ONCE(kvm_probes[j].tp) &&
+			    !strcmp(kvm_probes[j].name, irq[i].name))
+				on |= irq[i].bit;
+	return on;
+}
 
 /* GPA faults say what they hit only while every probe needed is on. */
 static void gpa_class_update(void)

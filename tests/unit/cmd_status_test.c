@@ -3,6 +3,12 @@
  * hvctl status (ABI 3): the totals from the GET_STATUS reply, one row per
  * CPU from its dump, and the vCPU, VM and memory figures; text and JSON.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../user/hvctl/apicv.h"
 #include "fake_nl.h"
 
 /*
@@ -24,6 +30,9 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 
 /* The clock the fake module says it reads; NULL: one that does not say. */
 static const char *fake_clock = "tsc";
+/* KVM's interrupt tracepoints it probes; -1: a module that does not say. */
+static int fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE |
+	HVTRACE_IRQ_PROBE_INJECT | HVTRACE_IRQ_PROBE_POSTED;
 
 static void put_status(uint64_t refused, uint8_t reclaim)
 {
@@ -54,6 +63,8 @@ static void put_status(uint64_t refused, uint8_t reclaim)
 		mnl_attr_put_strz(nlh, HVTRACE_A_CLOCK, fake_clock);
 		mnl_attr_put_u32(nlh, HVTRACE_A_CLOCK_SKEW_NS, 17);
 	}
+	if (fake_irq_probes >= 0)
+		mnl_attr_put_u8(nlh, HVTRACE_A_IRQ_PROBES, fake_irq_probes);
 	acct = mnl_attr_nest_start(nlh, HVTRACE_A_ACCT);
 	put_counts(nlh, 1000);
 	mnl_attr_nest_end(nlh, acct);
@@ -83,7 +94,9 @@ static void test_json(void)
 		  "\"entries_seen\":4990,\"exits_untraced\":7,"
 		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
 		  "\"vcpus_reclaimed\":7,\"vms_live\":2,\"vcpus_refused\":0,"
-		  "\"reclaim\":true,\"mem_bytes\":12582912,"
+		  "\"reclaim\":true,\"irq_timed\":true,"
+		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
+		  "\"mem_bytes\":12582912,"
 		  "\"mem_cpu_bytes\":2670592,\"mem_vcpu_bytes\":1536,");
 	CHECK_HAS(out, "\"accounting\":{\"cpus\":[{\"cpu\":0,\"seen\":104,"
 		  "\"filtered\":105,\"below_threshold\":106,\"recorded\":107,"
@@ -124,6 +137,10 @@ static void test_text(void)
 		  "7 reclaimed\n"
 		  "  vms:           2 live\n"
 		  "  reclaim:       yes (vCPU and VM destruction is followed)\n"
+		  "  interrupts:    delivery timed (raise to injection, raised "
+		  "by a vCPU of the VM)\n"
+		  "                 posting off (kvm_amd avic=0): every "
+		  "interrupt is injected\n"
 		  "  memory:        12.0 MiB held (per traced CPU 2.5 MiB, per "
 		  "vCPU 1.5 KiB)\n");
 	CHECK_HASNT(out, "refused");
@@ -202,6 +219,75 @@ static void test_clock(void)
 	fake_clock = "tsc";
 }
 
+/* The sysfs hvctl reads (apicv_sysfs): made in main(). */
+static char sysfs_dir[] = "/tmp/hvctl-apicv.XXXXXX";
+
+/* A sysfs with only PARAM of MODULE, set to VALUE (NULL: no module). */
+static void fake_sysfs(const char *module, const char *param,
+		       const char *value)
+{
+	const char *dir = sysfs_dir;
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "rm -rf %s/module && mkdir -p "
+		 "%s/module/%s/parameters", dir, dir, module);
+	CHECK_INT(system(path), 0);
+	if (!value)
+		return;
+	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s", dir,
+		 module, param);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fprintf(f, "%s\n", value);
+		fclose(f);
+	}
+}
+
+/*
+ * Interrupt delivery: timed, or not (a tracepoint missing), or a module
+ * that does not say; posting on is said loudly, no vendor module nothing.
+ */
+static void test_interrupts(void)
+{
+	char *out;
+
+	fake_sysfs("kvm_intel", "enable_apicv", "Y");
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection, "
+		  "raised by a vCPU of the VM)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): "
+		  "interrupts posted to vCPUs are NOT injected: counted "
+		  "(posted), NOT timed\n  memory:");
+	free(out);
+	fake_sysfs("kvm_amd", "avic", "1");
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_POSTED;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery NOT timed (KVM's "
+		  "kvm_apic_accept_irq or kvm_inj_virq not probed)\n"
+		  "                 posting on (kvm_amd avic=1): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":false,\"irq_posted_counted\":true,"
+		  "\"apicv\":\"kvm_amd avic=1\",");
+	free(out);
+	fake_sysfs("kvm_amd", "avic", NULL);
+	fake_irq_probes = -1;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    not timed (a module that does not "
+		  "say)\n  memory:");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":null,\"apicv\":null,");
+	free(out);
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
+			  HVTRACE_IRQ_PROBE_POSTED;
+}
+
 /* A reply without its accounting: an error, and nothing printed. */
 static void test_no_acct(void)
 {
@@ -224,10 +310,19 @@ static void test_no_acct(void)
 
 int main(void)
 {
+	char rm[64];
+
+	/* Not the machine's own: kvm_amd's avic=0. */
+	CHECK(mkdtemp(sysfs_dir) != NULL);
+	apicv_sysfs = sysfs_dir;
+	fake_sysfs("kvm_amd", "avic", "0");
 	test_json();
 	test_text();
 	test_refused();
 	test_clock();
 	test_no_acct();
+	test_interrupts();
+	snprintf(rm, sizeof(rm), "rm -rf %s", sysfs_dir);
+	CHECK_INT(system(rm), 0);
 	return unit_report();
 }

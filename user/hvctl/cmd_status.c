@@ -12,6 +12,7 @@
 
 #include <linux/hvtrace.h>
 
+#include "apicv.h"
 #include "client.h"
 #include "hvctl.h"
 #include "output.h"
@@ -217,6 +218,42 @@ static void print_memory(struct out *o, const struct hvc_status *st)
 	       all, cpu, vcpu);
 }
 
+/*
+ * Interrupt delivery: timed where both of KVM's ends are probed; posted
+ * interrupts (APICv, AVIC) never reach the injection: said loudly when
+ * the host posts them.
+ */
+static void print_interrupts(struct out *o, const struct hvc_status *st)
+{
+	const uint8_t both = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT;
+	bool timed = (st->irq_probes & both) == both;
+	char apicv[64];
+	bool posting = apicv_on(apicv, sizeof(apicv));
+
+	if (!st->irq_probes_known) {
+		out_null(o, "irq_timed");
+		if (!o->json)
+			printf("  interrupts:    not timed (a module that does not say)\n");
+	} else {
+		out_bool(o, "irq_timed", timed ?
+			 "  interrupts:    delivery timed (raise to injection, "
+			 "raised by a vCPU of the VM)\n" :
+			 "  interrupts:    delivery NOT timed (KVM's "
+			 "kvm_apic_accept_irq or kvm_inj_virq not probed)\n",
+			 timed);
+		out_bool(o, "irq_posted_counted", NULL,
+			 st->irq_probes & HVTRACE_IRQ_PROBE_POSTED);
+	}
+	if (!*apicv)
+		out_null(o, "apicv");
+	else
+		out_str(o, "apicv", posting ?
+			"                 posting on (%s): interrupts posted to "
+			"vCPUs are NOT injected: counted (posted), NOT timed\n" :
+			"                 posting off (%s): every interrupt is "
+			"injected\n", apicv);
+}
+
 /* The watch (hvctl watch): its settings, histories and captures. */
 static void print_watch(struct out *o, const struct hvc_watch_status *w)
 {
@@ -292,6 +329,7 @@ static void print_status(struct out *o, const struct hvc_status *st)
 		" exits (on CPUs without hvtrace state)\n",
 		st->exits_untraced);
 	print_vcpus(o, st);
+	print_interrupts(o, st);
 	print_memory(o, st);
 	print_watch(o, &st->watch);
 	out_open_object(o, "accounting");

@@ -103,6 +103,8 @@ struct hvc_status {
 	char vendor[32];	/* "" while exit reasons cannot be read */
 	char clock[16];		/* "tsc", "local_clock"; "" from older modules */
 	uint32_t clock_skew_ns;	/* with "tsc": at most that far from local_clock() */
+	bool irq_probes_known;	/* false from modules older than interrupts */
+	uint8_t irq_probes;	/* HVTRACE_IRQ_PROBE_* */
 	uint32_t abi, nr_cpus, cpus_traced;
 	bool recording, reader;
 	uint64_t exits_seen, entries_seen, exits_untraced, age_ns;

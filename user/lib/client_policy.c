@@ -49,6 +49,7 @@ const struct hvnl_policy hvc_policy_attr[HVTRACE_A_MAX + 1] = {
 	P(HVTRACE_A_SINCE_LOAD, FLAG),
 	P(HVTRACE_A_CLOCK, NUL_STRING),
 	P(HVTRACE_A_CLOCK_SKEW_NS, U32),
+	P(HVTRACE_A_IRQ_PROBES, U8),
 };
 
 const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1] = {

@@ -47,6 +47,8 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 	snprintf(s->clock, sizeof(s->clock), "%s",
 		 hvnl_str(tb[HVTRACE_A_CLOCK]));
 	s->clock_skew_ns = hvnl_u32(tb[HVTRACE_A_CLOCK_SKEW_NS]);
+	s->irq_probes_known = tb[HVTRACE_A_IRQ_PROBES];
+	s->irq_probes = hvnl_u8(tb[HVTRACE_A_IRQ_PROBES]);
 	s->abi = hvnl_u32(tb[HVTRACE_A_ABI]);
 	s->nr_cpus = hvnl_u32(tb[HVTRACE_A_NR_CPUS]);
 	s->cpus_traced = hvnl_u32(tb[HVTRACE_A_CPUS_TRACED]);

@@ -99,6 +99,9 @@
  *        offset measured at load) or "local_clock"; absent from older modules
  *    HVTRACE_A_CLOCK_SKEW_NS: NLA_U32, with "tsc": how far from
  *        local_clock() its times may be (the offset's uncertainty)
+ *    HVTRACE_A_IRQ_PROBES: NLA_U8, HVTRACE_IRQ_PROBE_*: KVM's interrupt
+ *        tracepoints hvtrace is attached to (interrupt delivery is timed
+ *        with RAISE and INJECT both); absent from older modules
  *
  * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
  * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
@@ -466,6 +469,7 @@ enum hvtrace_attr {
 	HVTRACE_A_SINCE_LOAD,
 	HVTRACE_A_CLOCK,
 	HVTRACE_A_CLOCK_SKEW_NS,
+	HVTRACE_A_IRQ_PROBES,
 
 	__HVTRACE_A_MAX
 };
@@ -752,6 +756,12 @@ struct hvtrace_vcpu_reason {
  * The first HVTRACE_VCPU_IRQ_VECTORS vectors a vCPU gets have a row
  * each; later ones share one row (HVTRACE_VCPU_IRQ_OTHER, vector 0).
  */
+/* HVTRACE_A_IRQ_PROBES: which of KVM's interrupt tracepoints are probed. */
+#define HVTRACE_IRQ_PROBE_RAISE		(1U << 0)	/* kvm_apic_accept_irq */
+#define HVTRACE_IRQ_PROBE_INJECT	(1U << 1)	/* kvm_inj_virq */
+#define HVTRACE_IRQ_PROBE_POSTED	(1U << 2)	/* kvm_apicv_accept_irq */
+#define __HVTRACE_IRQ_PROBE_ALL		((1U << 3) - 1)
+
 #define HVTRACE_VCPU_IRQ_LOCAL		(1U << 0)	/* raised by itself */
 #define HVTRACE_VCPU_IRQ_IPI		(1U << 1)	/* by another vCPU */
 #define HVTRACE_VCPU_IRQ_OTHER		(1U << 2)	/* the other vectors */
