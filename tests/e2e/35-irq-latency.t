@@ -4,7 +4,8 @@
 # delivery exactly as the guest's handler ran it and as ftrace's
 # kvm_inj_virq (hist per thread and vector, reinjections apart) saw it,
 # raised by another vCPU (ipi), none unmatched or posted (no APICv under
-# emulation). Then a SCHED_FIFO hog takes vCPU 1's CPU in 150 ms
+# emulation; hvctl status says delivery is timed and posting off). Then
+# a SCHED_FIFO hog takes vCPU 1's CPU in 150 ms
 # bursts: the IPI sent as one starts waits for it, and hvtrace's worst
 # delivery is at least 120 ms (without the hog, under emulation: up to
 # 52 ms) and no more than the guest's own worst (its TSC at the send to
@@ -56,6 +57,11 @@ check_run() {
 	worst=$(echo "$s" | py "$vcpu['irqs'][0]['max_ns']")
 	echo "  $1: avg $(echo "$s" | py "$vcpu['irqs'][0]['avg_ns']") ns, worst $worst ns; the guest's worst $(field ipi_late_max_ns "$r") ns"
 }
+
+st=$("$HVCTL" -j status) || fail "status failed"
+expect_eq "status: delivery timed, the host posts no interrupt (no AVIC under emulation)" \
+	"True True" "$(echo "$st" | py "d['irq_timed'], bool(__import__('re').fullmatch('kvm_amd avic=(N|0)', d['apicv']))" | tr -d '(),')"
+"$HVCTL" status | grep -A1 'interrupts:'
 
 # 1. Quiet: every IPI counted.
 hv clear
