@@ -4,10 +4,12 @@
  * baseline at a clear, the rows as the uapi has them. No KVM here: the
  * probes are in probe_irq.c.
  */
+#include <linux/atomic.h>
 #include <linux/string.h>
 
 #include "irq.h"
 #include "stats.h"
+#include "vcpu_time.h"
 
 /* VEC's row in IRQS: its own, a free one, or the rest's. */
 static struct hvt_irq_row *irq_row(struct hvt_vcpu_irqs *irqs, u8 vec)
@@ -25,7 +27,8 @@ static struct hvt_irq_row *irq_row(struct hvt_vcpu_irqs *irqs, u8 vec)
 	return r;
 }
 
-void hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns, u8 source)
+unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
+			   u8 source)
 {
 	struct hvt_irq_row *r = irq_row(irqs, vec);
 
@@ -34,6 +37,48 @@ void hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns, u8 source)
 	if (ns > r->max_ns)
 		r->max_ns = ns;
 	r->flags |= source;
+	return r - irqs->row;
+}
+
+/* The delivery in F took until NOW: its row's time runs on. */
+static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
+		       u64 now)
+{
+	struct hvt_irq_row *r = &irqs->row[f->row];
+	u64 ns = hvt_since(now, f->stamp >> 1);
+
+	if (ns <= f->ns)
+		return;
+	r->total_ns += ns - f->ns;
+	if (ns > r->max_ns)
+		r->max_ns = ns;
+	f->ns = ns;
+}
+
+void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
+		    u64 *raised, unsigned int vec, bool reinjected, u64 now)
+{
+	u64 stamp, ns;
+
+	if (reinjected) {
+		irqs->reinjected++;
+		if (f->stamp && f->vector == vec)
+			irq_extend(irqs, f, now);
+		return;
+	}
+	f->stamp = 0;
+	/* Vectors 0-15 are never raised so (ExtINT from a PIC may be). */
+	stamp = vec < 16 ? 0 : xchg(&raised[vec], 0);
+	ns = stamp ? hvt_since(now, stamp >> 1) : 0;
+	if (!stamp || ns >= HVT_IRQ_STALE_NS) {
+		irqs->unmatched++;
+		return;
+	}
+	f->row = hvt_irq_count(irqs, vec, ns, stamp & HVT_IRQ_STAMP_IPI ?
+			       HVTRACE_VCPU_IRQ_IPI : HVTRACE_VCPU_IRQ_LOCAL);
+	f->stamp = stamp;
+	f->ns = ns;
+	f->vector = vec;
 }
 
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,

@@ -11,6 +11,11 @@
  *                                  `---> kvm_inj_virq(vec)
  *                                          ns = now - xchg(raised[vec], 0)
  *                                          its row: count, total, max
+ *                                        kvm_inj_virq(vec, reinjected)
+ *                                          the entry was cancelled (a
+ *                                          preemption, a signal) or an
+ *                                          exit cut the delivery: the
+ *                                          same delivery, ns runs on
  *
  * Only raises by a vCPU of the target's VM are timed (the VM is known
  * from the raising vCPU; the tracepoint names the target by its vCPU id
@@ -54,11 +59,44 @@ struct hvt_vcpu_irqs {
 	atomic64_t posted;
 };
 
+/* The last delivery injected, which a reinjection of its vector extends. */
+struct hvt_irq_inflight {
+	u64 stamp;		/* its raise, as raised[] had it; 0: none */
+	u64 ns;			/* raise to injection, as counted */
+	u8 vector;
+	u8 row;			/* its row's index */
+};
+
+/* A raise at NOW (by another vCPU: IPI) as raised[] holds it. */
+static inline u64 hvt_irq_stamp(u64 now, bool ipi)
+{
+	return now << 1 | (ipi ? HVT_IRQ_STAMP_IPI : 0);
+}
+
+/*
+ * A raise of VEC: stamped unless one is pending (KVM merges it into that
+ * one: one IRR bit, one injection). True if stamped.
+ */
+static inline bool hvt_irq_raise(u64 *raised, u8 vec, u64 stamp)
+{
+	return cmpxchg(&raised[vec], 0, stamp) == 0;
+}
+
+/*
+ * An injection of VEC at NOW (REINJECTED: again, after KVM cancelled the
+ * entry or an exit cut the delivery): counted in IRQS from the raise in
+ * RAISED, or unmatched; F follows the delivery until the next one.
+ */
+void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
+		    u64 *raised, unsigned int vec, bool reinjected, u64 now);
+
 /*
  * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL
  * or _IPI), into VEC's row: its own, the first free, or the rest's.
+ * Returns the row's index.
  */
-void hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns, u8 source);
+unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
+			   u8 source);
 /* OUT = STAT less BASE, rows by position (a row's vector never changes). */
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 			  const struct hvt_vcpu_irqs *stat,

@@ -16,7 +16,6 @@
  * thread (a halt, a preemption) is not in the local rows' time.
  */
 #include <linux/kvm_host.h>
-#include <linux/percpu.h>
 #include <asm/apicdef.h>
 
 #include "clock.h"
@@ -27,106 +26,77 @@
 #include "vcpu.h"
 #include "vcpu_table.h"
 
-/*
- * The raise this CPU stamped last, for kvm_apicv_accept_irq, which KVM
- * calls right after it in the same thread: a posted interrupt is never
- * injected, so its stamp is taken back. The task guards against a
- * preemption between the two (the raiser may move to another CPU).
- */
-struct hvt_last_raise {
-	const struct task_struct *task;
-	struct hvt_vcpu *target;
-	u64 stamp;
-	u8 vector;
-};
-
-static DEFINE_PER_CPU(struct hvt_last_raise, last_raise);
-
 /* The vCPU with id APICID in RAISER's VM, and its slot. */
 static struct hvt_vcpu *raise_target(struct kvm_vcpu *raiser, u32 apicid,
-				     u64 *src)
+				     bool *ipi)
 {
 	struct kvm_vcpu *target;
 
 	if (hvt_vcpu_index(raiser) == apicid) {
-		*src = 0;
+		*ipi = false;
 		return hvt_vcpu_find(raiser);
 	}
 	target = kvm_get_vcpu_by_id(raiser->kvm, apicid);
-	*src = HVT_IRQ_STAMP_IPI;
+	*ipi = true;
 	/* Not through this CPU's cache: that is the raiser's. */
 	return target ? hvt_vcpu_peek(target) : NULL;
+}
+
+/* The slot of the vCPU a raise from this context is for, if it is timed. */
+static struct hvt_vcpu *raise_slot(u32 apicid, u16 dm, u16 tm, u8 vec,
+				   bool *ipi)
+{
+	struct kvm_vcpu *raiser;
+
+	/* Edge, fixed or lowest priority: the interrupts KVM injects. */
+	if (tm || (dm != APIC_DM_FIXED && dm != APIC_DM_LOWEST) || vec < 16)
+		return NULL;
+	/* A hard interrupt on a CPU with a vCPU loaded is not that vCPU. */
+	if (!in_task())
+		return NULL;
+	raiser = kvm_get_running_vcpu();
+	return raiser ? raise_target(raiser, apicid, ipi) : NULL;
 }
 
 void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec)
 {
-	struct hvt_last_raise *last;
-	struct kvm_vcpu *raiser;
 	struct hvt_vcpu *t;
-	u64 src, stamp;
+	bool ipi;
 
-	/* Edge, fixed or lowest priority: the interrupts KVM injects. */
-	if (tm || (dm != APIC_DM_FIXED && dm != APIC_DM_LOWEST))
-		return;
-	/* A hard interrupt on a CPU with a vCPU loaded is not that vCPU. */
-	if (!in_task())
-		return;
-	raiser = kvm_get_running_vcpu();
-	if (!raiser)
-		return;
-	t = raise_target(raiser, apicid, &src);
-	if (!t)
-		return;
-	stamp = hvt_clock() << 1 | src;
-	/* The earliest raise of a pending vector stays. */
-	if (cmpxchg(&t->raised[vec], 0, stamp) != 0)
-		return;
-	last = this_cpu_ptr(&last_raise);
-	last->task = current;
-	last->target = t;
-	last->stamp = stamp;
-	last->vector = vec;
+	t = raise_slot(apicid, dm, tm, vec, &ipi);
+	if (t)
+		hvt_irq_raise(t->raised, vec, hvt_irq_stamp(hvt_clock(), ipi));
 }
 
+/*
+ * Right after the raise, in the same thread: the CPU posted it, so no
+ * entry injects it. Found again rather than remembered: the raiser may
+ * have been preempted and moved between the two.
+ */
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec)
 {
-	struct hvt_last_raise *last = this_cpu_ptr(&last_raise);
-	struct hvt_vcpu *t = last->target;
+	struct hvt_vcpu *t;
+	bool ipi;
 
-	if (!t || last->task != current || last->vector != vec)
+	t = raise_slot(apicid, dm, tm, vec, &ipi);
+	if (!t)
 		return;
-	last->target = NULL;
-	/* Unless the target's entry took it already. */
-	cmpxchg(&t->raised[vec], last->stamp, 0);
+	xchg(&t->raised[vec], 0);
 	atomic64_inc(&t->stat.irqs.posted);
 }
 
 void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		       bool reinjected)
 {
-	struct hvt_vcpu_irqs *irqs;
 	struct hvt_vcpu *v;
-	u64 stamp, ns;
 
-	/* INTn emulation, not an interrupt; vectors 0-15 are no interrupts. */
-	if (soft || vector < 16 || vector > 255)
+	/* INTn emulation, not an interrupt. */
+	if (soft || vector > 255)
 		return;
 	v = hvt_current_vcpu();
-	if (!v)
-		return;
-	irqs = &hvt_vcpu_stat(v)->irqs;
-	if (reinjected) {
-		irqs->reinjected++;
-		return;
-	}
-	stamp = xchg(&v->raised[vector], 0);
-	ns = stamp ? hvt_since(hvt_clock(), stamp >> 1) : 0;
-	if (!stamp || ns >= HVT_IRQ_STALE_NS) {
-		irqs->unmatched++;
-		return;
-	}
-	hvt_irq_count(irqs, vector, ns, stamp & HVT_IRQ_STAMP_IPI ?
-		      HVTRACE_VCPU_IRQ_IPI : HVTRACE_VCPU_IRQ_LOCAL);
+	if (v)
+		hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_inflight,
+			       v->raised, vector, reinjected, hvt_clock());
 }

@@ -116,6 +116,7 @@ struct hvt_vcpu {
 	 * vCPU's entries.
 	 */
 	u64 raised[256];
+	struct hvt_irq_inflight irq_inflight;	/* the vCPU's thread's */
 	/*
 	 * Exits per reason (hvt_vcpu_rsn_index()): 292 x 16 bytes, last.
 	 * Slots are preallocated (vcpu_table.c), so this is never allocated

@@ -366,6 +366,7 @@ static void slot_reset(struct hvt_vcpu *v)
 	memset(&v->base, 0, sizeof(v->base));
 	memset(v->rsn, 0, sizeof(v->rsn));
 	memset(v->raised, 0, sizeof(v->raised));
+	memset(&v->irq_inflight, 0, sizeof(v->irq_inflight));
 }
 
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)

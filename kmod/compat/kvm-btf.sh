@@ -5,8 +5,9 @@
 # against the target kernel's BTF, written to OUT as C for the build:
 #
 # - KVM's x86 tracepoints (kvm_exit, kvm_entry, kvm_page_fault,
-#   kvm_fast_mmio; and, where the kernel has them, kvm_apic_accept_irq,
-#   kvm_apicv_accept_irq, kvm_inj_virq: HVT_TP_NO_<name> where not) are
+#   kvm_fast_mmio; and, where the kernel has them with the prototype
+#   probe_irq.c takes, kvm_apic_accept_irq, kvm_apicv_accept_irq,
+#   kvm_inj_virq: HVT_TP_NO_<name> where not, said by the build) are
 #   declared in arch/x86/kvm/trace.h, which headers packages do not ship.
 #   kvm.ko's BTF holds, for every tracepoint, a typedef of the probe type
 #   (btf_trace_<name>): written as hvt_tp_<name>_t, which the probe files
@@ -35,8 +36,13 @@ rel=$1 out=$2 target=$1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 tps="kvm_exit kvm_entry kvm_page_fault kvm_fast_mmio"
-# Interrupt delivery (probe_irq.c): optional, not timed without them.
+# Interrupt delivery (probe_irq.c): optional, not timed without them,
+# each with the arguments its probe takes (kvm_inj_virq had one before
+# 5.19, the vector).
 opt_tps="kvm_apic_accept_irq kvm_apicv_accept_irq kvm_inj_virq"
+opt_args_kvm_apic_accept_irq="void *, __u32, __u16, __u16, __u8"
+opt_args_kvm_apicv_accept_irq="void *, __u32, __u16, __u16, __u8"
+opt_args_kvm_inj_virq="void *, unsigned int, bool, bool"
 
 unchecked() {
 	echo "hvtrace: WARNING: KVM probe prototypes not checked for $rel: $*" >&2
@@ -122,10 +128,12 @@ for tp in $tps; do
 done
 for tp in $opt_tps; do
 	line=$(grep -E "^typedef void \(\*btf_trace_$tp\)\(" "$tmp/kvm.h")
-	if [ -n "$line" ]; then
+	eval "want=\$opt_args_$tp"
+	if [ "$line" = "typedef void (*btf_trace_$tp)($want);" ]; then
 		types="$types$(echo "$line" | sed "s/btf_trace_$tp/hvt_tp_${tp}_t/")
 "
 	else
+		echo "hvtrace: WARNING: $rel: ${line:-no $tp tracepoint}: not ($want): interrupt delivery not timed" >&2
 		types="${types}#define HVT_TP_NO_$tp 1
 "
 	fi

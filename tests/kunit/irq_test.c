@@ -93,10 +93,93 @@ static void irq_since_clear_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&out.posted), 1LL);
 }
 
+/* A vCPU's raise stamps, zeroed (2 KiB: not on the stack). */
+static u64 *irq_raised(struct kunit *test)
+{
+	u64 *raised = kunit_kcalloc(test, 256, sizeof(*raised), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, raised);
+	return raised;
+}
+
+/* Raised at 1000 (by another vCPU), injected at 5000: 4000 ns, IPI. */
+static void irq_inject_test(struct kunit *test)
+{
+	struct hvt_irq_inflight f = {};
+	struct hvt_vcpu_irqs irqs = {};
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	u64 *raised = irq_raised(test);
+
+	KUNIT_EXPECT_TRUE(test, hvt_irq_raise(raised, 0xec,
+					      hvt_irq_stamp(1000, true)));
+	/* Raised again while pending: merged, the first raise stays. */
+	KUNIT_EXPECT_FALSE(test, hvt_irq_raise(raised, 0xec,
+					       hvt_irq_stamp(3000, false)));
+	hvt_irq_inject(&irqs, &f, raised, 0xec, false, 5000);
+	KUNIT_EXPECT_EQ(test, raised[0xec], 0ULL);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xec);
+	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_IPI);
+	KUNIT_EXPECT_EQ(test, irqs.unmatched, 0ULL);
+}
+
+/*
+ * The entry was cancelled (or an exit cut the delivery) and KVM injects
+ * it again: one delivery, its time to the last injection; a reinjection
+ * of another vector, or after the next delivery, changes nothing.
+ */
+static void irq_reinject_test(struct kunit *test)
+{
+	struct hvt_irq_inflight f = {};
+	struct hvt_vcpu_irqs irqs = {};
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	u64 *raised = irq_raised(test);
+
+	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, false));
+	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 2000);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 9000);
+	hvt_irq_inject(&irqs, &f, raised, 0x31, true, 12000);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 8000ULL);
+	KUNIT_EXPECT_EQ(test, irqs.reinjected, 2ULL);
+	/* An injection of no raise: unmatched, and it ends the delivery. */
+	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 20000);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 30000);
+	KUNIT_EXPECT_EQ(test, irqs.unmatched, 1ULL);
+	hvt_irqs_rows(&irqs, rows);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
+}
+
+/* A raise older than HVT_IRQ_STALE_NS, or none, or a vector < 16. */
+static void irq_unmatched_test(struct kunit *test)
+{
+	struct hvt_irq_inflight f = {};
+	struct hvt_vcpu_irqs irqs = {};
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	u64 *raised = irq_raised(test);
+
+	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, false));
+	hvt_irq_inject(&irqs, &f, raised, 0x40, false,
+		       1000 + HVT_IRQ_STALE_NS);
+	KUNIT_EXPECT_EQ(test, raised[0x40], 0ULL);
+	hvt_irq_inject(&irqs, &f, raised, 0x41, false, 5000);
+	raised[8] = hvt_irq_stamp(1000, false);
+	hvt_irq_inject(&irqs, &f, raised, 8, false, 5000);
+	KUNIT_EXPECT_EQ(test, irqs.unmatched, 3ULL);
+	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(&irqs, rows), 0U);
+}
+
 static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_rows_test),
 	KUNIT_CASE(irq_other_row_test),
 	KUNIT_CASE(irq_since_clear_test),
+	KUNIT_CASE(irq_inject_test),
+	KUNIT_CASE(irq_reinject_test),
+	KUNIT_CASE(irq_unmatched_test),
 	{}
 };
 

@@ -2,24 +2,27 @@
 /*
  * hvctl stat --vcpus: the interrupts delivered to each vCPU, from a
  * canned GET_STATS dump. The client library's rows (sorted by vector,
- * the other row last, empty rows dropped), a malformed array and an
- * unknown flag refused, and the text and JSON shown (stat_irq.h).
+ * the other row last, empty rows dropped), a malformed array refused and
+ * a newer module's flags taken, and the text (one table for all vCPUs,
+ * one line of what was not timed) and JSON shown (stat_irq.h).
  */
 #include "fake_nl.h"
 #include "util.h"
 
-/* A vCPU of VM 1 with IRQS of N rows (LEN bytes, if not N rows). */
-static void put_vcpu(uint32_t id, const struct hvtrace_vcpu_irq *irqs,
-		     unsigned int n, size_t len, uint64_t unmatched,
-		     uint64_t reinjected, uint64_t posted, bool gone)
+/* A vCPU of VM with IRQS of N rows (LEN bytes, if not N rows). */
+static void put_vcpu(uint32_t vm, uint32_t id,
+		     const struct hvtrace_vcpu_irq *irqs, unsigned int n,
+		     size_t len, uint64_t unmatched, uint64_t reinjected,
+		     uint64_t posted, bool gone)
 {
 	struct nlmsghdr *nlh = fake_dump(HVTRACE_CMD_GET_STATS);
 	struct nlattr *nest = mnl_attr_nest_start(nlh, HVTRACE_A_VCPU);
 
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_ID, 1);
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_PID, 4242);
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_ID, vm);
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_VM_PID, 4242 + 1000 * (vm - 1));
 	mnl_attr_put_u32(nlh, HVTRACE_VCPU_ID, id);
-	mnl_attr_put_u32(nlh, HVTRACE_VCPU_TID, 4243 + id);
+	mnl_attr_put_u32(nlh, HVTRACE_VCPU_TID,
+			 4243 + 1000 * (vm - 1) + id);
 	mnl_attr_put_u64(nlh, HVTRACE_VCPU_COUNT, 30);
 	mnl_attr_put_u64(nlh, HVTRACE_VCPU_TOTAL_NS, 400000);
 	mnl_attr_put_u64(nlh, HVTRACE_VCPU_GUEST_NS, 600000);
@@ -39,10 +42,12 @@ static void put_vcpu(uint32_t id, const struct hvtrace_vcpu_irq *irqs,
 }
 
 /*
- * vCPU 0: the other row, an IPI's vector and the LAPIC timer's, in the
- * module's order (first seen), an empty row, and unmatched injections.
- * vCPU 1 (gone): nothing timed, reinjections and posted ones. vCPU 2: no
- * interrupt data.
+ * VM 1 vCPU 0: the other row, an IPI's vector and the LAPIC timer's, in
+ * the module's order (first seen), an empty row, and unmatched
+ * injections. VM 1 vCPU 1 (gone): nothing timed, reinjections and posted
+ * ones. VM 1 vCPU 2: no interrupt data. VM 2 vCPU 0: the LAPIC timer,
+ * and unmatched injections (its virtio devices'). VM 2 vCPU 1: unmatched
+ * injections only.
  */
 static const struct hvtrace_vcpu_irq rows0[] = {
 	{ .flags = HVTRACE_VCPU_IRQ_OTHER | HVTRACE_VCPU_IRQ_LOCAL |
@@ -55,29 +60,47 @@ static const struct hvtrace_vcpu_irq rows0[] = {
 	  .count = 12, .total_ns = 24000, .max_ns = 5000 },
 };
 
+static const struct hvtrace_vcpu_irq rows2[] = {
+	{ .vector = 0xec, .flags = HVTRACE_VCPU_IRQ_LOCAL,
+	  .count = 100, .total_ns = 150000, .max_ns = 9000 },
+};
+
+/* A new GET_STATS reply, its vCPUs to come. */
+static void put_start(void)
+{
+	fake_reset();
+	mnl_attr_put_u64(fake_reply(HVTRACE_CMD_GET_STATUS),
+			 HVTRACE_A_STATS_AGE_NS, 2000000000);
+}
+
+/* The client library's reading of the reply put. */
+static void get_stats(struct hvc_stats *s)
+{
+	struct hvc *c;
+
+	CHECK_INT(hvc_open(&c), 0);
+	CHECK_INT(hvc_stats_get(c, s), 0);
+	hvc_close(c);
+}
+
 static void put_stats(void)
 {
-	struct nlmsghdr *nlh;
-
-	fake_reset();
-	nlh = fake_reply(HVTRACE_CMD_GET_STATUS);
-	mnl_attr_put_u64(nlh, HVTRACE_A_STATS_AGE_NS, 2000000000);
-	put_vcpu(0, rows0, ARRAY_SIZE(rows0), 0, 7, 0, 0, false);
-	put_vcpu(1, NULL, 0, 0, 0, 2, 5, true);
-	put_vcpu(2, NULL, 0, 0, 0, 0, 0, false);
+	put_start();
+	put_vcpu(1, 0, rows0, ARRAY_SIZE(rows0), 0, 7, 0, 0, false);
+	put_vcpu(1, 1, NULL, 0, 0, 0, 2, 5, true);
+	put_vcpu(1, 2, NULL, 0, 0, 0, 0, 0, false);
+	put_vcpu(2, 0, rows2, ARRAY_SIZE(rows2), 0, 40, 0, 0, false);
+	put_vcpu(2, 1, NULL, 0, 0, 3, 0, 0, false);
 }
 
 static void test_parse(void)
 {
 	struct hvc_stats s = { 0 };
 	const struct hvc_vcpu_irq *r;
-	struct hvc *c;
 
 	put_stats();
-	CHECK_INT(hvc_open(&c), 0);
-	CHECK_INT(hvc_stats_get(c, &s), 0);
-	hvc_close(c);
-	CHECK_INT(s.nr_vcpus, 3);
+	get_stats(&s);
+	CHECK_INT(s.nr_vcpus, 5);
 	CHECK_INT(s.vcpus[0].nr_irqs, 3);
 	r = s.vcpus[0].irqs;
 	CHECK_INT(r[0].vector, 0xec);
@@ -97,6 +120,11 @@ static void test_parse(void)
 	CHECK_U64(s.vcpus[1].irq_reinjected, 2);
 	CHECK_U64(s.vcpus[1].irq_posted, 5);
 	CHECK_INT(s.vcpus[2].nr_irqs, 0);
+	CHECK_INT(s.vcpus[3].vm_id, 2);
+	CHECK_INT(s.vcpus[3].nr_irqs, 1);
+	CHECK_U64(s.vcpus[3].irq_unmatched, 40);
+	CHECK_INT(s.vcpus[4].nr_irqs, 0);
+	CHECK_U64(s.vcpus[4].irq_unmatched, 3);
 	hvc_stats_free(&s);
 }
 
@@ -113,56 +141,150 @@ static void check_refused(const char *msg)
 static void test_bad_length(void)
 {
 	put_stats();
-	put_vcpu(3, rows0, 0, sizeof(rows0[0]) + 4, 0, 0, 0, false);
+	put_vcpu(2, 3, rows0, 0, sizeof(rows0[0]) + 4, 0, 0, 0, false);
 	check_refused("the module's reply is malformed: HVTRACE_VCPU_IRQS "
 		      "has 36 bytes");
 }
 
-static void test_bad_flags(void)
-{
-	struct hvtrace_vcpu_irq bad[] = {
-		rows0[1],
-		{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x8,
-		  .count = 1 },
-	};
+/*
+ * Flags this hvctl does not know (a newer module's sources) are no
+ * reason to refuse the reply: the row shows the sources it knows, and
+ * "unknown" when it knows none; JSON lists the known ones only.
+ */
+static const struct hvtrace_vcpu_irq newer[] = {
+	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x8,
+	  .count = 1, .total_ns = 3000, .max_ns = 3000 },
+	{ .vector = 0x23, .flags = 0x10 | 0x80,
+	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
+};
 
-	put_stats();
-	put_vcpu(3, bad, ARRAY_SIZE(bad), 0, 0, 0, 0, false);
-	check_refused("the module's reply is malformed: HVTRACE_VCPU_IRQS "
-		      "has unknown flags 0x9 (vector 34)");
+static void put_newer(void)
+{
+	put_start();
+	put_vcpu(3, 0, newer, ARRAY_SIZE(newer), 0, 0, 0, 0, false);
 }
 
+static void test_unknown_flags(void)
+{
+	struct hvc_stats s = { 0 };
+	const struct hvc_vcpu_irq *r;
+	char *out;
+
+	put_newer();
+	get_stats(&s);
+	CHECK_INT(s.nr_vcpus, 1);
+	CHECK_INT(s.vcpus[0].nr_irqs, 2);
+	r = s.vcpus[0].irqs;
+	CHECK(r[0].local && !r[0].ipi && !r[0].other && r[0].unknown);
+	CHECK_INT(r[1].vector, 0x23);
+	CHECK(!r[1].local && !r[1].ipi && !r[1].other && r[1].unknown);
+	hvc_stats_free(&s);
+
+	put_newer();
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "     count       avg       max\n"
+		  "vm 3 vcpu 0              34 (0x22)  local                1"
+		  "     3.0us     3.0us\n"
+		  "vm 3 vcpu 0              35 (0x23)  unknown              2"
+		  "     4.0us     6.0us\n"
+		  "\ntop preemptors");
+	free(out);
+
+	put_newer();
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"irqs\":["
+		  "{\"vector\":34,\"sources\":[\"local\"],\"count\":1,"
+		  "\"total_ns\":3000,\"avg_ns\":3000,\"max_ns\":3000},"
+		  "{\"vector\":35,\"sources\":[],\"count\":2,"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000}],"
+		  "\"irq_unmatched\":0,");
+	free(out);
+}
+
+/*
+ * One table for all vCPUs, after the vCPUs' tables and before the
+ * preemptors: a line per timed row, named as the time split names the
+ * vCPU; no line for a vCPU without one; then one line of what was not
+ * timed, totalled, and on how many vCPUs.
+ */
 static void test_text(void)
 {
 	char *out;
 
 	put_stats();
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
-	/*
-	 * After the vCPUs' tables, before the preemptors; every table's
-	 * first column as wide as the widest title, so that they line up.
-	 */
 	CHECK_HAS(out, "       0ns   0.0%\n"
-		  "\ninterrupt delivery vm 1 vcpu 0        source           count"
+		  "\ninterrupt delivery       vector     source           count"
 		  "       avg       max\n"
-		  "236 (0xec)                            local               12"
+		  "vm 1 vcpu 0              236 (0xec) local               12"
 		  "     2.0us     5.0us\n"
-		  "251 (0xfb)                            ipi                  3"
+		  "vm 1 vcpu 0              251 (0xfb) ipi                  3"
 		  "    10.0us    20.0us\n"
-		  "other                                 local+ipi            4"
+		  "vm 1 vcpu 0              other      local+ipi            4"
 		  "     1.0us     2.0us\n"
-		  "not timed: unmatched 7\n"
-		  "\ninterrupt delivery vm 1 vcpu 1 (gone) source           count"
-		  "       avg       max\n"
-		  "not timed: reinjected 2, posted 5\n"
+		  "vm 2 vcpu 0              236 (0xec) local              100"
+		  "     1.5us     9.0us\n"
+		  "not timed: unmatched 50, reinjected 2, posted 5"
+		  " (on 4 vCPUs)\n"
 		  "\ntop preemptors");
-	CHECK_HASNT(out, "interrupt delivery vm 1 vcpu 2");
-	CHECK_INT(fake_count(out, "interrupt delivery"), 2);
+	CHECK_INT(fake_count(out, "interrupt delivery"), 1);
+	CHECK_INT(fake_count(out, "not timed"), 1);
+	/* The time split names the vCPUs the same way. */
+	CHECK_HAS(out, "\nvm 1 vcpu 1 (gone)       ");
+	CHECK_HAS(out, "\nvm 2 vcpu 1              ");
 	free(out);
 
 	/* Without --vcpus: no vCPU, no interrupts. */
 	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", NULL);
 	CHECK_HASNT(out, "interrupt delivery");
+	free(out);
+}
+
+/* A gone vCPU's rows, and a vCPU with what was not timed only. */
+static void test_text_gone(void)
+{
+	char *out;
+
+	put_start();
+	put_vcpu(1, 0, NULL, 0, 0, 0, 0, 0, false);
+	put_vcpu(1, 7, rows2, ARRAY_SIZE(rows2), 0, 0, 0, 0, true);
+	put_vcpu(1, 1, NULL, 0, 0, 0, 0, 9, false);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "     count       avg       max\n"
+		  "vm 1 vcpu 7 (gone)       236 (0xec) local              100"
+		  "     1.5us     9.0us\n"
+		  "not timed: posted 9 (on 1 vCPU)\n"
+		  "\ntop preemptors");
+	free(out);
+}
+
+/* Timed rows only: no line of what was not timed. */
+static void test_text_all_timed(void)
+{
+	char *out;
+
+	put_start();
+	put_vcpu(1, 0, rows2, ARRAY_SIZE(rows2), 0, 0, 0, 0, false);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "     1.5us     9.0us\n\ntop preemptors");
+	CHECK_HASNT(out, "not timed");
+	free(out);
+}
+
+/* No vCPU with interrupt data: no table at all. */
+static void test_text_none(void)
+{
+	char *out;
+
+	put_start();
+	put_vcpu(1, 0, NULL, 0, 0, 0, 0, 0, false);
+	put_vcpu(2, 0, NULL, 0, 0, 0, 0, 0, true);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "vcpu time split");
+	CHECK_HASNT(out, "interrupt delivery");
+	CHECK_HASNT(out, "not timed");
 	free(out);
 }
 
@@ -185,6 +307,12 @@ static void test_json(void)
 		  "\"irq_reinjected\":2,\"irq_posted\":5}");
 	CHECK_HAS(out, "\"vcpu\":2,\"tid\":4245,");
 	CHECK_HAS(out, "\"gone\":false,\"irqs\":[],\"irq_unmatched\":0,"
+		  "\"irq_reinjected\":0,\"irq_posted\":0},{\"vm_id\":2,");
+	CHECK_HAS(out, "\"gone\":false,\"irqs\":[{\"vector\":236,"
+		  "\"sources\":[\"local\"],\"count\":100,"
+		  "\"total_ns\":150000,\"avg_ns\":1500,\"max_ns\":9000}],"
+		  "\"irq_unmatched\":40,");
+	CHECK_HAS(out, "\"gone\":false,\"irqs\":[],\"irq_unmatched\":3,"
 		  "\"irq_reinjected\":0,\"irq_posted\":0}],\"preemptors\":[]}");
 	free(out);
 }
@@ -193,8 +321,11 @@ int main(void)
 {
 	test_parse();
 	test_bad_length();
-	test_bad_flags();
+	test_unknown_flags();
 	test_text();
+	test_text_gone();
+	test_text_all_timed();
+	test_text_none();
 	test_json();
 	return unit_report();
 }

@@ -302,15 +302,14 @@ static void print_vcpus(struct out *o, const struct hvc_stats *s)
 /* Text: each vCPU's time, in the guest and in exits' parts. */
 static void print_vcpu_splits(struct out *o, const struct hvc_stats *s)
 {
-	char label[32];
+	char label[48];
 
 	print_split_heading(o, "vcpu time split", 24, true);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *v = &s->vcpus[i];
 		uint64_t all = v->guest_ns + v->total_ns;
 
-		snprintf(label, sizeof(label), "vm %u vcpu %u%s", v->vm_id,
-			 v->vcpu_id, v->gone ? " (gone)" : "");
+		stat_vcpu_label(label, sizeof(label), v);
 		fprintf(o->f, "%-24s", label);
 		time_split_cell(o, v->guest_ns, all, true);
 		print_split(o, v->total_ns, v->part_ns, all);
@@ -525,7 +524,7 @@ static void print_stats(struct out *o, struct hvc_stats *s,
 		print_vcpus(o, s);
 		if (!o->json) {
 			print_vcpu_splits(o, s);
-			stat_irq_tables(o, s);
+			stat_irq_table(o, s);
 		}
 		print_preemptors(o, s);
 	}

@@ -8,15 +8,18 @@
 #include "util.h"
 
 /*
- * A row of deliveries. Text names the vector and its sources in cells,
- * JSON in members of their own (a number or null, an array) written
- * before the cells; the first column's heading is the table's title.
+ * A row of deliveries. Text names the vCPU, the vector and its sources in
+ * cells, JSON the vector and sources in members of their own (a number or
+ * null, an array) written before the cells, the vCPU by the object the
+ * row is in; the first column's heading is the table's title.
  */
-enum irq_col { IC_VECTOR, IC_SOURCE, IC_COUNT, IC_TOTAL, IC_AVG, IC_MAX,
-	       IC_NR };
+enum irq_col { IC_VCPU, IC_VECTOR, IC_SOURCE, IC_COUNT, IC_TOTAL, IC_AVG,
+	       IC_MAX, IC_NR };
 
 static const struct out_col irq_cols[IC_NR] = {
-	[IC_VECTOR] = { NULL, "", -24, OUT_STR },
+	/* As wide as the time split's first column, wider when it must. */
+	[IC_VCPU] = { NULL, "interrupt delivery", -24, OUT_STR },
+	[IC_VECTOR] = { NULL, "vector", -10, OUT_STR },
 	[IC_SOURCE] = { NULL, "source", -9, OUT_STR },
 	[IC_COUNT] = { "count", "count", 12, OUT_U64 },
 	[IC_TOTAL] = { "total_ns", NULL, 0, OUT_U64 },
@@ -24,17 +27,28 @@ static const struct out_col irq_cols[IC_NR] = {
 	[IC_MAX] = { "max_ns", "max", 9, OUT_DUR },
 };
 
+void stat_vcpu_label(char *buf, size_t len, const struct hvc_vcpu_row *v)
+{
+	snprintf(buf, len, "vm %u vcpu %u%s", v->vm_id, v->vcpu_id,
+		 v->gone ? " (gone)" : "");
+}
+
+/* The known sources; "unknown" for flags of a newer module's only. */
 static const char *source_name(const struct hvc_vcpu_irq *r)
 {
 	if (r->local && r->ipi)
 		return "local+ipi";
-	return r->local ? "local" : r->ipi ? "ipi" : "-";
+	if (r->local || r->ipi)
+		return r->local ? "local" : "ipi";
+	return r->unknown ? "unknown" : "-";
 }
 
+/* R, a row of the vCPU LABEL (text only). */
 static void print_irq(struct out *o, const struct out_col *cols,
-		      const struct hvc_vcpu_irq *r)
+		      const struct hvc_vcpu_irq *r, const char *label)
 {
 	struct out_cell c[IC_NR] = {
+		[IC_VCPU].s = label,
 		[IC_SOURCE].s = source_name(r),
 		[IC_COUNT].u = r->count,
 		[IC_TOTAL].u = r->total_ns,
@@ -51,6 +65,7 @@ static void print_irq(struct out *o, const struct out_col *cols,
 		out_null(o, "vector");
 	else
 		out_u64(o, "vector", NULL, r->vector);
+	/* Only the sources hvctl knows: unknown ones have no name. */
 	out_open_array(o, "sources");
 	if (r->local)
 		out_str(o, NULL, NULL, "local");
@@ -69,11 +84,47 @@ void stat_irq_json(struct out *o, const struct hvc_vcpu_row *v)
 		return;
 	out_open_array(o, "irqs");
 	for (unsigned int i = 0; i < v->nr_irqs; i++)
-		print_irq(o, irq_cols, &v->irqs[i]);
+		print_irq(o, irq_cols, &v->irqs[i], "");
 	out_close_array(o);
 	out_u64(o, "irq_unmatched", NULL, v->irq_unmatched);
 	out_u64(o, "irq_reinjected", NULL, v->irq_reinjected);
 	out_u64(o, "irq_posted", NULL, v->irq_posted);
+}
+
+/*
+ * "not timed: unmatched 7, reinjected 2, posted 5 (on 3 vCPUs)": the
+ * counts of all S's vCPUs, those not 0, and how many vCPUs have any.
+ */
+static void print_untimed(struct out *o, const struct hvc_stats *s)
+{
+	struct {
+		const char *name;
+		uint64_t n;
+	} untimed[] = {
+		{ "unmatched", 0 }, { "reinjected", 0 }, { "posted", 0 },
+	};
+	const char *sep = "not timed: ";
+	unsigned int vcpus = 0;
+
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+
+		untimed[0].n += v->irq_unmatched;
+		untimed[1].n += v->irq_reinjected;
+		untimed[2].n += v->irq_posted;
+		vcpus += v->irq_unmatched || v->irq_reinjected ||
+			 v->irq_posted;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(untimed); i++) {
+		if (!untimed[i].n)
+			continue;
+		fprintf(o->f, "%s%s %" PRIu64, sep, untimed[i].name,
+			untimed[i].n);
+		sep = ", ";
+	}
+	if (vcpus)
+		fprintf(o->f, " (on %u vCPU%s)\n", vcpus,
+			vcpus == 1 ? "" : "s");
 }
 
 static bool has_irqs(const struct hvc_vcpu_row *v)
@@ -82,62 +133,37 @@ static bool has_irqs(const struct hvc_vcpu_row *v)
 	       v->irq_posted;
 }
 
-static void irq_title(char *buf, size_t len, const struct hvc_vcpu_row *v)
-{
-	snprintf(buf, len, "interrupt delivery vm %u vcpu %u%s", v->vm_id,
-		 v->vcpu_id, v->gone ? " (gone)" : "");
-}
-
-/* "not timed: unmatched 7, reinjected 2, posted 5": those not 0. */
-static void print_untimed(struct out *o, const struct hvc_vcpu_row *v)
-{
-	const struct {
-		const char *name;
-		uint64_t n;
-	} untimed[] = {
-		{ "unmatched", v->irq_unmatched },
-		{ "reinjected", v->irq_reinjected },
-		{ "posted", v->irq_posted },
-	};
-	const char *sep = "not timed: ";
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(untimed); i++) {
-		if (!untimed[i].n)
-			continue;
-		fprintf(o->f, "%s%s %" PRIu64, sep, untimed[i].name,
-			untimed[i].n);
-		sep = ", ";
-	}
-	if (*sep == ',')
-		fputc('\n', o->f);
-}
-
-void stat_irq_tables(struct out *o, const struct hvc_stats *s)
+/*
+ * One table for every vCPU, so that a host of hundreds of vCPUs (each
+ * with unmatched injections from its virtio devices) gets one heading,
+ * lines of what was timed only, and one line of what was not.
+ */
+void stat_irq_table(struct out *o, const struct hvc_stats *s)
 {
 	struct out_col cols[IC_NR];
-	char title[80];
+	bool any = false;
+	char label[48];
 
 	if (o->json)
 		return;
-	/* One width for every vCPU's table, so that they line up. */
 	memcpy(cols, irq_cols, sizeof(cols));
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
-		if (!has_irqs(&s->vcpus[i]))
+		any |= has_irqs(&s->vcpus[i]);
+		if (!s->vcpus[i].nr_irqs)
 			continue;
-		irq_title(title, sizeof(title), &s->vcpus[i]);
-		out_fit(&cols[IC_VECTOR], title);
+		stat_vcpu_label(label, sizeof(label), &s->vcpus[i]);
+		out_fit(&cols[IC_VCPU], label);
 	}
+	if (!any)
+		return;
+	fputc('\n', o->f);
+	out_heading(o, cols, IC_NR);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *v = &s->vcpus[i];
 
-		if (!has_irqs(v))
-			continue;
-		irq_title(title, sizeof(title), v);
-		cols[IC_VECTOR].head = title;
-		fputc('\n', o->f);
-		out_heading(o, cols, IC_NR);
+		stat_vcpu_label(label, sizeof(label), v);
 		for (unsigned int j = 0; j < v->nr_irqs; j++)
-			print_irq(o, cols, &v->irqs[j]);
-		print_untimed(o, v);
+			print_irq(o, cols, &v->irqs[j], label);
 	}
+	print_untimed(o, s);
 }

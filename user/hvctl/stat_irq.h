@@ -5,30 +5,43 @@
  * from the raise (KVM accepting the interrupt into the vCPU's local APIC)
  * to the VM entry that injects it; what is not timed is counted.
  *
- * Text, a table per vCPU with interrupt data, after the vCPU tables:
+ * Text, one table for all vCPUs after the vCPU tables, a line per timed
+ * row (a vCPU without one has none), then what was not timed, totalled
+ * over the vCPUs (those not 0; no line when all are), and on how many
+ * vCPUs; nothing at all when no vCPU has interrupt data:
  *
- *   interrupt delivery vm 1 vcpu 0 source           count       avg       max
- *   236 (0xec)                     local               12     2.0us     5.0us
- *   other                          local+ipi            4     1.0us     2.0us
- *   not timed: unmatched 7, reinjected 2, posted 5
+ * interrupt delivery       vector     source           count       avg       max
+ * vm 1 vcpu 0              236 (0xec) local               12     2.0us     5.0us
+ * vm 1 vcpu 0              other      local+ipi            4     1.0us     2.0us
+ * vm 2 vcpu 1 (gone)       251 (0xfb) ipi                  3    10.0us    20.0us
+ * not timed: unmatched 7, reinjected 2, posted 5 (on 3 vCPUs)
  *
- * Every table's first column is as wide as the longest title, so that
- * the tables line up.
+ * A row's source names the flags this hvctl knows; a row with only flags
+ * it does not know (a newer module's sources) says "unknown".
  *
  * JSON, members of each vCPU's object: "irqs", rows of "vector" (null in
- * the row of the other vectors), "sources" ("local", "ipi"), "count",
- * "total_ns", "avg_ns", "max_ns"; then "irq_unmatched", "irq_reinjected"
- * and "irq_posted", always (0: none).
+ * the row of the other vectors), "sources" (those known of "local",
+ * "ipi": [] for a row of unknown sources only), "count", "total_ns",
+ * "avg_ns", "max_ns"; then "irq_unmatched", "irq_reinjected" and
+ * "irq_posted", always (0: none).
  */
 #ifndef HVCTL_STAT_IRQ_H
 #define HVCTL_STAT_IRQ_H
 
+#include <stddef.h>
+
 #include "client.h"
 #include "output.h"
 
+/*
+ * How stat's text names a vCPU in its tables, "vm 1 vcpu 0", "vm 2 vcpu
+ * 1 (gone)": the time split's rows and the interrupt delivery's.
+ */
+void stat_vcpu_label(char *buf, size_t len, const struct hvc_vcpu_row *v);
+
 /* JSON: V's interrupt members; text: nothing. */
 void stat_irq_json(struct out *o, const struct hvc_vcpu_row *v);
-/* Text: the table of each vCPU of S with interrupt data; JSON: nothing. */
-void stat_irq_tables(struct out *o, const struct hvc_stats *s);
+/* Text: the table of the vCPUs of S with interrupt data; JSON: nothing. */
+void stat_irq_table(struct out *o, const struct hvc_stats *s);
 
 #endif /* HVCTL_STAT_IRQ_H */

@@ -311,6 +311,11 @@ struct hvc_vcpu_irq {
 	bool other;		/* the vectors past the first few, together */
 	bool local;		/* raised by the vCPU itself (timer, LVT) */
 	bool ipi;		/* raised by another vCPU of its VM */
+	/*
+	 * Flags this hvctl does not know, a newer module's: taken for
+	 * sources it cannot name, never for a reason to refuse the reply.
+	 */
+	bool unknown;
 	uint64_t count, total_ns, max_ns;
 };
 

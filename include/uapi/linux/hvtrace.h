@@ -242,8 +242,9 @@
  *        HVTRACE_VCPU_IRQ_UNMATCHED: NLA_U64, injections of no timed raise
  *        HVTRACE_VCPU_IRQ_REINJECTED: NLA_U64, injections again of one
  *            that an exit interrupted (not counted in IRQS)
- *        HVTRACE_VCPU_IRQ_POSTED: NLA_U64, raises delivered by the CPU
- *            (APICv, AVIC): never injected, not timed
+ *        HVTRACE_VCPU_IRQ_POSTED: NLA_U64, raises by a vCPU of its VM
+ *            that the CPU delivered (APICv, AVIC): never injected, not
+ *            timed (IPIs the hardware delivers alone are not even seen)
  *    (reasons that do not fit one message go on in the next ones: VCPU
  *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
@@ -753,8 +754,15 @@ struct hvtrace_vcpu_reason {
  *   raise (accept)        entry injecting it
  *   |--- in the guest, kicked / in an exit / VMM / halted / preempted ---|
  *
- * The first HVTRACE_VCPU_IRQ_VECTORS vectors a vCPU gets have a row
- * each; later ones share one row (HVTRACE_VCPU_IRQ_OTHER, vector 0).
+ * The time ends at the delivery's last injection: KVM injects again when
+ * it cancelled the entry (a preemption, a signal, a new request) or an
+ * exit cut the delivery short. It holds whatever kept the interrupt from
+ * the guest: the host, and the guest itself (interrupts off, its task
+ * priority, the same vector still in service).
+ *
+ * The first HVTRACE_VCPU_IRQ_VECTORS vectors a vCPU gets since its first
+ * exit have a row each; later ones share one row (HVTRACE_VCPU_IRQ_OTHER,
+ * vector 0).
  */
 /* HVTRACE_A_IRQ_PROBES: which of KVM's interrupt tracepoints are probed. */
 #define HVTRACE_IRQ_PROBE_RAISE		(1U << 0)	/* kvm_apic_accept_irq */
