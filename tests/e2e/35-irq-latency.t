@@ -10,7 +10,7 @@
 # delivery is at least 120 ms (without the hog, under emulation: up to
 # 52 ms) and no more than the guest's own worst (its TSC at the send to
 # its TSC in the handler, which holds hvtrace's raise to injection) and
-# 1 ms.
+# 1 ms (4 ms where hvtrace's clock is local_clock(), per CPU).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(nproc)" -ge 2 ] || fail "needs two CPUs, has $(nproc)"
@@ -97,13 +97,18 @@ exec 4>&-
 rm -f /tmp/irq-hog.go
 r=$(grep '^HVGUEST ' /tmp/irq-guest.out | tail -n 1)
 echo "  $r"
-grep -c '^HVHOG done' /tmp/irq-hog.out >/dev/null || fail "hvhog: $(cat /tmp/irq-hog.out)"
+grep -q '^HVHOG done' /tmp/irq-hog.out || fail "hvhog: $(cat /tmp/irq-hog.out)"
 check_run hog "$r"
 echo "!$HIST" >"$inj/trigger"
 gworst=$(field ipi_late_max_ns "$r")
-[ "$worst" -ge 120000000 ] && [ "$worst" -le $((gworst + 1000000)) ] ||
-	fail "hvtrace's worst delivery ${worst}ns: want >= 120ms (the hog's bursts are 150ms) and <= the guest's worst ${gworst}ns + 1ms"
-echo "  hog: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + 1 ms"
+# The guest's TSC against hvtrace's clock on two CPUs: the TSC scaled
+# (6.12: one clock) or local_clock() (6.1's test VM, its TSC unstable:
+# per-CPU clocks, a tick apart at worst, 4 ms).
+slack=1000000
+[ "$(echo "$st" | py "d['clock']")" = tsc ] || slack=4000000
+[ "$worst" -ge 120000000 ] && [ "$worst" -le $((gworst + slack)) ] ||
+	fail "hvtrace's worst delivery ${worst}ns: want >= 120ms (the hog's bursts are 150ms) and <= the guest's worst ${gworst}ns + ${slack}ns"
+echo "  hog: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + ${slack} ns"
 "$HVCTL" stat --vcpus | grep -A4 -i 'interrupt'
 check_accounting
 reset_config
