@@ -13,6 +13,10 @@
  *            twice (destroyed, and alive again: added up), vm 2 vcpu 0;
  *            their exits per reason: vm 1's NPF from three rows, HLT
  *            from one, vm 2's "other SVM" (a catch-all)
+ *   irqs     vm 1 vcpu 0: vectors 236, 251 and the other row, unmatched
+ *            ones; vm 1 vcpu 1's two rows: 236, 251 and 236, other
+ *            (added up per vector), reinjected and posted ones; vm 2
+ *            none (not-timed zeros); a status probing all three ends
  *   preemptors 12 comms, "kworker/0:1" twice (added up), one with a
  *            quote, a backslash and a line feed, one with a byte that is
  *            no UTF-8: the 10 heaviest are shown
@@ -97,6 +101,8 @@ static void canned_status(struct hvc_status *s)
 	s->watch.suppressed_rate = 3;
 	s->watch.suppressed_total = 4;
 	s->watch.mem_bytes = 4096;
+	s->irq_probes_known = true;
+	s->irq_probes = __HVTRACE_IRQ_PROBE_ALL;
 }
 
 static struct hvc_reason_row *canned_reason(struct hvc_stats *s,
@@ -148,6 +154,20 @@ static void canned_vcpu_reason(struct hvc_vcpu_row *v, unsigned int isa,
 	};
 }
 
+/* V's deliveries of VECTOR (0: the other row); the row owns them. */
+static void canned_vcpu_irq(struct hvc_vcpu_row *v, unsigned int vector,
+			    uint64_t count, uint64_t ns)
+{
+	v->irqs = realloc(v->irqs, (v->nr_irqs + 1) * sizeof(*v->irqs));
+	if (!v->irqs)
+		abort();
+	/* The maximum is not a metric: a large one shows if it leaks. */
+	v->irqs[v->nr_irqs++] = (struct hvc_vcpu_irq){
+		.vector = vector, .other = !vector, .local = true,
+		.count = count, .total_ns = ns, .max_ns = 987654321,
+	};
+}
+
 static void canned_preemptor(struct hvc_stats *s, uint32_t pid,
 			     const char *comm, uint64_t count, uint64_t ns)
 {
@@ -195,6 +215,10 @@ static void canned_stats(struct hvc_stats *s)
 	v->exit_state = HVTRACE_VCPU_BLOCKED;
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 3, 3000);
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x078, true, 1, 5000);
+	canned_vcpu_irq(v, 236, 5, 50000);
+	canned_vcpu_irq(v, 251, 2, 3000);
+	canned_vcpu_irq(v, 0, 4, 8000);
+	v->irq_unmatched = 7;
 	v = canned_vcpu(s, 2, 5000, 0, 3000000);
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0, false, 4, 400);
 	v = canned_vcpu(s, 1, 4242, 1, 2000000);
@@ -202,8 +226,15 @@ static void canned_stats(struct hvc_stats *s)
 	v->in_exit = true;	/* as it ended: no exit in progress */
 	v->exit_ns = 99;
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 2, 1000);
+	canned_vcpu_irq(v, 236, 3, 3000);
+	canned_vcpu_irq(v, 251, 1, 1000);
+	v->irq_posted = 5;
 	v = canned_vcpu(s, 1, 4242, 1, 500000);
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 1, 500);
+	canned_vcpu_irq(v, 236, 2, 2000);
+	canned_vcpu_irq(v, 0, 1, 500);
+	v->irq_reinjected = 2;
+	v->irq_posted = 1;
 
 	canned_preemptor(s, 77, "kworker/0:1", 3, 30000);
 	canned_preemptor(s, 78, "kworker/0:1", 2, 25000);

@@ -82,6 +82,29 @@ static const char *const samples[] = {
 	"hvtrace_vcpu_preempted_seconds_total{vm=\"2\",pid=\"5000\",vcpu=\"0\"} 0.00075",
 	/* Only the live vCPU out of the guest; the destroyed one's is old. */
 	"hvtrace_vcpu_exit_in_progress_seconds{vm=\"1\",pid=\"4242\",vcpu=\"0\",state=\"blocked\"} 0.002",
+	/* By vCPU, then vector, the other row last; vm 1 vcpu 1's added up. */
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\"} 5",
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"251\"} 2",
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"other\"} 4",
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\"} 5",
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"251\"} 1",
+	"hvtrace_irq_deliveries_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"other\"} 1",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\"} 0.00005",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"251\"} 0.000003",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"other\"} 0.000008",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\"} 0.000005",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"251\"} 0.000001",
+	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"other\"} 0.0000005",
+	/* Every vCPU's, zeros too: all three probes attached. */
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",why=\"unmatched\"} 7",
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",why=\"reinjected\"} 0",
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",why=\"posted\"} 0",
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",why=\"unmatched\"} 0",
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",why=\"reinjected\"} 2",
+	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",why=\"posted\"} 6",
+	"hvtrace_irq_not_timed_total{vm=\"2\",pid=\"5000\",vcpu=\"0\",why=\"unmatched\"} 0",
+	"hvtrace_irq_not_timed_total{vm=\"2\",pid=\"5000\",vcpu=\"0\",why=\"reinjected\"} 0",
+	"hvtrace_irq_not_timed_total{vm=\"2\",pid=\"5000\",vcpu=\"0\",why=\"posted\"} 0",
 	/* By comm (kworker/0:1's two pids added up), the 10 heaviest. */
 	"hvtrace_preemptor_seconds{comm=\"kworker/0:1\"} 0.000055",
 	"hvtrace_preemptor_seconds{comm=\"bad\xef\xbf\xbd" "byte\"} 0.000045",
@@ -213,7 +236,7 @@ static void test_families(void)
 		}
 	}
 	CHECK_INT(bad, 0);
-	CHECK_INT(nfam, 35);
+	CHECK_INT(nfam, 38);
 	free(text);
 	hvc_stats_free(&s);
 }
@@ -406,6 +429,34 @@ static void test_empty(void)
 	free(text);
 }
 
+/*
+ * A why is said, 0 included, only where its probe is attached: posted
+ * needs kvm_apicv_accept_irq's; a module that does not say, none. The
+ * maximum (restarted at each clear) is no metric.
+ */
+static void test_irq_probes(void)
+{
+	struct hvc_status st;
+	struct hvc_stats s;
+	char *text;
+
+	canned_status(&st);
+	canned_stats(&s);
+	st.irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT;
+	text = exposition(&st, &s);
+	CHECK_HAS(text, "\nhvtrace_irq_not_timed_total{vm=\"2\",pid=\"5000\","
+		  "vcpu=\"0\",why=\"reinjected\"} 0\n");
+	CHECK_HASNT(text, "why=\"posted\"");
+	CHECK_HASNT(text, "0.987654321");
+	free(text);
+	st.irq_probes_known = false;
+	text = exposition(&st, &s);
+	CHECK_HAS(text, "\n# TYPE hvtrace_irq_not_timed_total counter\n# HELP");
+	CHECK_HASNT(text, "\nhvtrace_irq_not_timed_total{");
+	free(text);
+	hvc_stats_free(&s);
+}
+
 /* S as prom_label_value() writes it, into a buffer of the test's. */
 static const char *label_text(const char *s)
 {
@@ -480,6 +531,7 @@ int main(void)
 	test_down();
 	test_written();
 	test_empty();
+	test_irq_probes();
 	test_escape();
 	test_vm_info();
 	return unit_report();

@@ -12,6 +12,8 @@
 #include "exit_reasons.h"
 #include "hist.h"
 #include "metrics.h"
+#include "metrics_fold.h"
+#include "metrics_irq.h"
 #include "prom_text.h"
 #include "time_parts.h"
 #include "util.h"
@@ -129,6 +131,15 @@ static int by_vm_label(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
+static void vm_reason_add(void *into, const void *row)
+{
+	struct vm_reason *w = into;
+	const struct vm_reason *r = row;
+
+	w->count += r->count;
+	w->ns += r->ns;
+}
+
 /*
  * Each VM's exits per reason: its vCPUs' (live and destroyed, as the
  * module sends them with counters since load), one row per label.
@@ -157,18 +168,9 @@ static int vm_reasons_view(struct view *v, const struct hvc_stats *s)
 			w->ns = e->total_ns;
 		}
 	}
-	qsort(v->vm_reasons, n, sizeof(*v->vm_reasons), by_vm_label);
-	for (i = 0; i < n; i++) {
-		struct vm_reason *w = &v->vm_reasons[v->nr_vm_reasons];
-
-		if (v->nr_vm_reasons && !by_vm_label(w - 1, &v->vm_reasons[i])) {
-			w[-1].count += v->vm_reasons[i].count;
-			w[-1].ns += v->vm_reasons[i].ns;
-		} else {
-			*w = v->vm_reasons[i];
-			v->nr_vm_reasons++;
-		}
-	}
+	v->nr_vm_reasons = metrics_fold(v->vm_reasons, n,
+					sizeof(*v->vm_reasons), by_vm_label,
+					vm_reason_add);
 	return 0;
 }
 
@@ -755,6 +757,11 @@ int metrics_write(FILE *f, const struct metrics_in *in)
 		vm_info(f, in);
 		reason_metrics(f, &v);
 		vcpu_metrics(f, &v);
+		if (metrics_irq_write(f, in->stats ? in->stats : &none,
+				      in->status)) {
+			view_free(&v);
+			return hvc_err(ENOMEM, "out of memory for the metrics");
+		}
 		preemptor_metrics(f, &v);
 		accounting_metrics(f, in->status);
 		module_metrics(f, in->status);

@@ -9,7 +9,8 @@
  *
  * What the module keeps decides the labels: exits per VM and reason
  * (from each vCPU's exits per reason), the duration histogram per reason
- * (all VMs together), and per vCPU (all reasons together). The structs
+ * (all VMs together), per vCPU (all reasons together), and interrupt
+ * deliveries per vCPU and vector (metrics_irq.h). The structs
  * must hold the counters since load (hvc_*_get_since_load()), which
  * hvctl clear leaves alone. Rows that would give one series twice are
  * added up: reasons of one label, a VM's vCPUs, a destroyed vCPU and a
