@@ -236,7 +236,9 @@
  *        HVTRACE_VCPU_REASONS: NLA_BINARY, array of struct
  *            hvtrace_vcpu_reason (reasons with exits only)
  *        interrupts delivered to it (injected at an entry) since the last
- *        clear, timed from the raise (see struct hvtrace_vcpu_irq):
+ *        clear (with SINCE_LOAD since load, but for a row's max and
+ *        sources: since the last clear either way), timed from the raise
+ *        (see struct hvtrace_vcpu_irq):
  *        HVTRACE_VCPU_IRQS: NLA_BINARY, array of struct hvtrace_vcpu_irq
  *            (rows with deliveries only)
  *        HVTRACE_VCPU_IRQ_UNMATCHED: NLA_U64, injections of no timed raise
