@@ -157,32 +157,29 @@ static struct {
 	void *probe;
 	unsigned long bench;
 	bool gpa;
+	u8 irq;			/* HVTRACE_IRQ_PROBE_*: hvt_irq_probes() */
 	struct tracepoint *tp;
 } kvm_probes[] = {
 	{ "kvm_userspace_exit", hvt_on_userspace_exit, .gpa = true },
 	{ "kvm_mmio", hvt_on_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_fast_mmio", hvt_on_fast_mmio, HVT_BENCH_MMIO, true },
 	{ "kvm_vcpu_wakeup", hvt_on_vcpu_wakeup },
-	{ "kvm_apic_accept_irq", HVT_IRQ_ACCEPT, .bench = HVT_BENCH_IRQ },
-	{ "kvm_apicv_accept_irq", HVT_IRQ_POSTED, .bench = HVT_BENCH_IRQ },
-	{ "kvm_inj_virq", HVT_IRQ_INJECT, .bench = HVT_BENCH_IRQ },
+	{ "kvm_apic_accept_irq", HVT_IRQ_ACCEPT, .bench = HVT_BENCH_IRQ,
+	  .irq = HVTRACE_IRQ_PROBE_RAISE },
+	{ "kvm_apicv_accept_irq", HVT_IRQ_POSTED, .bench = HVT_BENCH_IRQ,
+	  .irq = HVTRACE_IRQ_PROBE_POSTED },
+	{ "kvm_inj_virq", HVT_IRQ_INJECT, .bench = HVT_BENCH_IRQ,
+	  .irq = HVTRACE_IRQ_PROBE_INJECT },
 };
 
 u8 hvt_irq_probes(void)
 {
-	static const struct { const char *name; u8 bit; } irq[] = {
-		{ "kvm_apic_accept_irq", HVTRACE_IRQ_PROBE_RAISE },
-		{ "kvm_inj_virq", HVTRACE_IRQ_PROBE_INJECT },
-		{ "kvm_apicv_accept_irq", HVTRACE_IRQ_PROBE_POSTED },
-	};
-	unsigned int i, j;
+	unsigned int j;
 	u8 on = 0;
 
-	for (i = 0; i < ARRAY_SIZE(irq); i++)
-		for (j = 0; j < ARRAY_SIZE(kvm_probes); j++)
-			if (READ_ONCE(kvm_probes[j].tp) &&
-			    !strcmp(kvm_probes[j].name, irq[i].name))
-				on |= irq[i].bit;
+	for (j = 0; j < ARRAY_SIZE(kvm_probes); j++)
+		if (READ_ONCE(kvm_probes[j].tp))
+			on |= kvm_probes[j].irq;
 	return on;
 }
 
