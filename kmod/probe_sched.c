@@ -19,6 +19,7 @@
 #include "config.h"
 #include "probes.h"
 #include "record.h"
+#include "runners.h"
 #include "threads.h"
 #include "vcpu_time.h"
 #include "watch.h"
@@ -42,18 +43,50 @@ static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
 }
 
 /*
+ * Credit who ran on the CPU V's thread waited for, from that CPU's log
+ * (runners.h); it names the stretch's preemptor. False: the log knows
+ * nobody (V came back on another CPU after a migration that the log
+ * ended before, or the log kept changing under the read).
+ */
+static bool credit_runners(struct hvt_cpu *c, struct hvt_vcpu *v,
+			   const struct hvt_switched_in *w, u64 now)
+{
+	struct hvt_cpu *off = hvt_cpu(w->cpu_off);
+	struct hvt_ran *ran = c->ran;
+	unsigned int i, n;
+
+	if (unlikely(!off))
+		return false;
+	hvt_runners_done(&off->runners);
+	if (!w->runnable_ns)
+		return false;
+	n = hvt_runners_in(&off->runners, w->run_from, now, ran);
+	for (i = 0; i < n; i++)
+		hvt_preemptor_add(c, ran[i].pid, ran[i].comm, ran[i].vcpu,
+				  ran[i].ns);
+	if (n)
+		hvt_time_ran_most(&v->split, w, ran[0].pid, ran[0].comm,
+				  ran[0].vcpu);
+	return n;
+}
+
+/*
  * V's thread came in and its split says what that ended (still held):
  * credit who ran instead, count a preemption inside KVM and perhaps
  * record it.
  */
 static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
-			int cpu)
+			u64 now, int cpu)
 {
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	bool credited = false;
 
 	if (unlikely(!c))
 		return;
-	if (w->pid)
+	if (w->queued)
+		credited = credit_runners(c, v, w, now);
+	/* Else the task that took the CPU, or the one that gave it back. */
+	if (!credited && w->pid)
 		hvt_preemptor_add(c, w->pid, w->comm, w->vcpu, w->runnable_ns);
 	if (w->preempted) {
 		struct hvt_vcpu_stat *vs = hvt_vcpu_stat(v);
@@ -76,18 +109,22 @@ static notrace void hvt_on_switch(void *data, bool preempt,
 	struct hvt_vcpu *in = hvt_thread_vcpu(next);
 	/* Initialized: INIT_STACK_ALL_ZERO would zero it in memory. */
 	struct hvt_switched_in w = {};
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	bool watched = c && hvt_runners_watched(&c->runners);
 	int cpu;
 	u64 now;
 
-	if (likely(!out && !in))
+	if (likely(!out && !in && !watched))
 		return;
 	now = hvt_clock();
 	cpu = smp_processor_id();
-	if (out)
-		hvt_time_switch_out(&out->split, prev, preempt, next, in, now,
-				    cpu);
+	if (unlikely(watched))
+		hvt_runners_switch(&c->runners, prev, out, now);
+	if (out && hvt_time_switch_out(&out->split, prev, preempt, next, in,
+				       now, cpu) && c)
+		hvt_runners_wait(&c->runners, now);
 	if (in && hvt_time_switch_in(&in->split, next, prev, out, now, &w)) {
-		switched_in(in, &w, cpu);
+		switched_in(in, &w, now, cpu);
 		hvt_split_leave(&in->split);
 	}
 }

@@ -137,6 +137,7 @@ int hvt_stats_cpu_prepare(unsigned int cpu)
 	c = cpu_mem[cpu].addr;
 	for (r = 0; r < HVT_NR_REASONS; r++)
 		c->reason[r].min_ns = U64_MAX;
+	seqcount_init(&c->runners.seq);
 	/* Fresh state, published before the CPU runs anything. */
 	smp_store_release(per_cpu_ptr(&hvt_this_cpu, cpu), c);
 	cpumask_set_cpu(cpu, &hvt_cpus_traced);

@@ -23,6 +23,7 @@
 #include "hist.h"
 #include "params.h"
 #include "reason.h"
+#include "runners.h"
 
 /*
  * Per-CPU accounting, exact: seen = filtered + below + recorded + lost,
@@ -91,6 +92,10 @@ struct hvt_cpu {
 	/* acct at the last clear: written by the clear only. */
 	struct hvt_acct acct_base;
 	struct hvt_preemptor preemptor[HVT_NR_PREEMPTORS];
+	/* Written at every switch while a vCPU waits here, read remotely. */
+	struct hvt_runners runners ____cacheline_aligned;
+	/* The switch-in's reading of a log (interrupts are off there). */
+	struct hvt_ran ran[HVT_RUNNERS];
 	struct hvt_reason_stat reason[HVT_NR_REASONS];
 	struct hvt_hist hist[];	/* hvt_nr_hist; [0] collects the rest */
 };

@@ -96,6 +96,7 @@ struct hvt_split {
 	bool split;		/* something happened: the parts hold some */
 	bool preempted;		/* off CPU by preemption inside KVM */
 	u16 cpu_off;		/* switched out there */
+	bool queued;		/* a waiter in cpu_off's runners (runners.h) */
 	/* Scheduler probes about `task` running (they may overlap). */
 	atomic_t busy;
 	u64 exit_ts;		/* the exit's start */
@@ -271,6 +272,7 @@ static inline void __hvt_time_switch_out(struct hvt_split *s, bool runnable,
 		WRITE_ONCE(s->where, HVT_OFF_RUNNABLE);
 		s->run_ts = now;
 		s->preempted = !s->in_user;
+		s->queued = true;
 		hvt_note_task(&s->off_pid, s->off_comm, &s->off_vcpu, next,
 			      next_vcpu);
 	} else {
@@ -489,20 +491,24 @@ bool hvt_time_destroyed(struct hvt_split *s, u64 *d);
 /*
  * sched_switch: task P (S's thread) goes out at NOW on CPU, and NEXT (a
  * vCPU thread: NEXT_VCPU) takes it. Runnable when PREEMPT, or still
- * TASK_RUNNING (yielding); else blocked.
+ * TASK_RUNNING (yielding); else blocked. True: it waits runnable inside
+ * an exit, and CPU's runners (runners.h) are to count it a waiter.
  */
-static __always_inline void hvt_time_switch_out(struct hvt_split *s,
+static __always_inline bool hvt_time_switch_out(struct hvt_split *s,
 						const struct task_struct *p,
 						bool preempt,
 						const struct task_struct *next,
 						bool next_vcpu, u64 now,
 						int cpu)
 {
+	bool runnable = false;
+
 	if (likely(READ_ONCE(s->in_exit)) && hvt_split_enter(s, p)) {
-		__hvt_time_switch_out(s, preempt || hvt_task_runnable(p), next,
-				      next_vcpu, now, cpu);
+		runnable = preempt || hvt_task_runnable(p);
+		__hvt_time_switch_out(s, runnable, next, next_vcpu, now, cpu);
 		hvt_split_leave(s);
 	}
+	return runnable;
 }
 
 /* What a switch-in ended, for the caller to credit and count. */
@@ -513,6 +519,10 @@ struct hvt_switched_in {
 	u32 pid;		/* its pid; 0: nobody to credit runnable_ns */
 	bool vcpu;		/* it is a vCPU thread */
 	bool preempted;		/* it was a preemption inside KVM */
+	bool longest;		/* the exit's longest runnable stretch so far */
+	bool queued;		/* it waited in cpu_off's runners */
+	u16 cpu_off;
+	u64 run_from;		/* the runnable stretch began */
 };
 
 /*
@@ -529,10 +539,18 @@ static __always_inline bool hvt_time_switch_in(struct hvt_split *s,
 					       bool prev_vcpu, u64 now,
 					       struct hvt_switched_in *w)
 {
+	u64 pre_ns;
+
 	if (!READ_ONCE(s->in_exit) || !hvt_split_enter(s, p))
 		return false;
+	pre_ns = s->pre_ns;
 	w->off_ns = hvt_since(now, s->off_ts);
+	w->run_from = s->run_ts;
 	w->runnable_ns = __hvt_time_switch_in(s, prev, prev_vcpu, now);
+	w->longest = s->pre_ns > pre_ns;
+	w->queued = s->queued;
+	w->cpu_off = s->cpu_off;
+	s->queued = false;
 	if (w->runnable_ns && s->off_pid) {
 		w->pid = s->off_pid;
 		w->comm = s->off_comm;
@@ -542,6 +560,27 @@ static __always_inline bool hvt_time_switch_in(struct hvt_split *s,
 	w->preempted = s->preempted;
 	s->preempted = false;
 	return true;
+}
+
+/*
+ * Between hvt_time_switch_in() and hvt_split_leave(): CPU cpu_off's log
+ * (runners.h) says the task PID ran longest of the runnable stretch W
+ * ended, not necessarily the one that took the CPU. The stretch's
+ * preemption record names it, and so does the exit's if the stretch is
+ * its longest.
+ */
+static inline void hvt_time_ran_most(struct hvt_split *s,
+				     const struct hvt_switched_in *w, u32 pid,
+				     const char *comm, bool vcpu)
+{
+	s->off_pid = pid;
+	memcpy(s->off_comm, comm, TASK_COMM_LEN);
+	s->off_vcpu = vcpu;
+	if (w->longest) {
+		s->pre_pid = pid;
+		memcpy(s->pre_comm, comm, TASK_COMM_LEN);
+		s->pre_flags = vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
+	}
 }
 
 /*

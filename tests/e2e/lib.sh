@@ -116,9 +116,13 @@ EOF
 	echo "  Prometheus scraping after $((SECONDS - start))s"
 }
 
-# hog_spin HOG_MS SPIN_MS: hvguest spins SPIN_MS in its guest on CPU 0
-# while hvhog, SCHED_FIFO on CPU 0, burns HOG_MS from 300ms after the
-# spin began; this shell runs on CPU 1 meanwhile (on the debug kernel its
+# hog_spin HOG_MS SPIN_MS [OPEN_MS]: hvguest spins SPIN_MS in its guest
+# on CPU 0 while hvhog, SCHED_FIFO on CPU 0, burns HOG_MS from 300ms after
+# the spin began. With OPEN_MS another hvhog, comm hvopen, of a higher
+# FIFO priority, takes the CPU first at 300ms and burns OPEN_MS; the hog
+# is ready 50ms later and takes over when it ends, so the vCPU waits for
+# both in one stretch (HOG_PID, OPEN_PID; its output in /tmp/open.out).
+# This shell runs on CPU 1 meanwhile (on the debug kernel its
 # forks on CPU 0 took it for 100s of ms, and got the credit). The hog
 # waits, ready, until hvguest says its vCPU spins (HVGUEST-SPIN, read as
 # it comes): setting a VM up, or starting the hog, can take 1s or more
@@ -126,15 +130,22 @@ EOF
 # the spin. Sets GUEST_LINE (hvguest's result) and HOG_PID; the hog's
 # output is in /tmp/hog.out.
 hog_spin() {
-	local cpus hpid gpid line spinning=
+	local cpus hpid gpid opid line spinning= delay=300
 
 	cpus=$(taskset -pc $$ | sed 's/.*: //')
 	[ "$(nproc)" -ge 2 ] && taskset -pc 1 $$ >/dev/null
 	rm -f /tmp/spin.fifo /tmp/hog.go
 	mkfifo /tmp/spin.fifo /tmp/hog.go || fail "mkfifo failed"
 	exec 4<>/tmp/hog.go
+	if [ -n "${3-}" ]; then
+		"$HVT_ROOT/tests/guest/hvhog" --cpu 0 --fifo 20 --ms "$3" \
+			--comm hvopen --start-on /tmp/hog.go --start-delay 300 \
+			>/tmp/open.out 4>&- &
+		opid=$!
+		delay=350
+	fi
 	"$HVT_ROOT/tests/guest/hvhog" --cpu 0 --fifo 10 --ms "$1" \
-		--start-on /tmp/hog.go --start-delay 300 >/tmp/hog.out 4>&- &
+		--start-on /tmp/hog.go --start-delay $delay >/tmp/hog.out 4>&- &
 	hpid=$!
 	"$HVGUEST" --cpu 0 --spin "$2" >/tmp/spin.fifo 2>&1 4>&- &
 	gpid=$!
@@ -145,7 +156,7 @@ hog_spin() {
 		[[ $line == HVGUEST-SPIN* ]] && spinning=1 && break
 	done
 	if [ -z "$spinning" ]; then
-		kill "$hpid"
+		kill "$hpid" $opid
 		fail "hvguest did not spin in 60 s: $(cat /tmp/spin.out)"
 	fi
 	echo go >&4
@@ -155,12 +166,15 @@ hog_spin() {
 	exec 3<&-
 	wait "$gpid" || fail "hvguest --spin failed: $(cat /tmp/spin.out)"
 	wait "$hpid" || fail "hvhog failed: $(cat /tmp/hog.out)"
+	[ -z "$opid" ] || wait "$opid" || fail "hvhog --comm hvopen failed: $(cat /tmp/open.out)"
 	exec 4>&-
 	rm -f /tmp/spin.fifo /tmp/hog.go
 	# Anywhere again (pyfork serves only its server's CPU set).
 	taskset -pc "$cpus" $$ >/dev/null
 	GUEST_LINE=$(grep '^HVGUEST ' /tmp/spin.out | tail -n 1)
 	HOG_PID=$(field pid "$(grep '^HVHOG pid=' /tmp/hog.out)")
+	OPEN_PID=
+	[ -z "$opid" ] || OPEN_PID=$(field pid "$(grep '^HVHOG pid=' /tmp/open.out)")
 }
 
 # py EXPR: evaluate EXPR with d = the JSON document on stdin.

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: who ran on a CPU while a preempted vCPU thread waited there
+ * (kmod/runners.c): the log of stretches, a waiter's window read back,
+ * the gate that keeps a CPU with no waiter from logging.
+ */
+#include <kunit/test.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "runners.h"
+
+static struct task_struct *rn_task(struct kunit *test, pid_t pid,
+				   const char *comm)
+{
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->pid = pid;
+	strscpy(p->comm, comm, sizeof(p->comm));
+	return p;
+}
+
+static struct hvt_runners *rn_log(struct kunit *test)
+{
+	struct hvt_runners *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	seqcount_init(&r->seq);
+	return r;
+}
+
+/*
+ * The seed case: a kworker takes the CPU for 20 ns, a hog keeps it for
+ * 300 us: the hog ran longest, the kworker is second.
+ */
+static void runners_longest_test(struct kunit *test)
+{
+	struct task_struct *kworker = rn_task(test, 300, "kworker/0:1");
+	struct task_struct *hog = rn_task(test, 100, "hvhog");
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+
+	KUNIT_EXPECT_FALSE(test, hvt_runners_watched(r));
+	hvt_runners_wait(r, 1000);
+	KUNIT_EXPECT_TRUE(test, hvt_runners_watched(r));
+	hvt_runners_switch(r, kworker, false, 1020);
+	hvt_runners_switch(r, hog, false, 301020);
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 1000, 301020, ran), 2U);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 100U);
+	KUNIT_EXPECT_STREQ(test, ran[0].comm, "hvhog");
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 300000ULL);
+	KUNIT_EXPECT_FALSE(test, ran[0].vcpu);
+	KUNIT_EXPECT_EQ(test, ran[1].pid, 300U);
+	KUNIT_EXPECT_EQ(test, ran[1].ns, 20ULL);
+	hvt_runners_done(r);
+	KUNIT_EXPECT_FALSE(test, hvt_runners_watched(r));
+}
+
+/*
+ * Only the window counts: a stretch that began before it is cut at its
+ * start; one after it, or idle, counts nothing. A task's stretches add up.
+ */
+static void runners_window_test(struct kunit *test)
+{
+	struct task_struct *a = rn_task(test, 10, "a");
+	struct task_struct *b = rn_task(test, 20, "CPU 1/KVM");
+	struct task_struct *idle = rn_task(test, 0, "swapper/0");
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+
+	hvt_runners_wait(r, 1000);
+	hvt_runners_switch(r, a, false, 2000);	/* a: 1000..2000 */
+	hvt_runners_switch(r, b, true, 2500);	/* b: 2000..2500 */
+	hvt_runners_switch(r, idle, false, 2600);	/* not logged */
+	hvt_runners_switch(r, a, false, 3000);	/* a: 2600..3000 */
+	hvt_runners_switch(r, b, true, 4000);	/* b: 3000..4000 */
+	/* The window 1500..3500: a 500 + 400, b 500 + 500. */
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 1500, 3500, ran), 2U);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 20U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 1000ULL);
+	KUNIT_EXPECT_TRUE(test, ran[0].vcpu);
+	KUNIT_EXPECT_EQ(test, ran[1].pid, 10U);
+	KUNIT_EXPECT_EQ(test, ran[1].ns, 900ULL);
+	/* After everything logged, or before it: nobody. */
+	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 4000, 5000, ran), 0U);
+	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 0, 1000, ran), 0U);
+}
+
+/*
+ * More stretches than the log holds: each replaces the shortest if it is
+ * longer. Task i runs (i + 1) * 100 ns, so the first two fall out.
+ */
+static void runners_overflow_test(struct kunit *test)
+{
+	struct task_struct *t[HVT_RUNNERS + 2];
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+	unsigned int i;
+	u64 sum = 0;
+
+	hvt_runners_wait(r, 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i] = rn_task(test, 1000 + i, "t");
+		hvt_runners_switch(r, t[i], false, (i + 1) * (i + 2) * 50);
+	}
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran),
+			(unsigned int)HVT_RUNNERS);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 1000U + HVT_RUNNERS + 1);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, (HVT_RUNNERS + 2) * 100ULL);
+	for (i = 0; i < HVT_RUNNERS; i++) {
+		KUNIT_EXPECT_GE(test, ran[i].pid, 1002U);
+		sum += ran[i].ns;
+	}
+	KUNIT_EXPECT_EQ(test, sum, (3ULL + HVT_RUNNERS + 2) * HVT_RUNNERS / 2 * 100);
+}
+
+/*
+ * The seed incident's shape: the hog's long stretch comes first, then more
+ * short switches than the log holds (two tasks ping-ponging as one
+ * exits): the hog stays, the shortest are dropped. A new first waiter
+ * starts from an empty log.
+ */
+static void runners_long_stays_test(struct kunit *test)
+{
+	struct task_struct *hog = rn_task(test, 100, "hvhog");
+	struct task_struct *a = rn_task(test, 10, "a");
+	struct task_struct *b = rn_task(test, 20, "b");
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+	u64 now = 1000000;
+	unsigned int i;
+
+	hvt_runners_wait(r, 0);
+	hvt_runners_switch(r, hog, false, now);
+	for (i = 0; i < 2 * HVT_RUNNERS; i++) {
+		now += 10 + i;
+		hvt_runners_switch(r, i & 1 ? b : a, false, now);
+	}
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, now, ran), 3U);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 100U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 1000000ULL);
+	/* The latest (longest) fifteen of a and b's 32 stretches. */
+	KUNIT_EXPECT_EQ(test, ran[1].ns + ran[2].ns,
+			(u64)(10 + 17 + 10 + 31) * (HVT_RUNNERS - 1) / 2);
+	hvt_runners_done(r);
+
+	hvt_runners_wait(r, now);
+	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 0U);
+	hvt_runners_switch(r, a, false, now + 5);
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 1U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 5ULL);
+}
+
+/*
+ * The gate: two waiters, each counted once; done never goes below
+ * nothing; a waiter never seen back is forgotten after
+ * HVT_RUNNERS_FORGET_NS without a new one, and nothing is logged then.
+ */
+static void runners_gate_test(struct kunit *test)
+{
+	struct task_struct *a = rn_task(test, 10, "a");
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+
+	hvt_runners_wait(r, 100);
+	hvt_runners_wait(r, 200);
+	hvt_runners_done(r);
+	KUNIT_EXPECT_TRUE(test, hvt_runners_watched(r));
+	hvt_runners_done(r);
+	hvt_runners_done(r);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->waiting), 0);
+
+	hvt_runners_wait(r, 1000);
+	hvt_runners_switch(r, a, false, 1000 + HVT_RUNNERS_FORGET_NS);
+	KUNIT_EXPECT_TRUE(test, hvt_runners_watched(r));
+	hvt_runners_switch(r, a, false, 1001 + HVT_RUNNERS_FORGET_NS);
+	KUNIT_EXPECT_FALSE(test, hvt_runners_watched(r));
+	/* The first of the two was logged, the second not. */
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 1U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, HVT_RUNNERS_FORGET_NS);
+}
+
+static struct kunit_case runners_cases[] = {
+	KUNIT_CASE(runners_longest_test),
+	KUNIT_CASE(runners_window_test),
+	KUNIT_CASE(runners_overflow_test),
+	KUNIT_CASE(runners_long_stays_test),
+	KUNIT_CASE(runners_gate_test),
+	{}
+};
+
+static struct kunit_suite runners_suite = {
+	.name = "hvtrace_runners",
+	.test_cases = runners_cases,
+};
+
+kunit_test_suite(runners_suite);
