@@ -99,26 +99,27 @@ static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
 	}
 }
 
-/* notrace: on every context switch of the host (see probe_kvm.c). */
-static notrace void hvt_on_switch(void *data, bool preempt,
-				  struct task_struct *prev,
-				  struct task_struct *next,
-				  unsigned int prev_state)
+/*
+ * A switch that may concern a vCPU thread, or a CPU where one waits: out
+ * of line, so the common switch makes no call and saves no registers.
+ */
+static noinline notrace void vcpu_switch(bool preempt,
+					 struct task_struct *prev,
+					 struct task_struct *next,
+					 struct hvt_cpu *c, bool watched)
 {
 	struct hvt_vcpu *out = hvt_thread_vcpu(prev);
 	struct hvt_vcpu *in = hvt_thread_vcpu(next);
 	/* Initialized: INIT_STACK_ALL_ZERO would zero it in memory. */
 	struct hvt_switched_in w = {};
-	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
-	bool watched = c && hvt_runners_watched(&c->runners);
 	int cpu;
 	u64 now;
 
-	if (likely(!out && !in && !watched))
+	if (!out && !in && !watched)
 		return;
-	now = hvt_clock();
 	cpu = smp_processor_id();
-	if (unlikely(watched))
+	now = hvt_clock();
+	if (watched)
 		hvt_runners_switch(&c->runners, prev, out, now);
 	if (out && hvt_time_switch_out(&out->split, prev, preempt, next, in,
 				       now, cpu) && c)
@@ -127,6 +128,21 @@ static notrace void hvt_on_switch(void *data, bool preempt,
 		switched_in(in, &w, now, cpu);
 		hvt_split_leave(&in->split);
 	}
+}
+
+/* notrace: on every context switch of the host (see probe_kvm.c). */
+static notrace void hvt_on_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	bool watched = c && hvt_runners_watched(&c->runners);
+
+	if (likely(!hvt_thread_maybe(prev) && !hvt_thread_maybe(next) &&
+		   !watched))
+		return;
+	vcpu_switch(preempt, prev, next, c, watched);
 }
 
 static notrace void hvt_on_wakeup(void *data, struct task_struct *p)
