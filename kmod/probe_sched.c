@@ -57,10 +57,10 @@ static bool credit_runners(struct hvt_cpu *c, struct hvt_vcpu *v,
 
 	if (unlikely(!off))
 		return false;
+	/* Read, then leave: the last waiter gone, the log may start anew. */
+	n = w->runnable_ns ? hvt_runners_in(&off->runners, w->run_from, now,
+					    ran) : 0;
 	hvt_runners_done(&off->runners);
-	if (!w->runnable_ns)
-		return false;
-	n = hvt_runners_in(&off->runners, w->run_from, now, ran);
 	for (i = 0; i < n; i++)
 		hvt_preemptor_add(c, ran[i].pid, ran[i].comm, ran[i].vcpu,
 				  ran[i].ns);
