@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 
 #include "genl.h"
+#include "irq.h"
 #include "mem.h"
 #include "params.h"
 #include "watch.h"
@@ -47,6 +48,7 @@ const struct nla_policy hvt_watch_policy[HVTRACE_WATCH_MAX + 1] = {
 					 .len = HVT_NR_VCPU_IDS / 8 },
 	[HVTRACE_WATCH_MARK_TRIGGERS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[HVTRACE_WATCH_MARK_PID] = { .type = NLA_U32 },
+	[HVTRACE_WATCH_IRQ_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &ns_range),
 };
 
 static u64 get_u64(struct nlattr **tb, int attr, u64 def)
@@ -74,6 +76,7 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 	wc->stall_ns = get_u64(tb, HVTRACE_WATCH_STALL_NS, 0);
 	wc->stall_window_ns = get_u64(tb, HVTRACE_WATCH_STALL_WINDOW_NS, 0);
 	wc->preempt_ns = get_u64(tb, HVTRACE_WATCH_PREEMPT_NS, 0);
+	wc->irq_ns = get_u64(tb, HVTRACE_WATCH_IRQ_NS, 0);
 	wc->history = get_u32(tb, HVTRACE_WATCH_HISTORY,
 			      HVTRACE_WATCH_HISTORY_DEFAULT);
 	wc->cap = hvt_watch_cap(wc->history);
@@ -119,10 +122,16 @@ static int parse(struct hvt_watch_cfg *wc, struct nlattr **tb,
 		return -EINVAL;
 	}
 	if (!wc->exit_ns && !wc->stall_ns && !wc->preempt_ns &&
-	    !wc->mark_triggers) {
+	    !wc->mark_triggers && !wc->irq_ns) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "no trigger: give an exit, stall, preemption limit or guest marks");
+				    "no trigger: give an exit, stall, preemption or interrupt limit or guest marks");
 		return -EINVAL;
+	}
+	if (wc->irq_ns && (~hvt_irq_probes() & (HVTRACE_IRQ_PROBE_RAISE |
+						HVTRACE_IRQ_PROBE_INJECT))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HVTRACE_WATCH_IRQ_NS],
+				    "interrupt delivery is not timed on this host (KVM's kvm_apic_accept_irq or kvm_inj_virq not probed)");
+		return -EOPNOTSUPP;
 	}
 	/* Every vCPU the table can hold, and the captures waiting (each at
 	 * most a ring).
@@ -200,6 +209,7 @@ static int put_settings(struct sk_buff *msg, const struct hvt_watch_cfg *wc)
 		      wc->stall_window_ns))) ||
 	    (wc->preempt_ns &&
 	     put_u64(msg, HVTRACE_WATCH_PREEMPT_NS, wc->preempt_ns)) ||
+	    (wc->irq_ns && put_u64(msg, HVTRACE_WATCH_IRQ_NS, wc->irq_ns)) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_HISTORY, wc->history) ||
 	    put_u64(msg, HVTRACE_WATCH_POST_NS, wc->post_ns) ||
 	    nla_put_u32(msg, HVTRACE_WATCH_RATE, wc->rate) ||
@@ -316,6 +326,8 @@ static int put_capture(struct sk_buff *skb, const struct hvt_capture *c)
 	    put_u64_c(skb, HVTRACE_CAPTURE_LIMIT_NS, c->limit_ns) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_WINDOW_NS, c->window_ns) ||
 	    nla_put_u8(skb, HVTRACE_CAPTURE_ON, c->on) ||
+	    (c->trigger == HVTRACE_TRIGGER_IRQ &&
+	     nla_put_u8(skb, HVTRACE_CAPTURE_IRQ_VECTOR, c->vector)) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_FIRST_SEQ, c->first_seq) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_TRIGGER_SEQ, c->trigger_seq) ||
 	    put_u64_c(skb, HVTRACE_CAPTURE_END_SEQ, c->end_seq) ||

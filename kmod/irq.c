@@ -67,6 +67,7 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 		return;
 	}
 	f->stamp = 0;
+	f->late = false;
 	/* Vectors 0-15 are never raised so (ExtINT from a PIC may be). */
 	stamp = vec < 16 ? 0 : xchg(&raised[vec], 0);
 	ns = stamp ? hvt_since(now, stamp >> 1) : 0;

@@ -65,6 +65,7 @@ struct hvt_irq_inflight {
 	u64 ns;			/* raise to injection, as counted */
 	u8 vector;
 	u8 row;			/* its row's index */
+	bool late;		/* the watch has it: it triggers once */
 };
 
 /* A raise at NOW (by another vCPU: IPI) as raised[] holds it. */

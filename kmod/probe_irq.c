@@ -25,6 +25,7 @@
 #include "threads.h"
 #include "vcpu.h"
 #include "vcpu_table.h"
+#include "watch.h"
 
 /* The vCPU with id APICID in RAISER's VM, and its slot. */
 static struct hvt_vcpu *raise_target(struct kvm_vcpu *raiser, u32 apicid,
@@ -90,13 +91,19 @@ void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		       bool reinjected)
 {
+	struct hvt_irq_inflight *f;
 	struct hvt_vcpu *v;
 
 	/* INTn emulation, not an interrupt. */
 	if (soft || vector > 255)
 		return;
 	v = hvt_current_vcpu();
-	if (v)
-		hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_inflight,
-			       v->raised, vector, reinjected, hvt_clock());
+	if (!v)
+		return;
+	f = &v->irq_inflight;
+	hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, f, v->raised, vector,
+		       reinjected, hvt_clock());
+	/* Timed; a reinjection may make it late only now. */
+	if (f->stamp && !f->late)
+		f->late = hvt_watch_irq(v, f->vector, f->ns);
 }

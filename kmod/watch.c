@@ -235,7 +235,8 @@ static void suppress(struct hvt_vcpu *v, int why)
  * limits say no; either is counted.
  */
 static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
-		    struct hvt_vcpu *v, u8 kind, u64 ts, u64 value, u64 limit)
+		    struct hvt_vcpu *v, u8 kind, u64 ts, u64 value, u64 limit,
+		    u8 vector)
 {
 	u64 minute;
 
@@ -267,6 +268,7 @@ static void trigger(const struct hvt_watch_cfg *wc, struct hvt_watch_vcpu *w,
 	w->pos = 0;
 	w->trigger = kind;
 	w->on = wc->exit_on;
+	w->vector = vector;
 	w->trigger_seq = w->head;
 	w->trigger_ts = ts;
 	w->value_ns = value;
@@ -299,11 +301,20 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	if (wc->stall_ns)
 		sum = stall_add(wc, w, start, end, wc->halt_triggers ? d :
 				d - v->split.part[HVTRACE_PART_HALT]);
+	/* The exit a late interrupt was injected at: its end is the trigger. */
+	if (unlikely(w->irq_late_ns)) {
+		u64 ns = w->irq_late_ns;
+
+		w->irq_late_ns = 0;
+		trigger(wc, w, v, HVTRACE_TRIGGER_IRQ, end, ns, wc->irq_ns,
+			w->irq_late_vector);
+		return;
+	}
 	if (likely(!v->split.split)) {
 		/* Nothing happened to it: no part but handling (watch.h). */
 		if (unlikely(d >= wc->exit_quiet_ns)) {
 			trigger(wc, w, v, HVTRACE_TRIGGER_EXIT, end, d,
-				wc->exit_ns);
+				wc->exit_ns, 0);
 			return;
 		}
 	} else if (wc->exit_ns) {
@@ -311,7 +322,7 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 
 		if (unlikely(part >= wc->exit_ns)) {
 			trigger(wc, w, v, HVTRACE_TRIGGER_EXIT, end, part,
-				wc->exit_ns);
+				wc->exit_ns, 0);
 			return;
 		}
 	}
@@ -327,7 +338,8 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		 * time of its own.
 		 */
 		stall_reset(w);
-		trigger(wc, w, v, HVTRACE_TRIGGER_STALL, end, sum, wc->stall_ns);
+		trigger(wc, w, v, HVTRACE_TRIGGER_STALL, end, sum, wc->stall_ns,
+			0);
 	}
 }
 
@@ -343,7 +355,25 @@ void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 	record(wc, w, v, HVTRACE_EV_PREEMPT, off, end);
 	if (wc->preempt_ns && off >= wc->preempt_ns)
 		trigger(wc, w, v, HVTRACE_TRIGGER_PREEMPT, end, off,
-			wc->preempt_ns);
+			wc->preempt_ns, 0);
+}
+
+bool __hvt_watch_irq(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+		     u8 vector, u64 ns)
+{
+	struct hvt_watch_vcpu *w;
+
+	if (!wc->irq_ns || ns < wc->irq_ns)
+		return false;
+	w = watch_of(wc, v);
+	if (!w)
+		return false;
+	/* Two late ones in one exit: the later injection, the longer. */
+	if (ns >= w->irq_late_ns) {
+		w->irq_late_ns = ns;
+		w->irq_late_vector = vector;
+	}
+	return true;
 }
 
 /* A guest mark is a trigger only from the VMs the operator trusts. */
@@ -356,5 +386,5 @@ void __hvt_watch_mark(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v)
 		return;
 	record(wc, w, v, HVTRACE_EV_MARK, 0, ts);
 	if (wc->mark_triggers && (!wc->mark_pid || wc->mark_pid == v->vm_pid))
-		trigger(wc, w, v, HVTRACE_TRIGGER_MARK, ts, 0, 0);
+		trigger(wc, w, v, HVTRACE_TRIGGER_MARK, ts, 0, 0, 0);
 }

@@ -56,6 +56,7 @@ struct hvt_watch_cfg {
 	u64 stall_merge_ns;	/* spans closer than this are merged */
 	u64 stall_limit_ns;	/* stall_ns, or U64_MAX without */
 	u64 preempt_ns;		/* 0: no preemption trigger */
+	u64 irq_ns;		/* 0: no interrupt delivery trigger */
 	u32 history;		/* records kept before a trigger */
 	u32 cap;		/* ring slots: history, trigger, post */
 	u64 post_ns;
@@ -117,6 +118,7 @@ struct hvt_watch_vcpu {
 	/* The trigger: what the capture's header says. */
 	u8 trigger;		/* enum hvtrace_trigger */
 	u8 on;
+	u8 vector;		/* HVTRACE_TRIGGER_IRQ's */
 	u64 trigger_seq;
 	u64 trigger_ts;
 	u64 value_ns;
@@ -129,6 +131,9 @@ struct hvt_watch_vcpu {
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
+	/* A late interrupt injected during the exit in flight: 0, none. */
+	u64 irq_late_ns;
+	u8 irq_late_vector;
 	/*
 	 * The stall window: the open span, the newest (an exit within the
 	 * merge distance of its start joins it; one of 0 ns, as after a
@@ -153,6 +158,7 @@ struct hvt_capture {
 	u32 tid;
 	u8 trigger;
 	u8 on;
+	u8 vector;
 	u64 trigger_ts;
 	u64 value_ns;
 	u64 limit_ns;
@@ -172,6 +178,8 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 void __hvt_watch_preempt(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 			 u64 off);
 void __hvt_watch_mark(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v);
+bool __hvt_watch_irq(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
+		     u8 vector, u64 ns);
 
 /* The end of V's exit of D ns: before its split resets. */
 static __always_inline void hvt_watch_exit(struct hvt_vcpu *v, u64 d)
@@ -189,6 +197,18 @@ static __always_inline void hvt_watch_preempt(struct hvt_vcpu *v, u64 off)
 
 	if (unlikely(wc))
 		__hvt_watch_preempt(wc, v, off);
+}
+
+/*
+ * V's thread injects VECTOR, NS after its raise: true when that is late
+ * enough to trigger at the end of the exit in flight.
+ */
+static __always_inline bool hvt_watch_irq(struct hvt_vcpu *v, u8 vector,
+					  u64 ns)
+{
+	const struct hvt_watch_cfg *wc = rcu_dereference_sched(hvt_watch_cfg);
+
+	return unlikely(wc) && __hvt_watch_irq(wc, v, vector, ns);
 }
 
 /* V's guest mark (v->mark), at its exit. */

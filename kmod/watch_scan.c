@@ -320,6 +320,7 @@ static struct hvt_capture *capture_copy(const struct hvt_watch_cfg *wc,
 	c->end_seq = w->post_last + 1;
 	c->trigger = w->trigger;
 	c->on = w->on;
+	c->vector = w->vector;
 	c->trigger_ts = w->trigger_ts;
 	c->value_ns = w->value_ns;
 	c->limit_ns = w->limit_ns;

@@ -263,7 +263,7 @@ expect_eq "off CPU at least the hog's 40ms, the value" True \
 	"$(cap "all(r['duration_ns'] >= 40000000 and r['duration_ns'] == c['header']['value_ns'] for c in $pre for r in c['records'] if r['seq'] == c['header']['trigger_seq'])")"
 
 echo "# refused settings change nothing"
-expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall, preemption limit or guest marks" \
+expect_eq "no trigger" "refused EINVAL: no trigger: give an exit, stall, preemption or interrupt limit or guest marks" \
 	"$("$PYTHON" "$W" arm-only history=8)"
 expect_eq "stall longer than its window" "refused EINVAL: a stall's time out of the guest is longer than its window" \
 	"$("$PYTHON" "$W" arm-only stall_ns=50000000 stall_window_ns=20000000)"

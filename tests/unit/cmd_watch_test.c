@@ -15,6 +15,7 @@
 
 #include "capture_story.h"
 #include "fake_nl.h"
+#include "util.h"
 #include "watch.h"
 
 /*
@@ -117,10 +118,10 @@ static void test_bad_options(void)
 {
 	char *d = tmpdir("never");
 
-	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR "
-		  "or --guest-mark", "-o", d);
-	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR "
-		  "or --guest-mark", "--vm", "4100", "-o", d);
+	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR, "
+		  "--irq-latency DUR or --guest-mark", "-o", d);
+	CHECK_BAD("no trigger: give --exit DUR, --stall X/Y, --preempted DUR, "
+		  "--irq-latency DUR or --guest-mark", "--vm", "4100", "-o", d);
 	CHECK_BAD("--guest-mark no-such-vm-here: no running VM of that name "
 		  "or UUID (nor a pid)", "--guest-mark=no-such-vm-here", "-o", d);
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_STATS][1], 1);
@@ -152,6 +153,18 @@ static void test_bad_options(void)
 	CHECK_BAD("unknown part 'idle' for --on (total, handling, vmm, halt, "
 		  "runnable, other)", "--exit", "5ms", "--on", "idle", "-o", d);
 	CHECK_BAD("--exit must be more than 0", "--exit", "0", "-o", d);
+	CHECK_BAD("--exit: bad duration 'soon' (e.g. 50us, 1.5ms, 2s)",
+		  "--exit", "soon", "-o", d);
+	CHECK_BAD("--irq-latency must be more than 0", "--irq-latency", "0",
+		  "-o", d);
+	CHECK_BAD("--irq-latency: bad duration 'soon' (e.g. 50us, 1.5ms, 2s)",
+		  "--irq-latency", "soon", "-o", d);
+	CHECK_BAD("--irq-latency: missing unit in '100' (use ns, us, ms or s)",
+		  "--irq-latency", "100", "-o", d);
+	CHECK_BAD("--irq-latency is at most 3600s, not '3601s'",
+		  "--irq-latency", "3601s", "-o", d);
+	CHECK_BAD("--halt goes with --exit or --stall", "--irq-latency",
+		  "100ms", "--halt", "-o", d);
 	CHECK_BAD("--post is at most 10s, not '11s'", "--exit", "5ms",
 		  "--post", "11s", "-o", d);
 	CHECK_BAD("--vm no-such-vm-here: no running VM of that name or UUID "
@@ -193,6 +206,7 @@ static void put_status_armed(bool armed, uint64_t busy, uint64_t dropped)
 		goto counters;
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_NS, 20000000);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_STALL_WINDOW_NS, 50000000);
+	mnl_attr_put_u64(nlh, HVTRACE_WATCH_IRQ_NS, 100000000);
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_HISTORY, 512);
 	mnl_attr_put_u64(nlh, HVTRACE_WATCH_POST_NS, 5000000);
 	mnl_attr_put_u32(nlh, HVTRACE_WATCH_RATE, 6);
@@ -263,6 +277,7 @@ static void preemptor(struct hvtrace_event *e, uint32_t pid,
 #define MSR	0x7c
 #define HLT	0x78
 #define CPUID	0x72
+#define VINTR	0x64
 
 /*
  * A stall: 10 NPF exits at page 0xfeb00000 (8 from rip 0x4016d0), 3
@@ -347,6 +362,20 @@ static void exit_capture(struct hvc_capture *c)
 	};
 }
 
+/* Three writes of MSR 0x6e0 (TSC deadline) from rip 0x2000, from START. */
+static void msr_exits(uint64_t start)
+{
+	struct hvtrace_event *e;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		e = add(HVTRACE_EV_EXIT, MSR, start + i * 1000, 300);
+		e->flags = HVTRACE_EVF_ADDR_MSR | HVTRACE_EVF_RIP_VALID;
+		e->addr = 0x6e0;
+		e->rip = 0x2000;
+		e->info1 = 1;
+	}
+}
+
 /* A preemption trigger: hog (1234) held CPU 1 for 40.1 ms. */
 static void preempt_capture(struct hvc_capture *c)
 {
@@ -354,13 +383,7 @@ static void preempt_capture(struct hvc_capture *c)
 
 	nev = 0;
 	next_seq = 50;
-	for (unsigned int i = 0; i < 3; i++) {
-		e = add(HVTRACE_EV_EXIT, MSR, T0 - 50 * MS + i * 1000, 300);
-		e->flags = HVTRACE_EVF_ADDR_MSR | HVTRACE_EVF_RIP_VALID;
-		e->addr = 0x6e0;
-		e->rip = 0x2000;
-		e->info1 = 1;
-	}
+	msr_exits(T0 - 50 * MS);
 	e = add(HVTRACE_EV_PREEMPT, MSR, T0, 40100000);
 	e->cpu_exit = 1;
 	e->part_ns[HVTRACE_PART_RUNNABLE] = 40100000;
@@ -400,6 +423,84 @@ static void mark_capture(struct hvc_capture *c)
 	};
 }
 
+/* Late interrupts' trigger exits: where their time went. */
+enum irq_kind {
+	IRQ_PREEMPTED,	/* HLT 150 ms, 148 ms runnable: hvhog (262) on CPU 0 */
+	IRQ_HALTED,	/* HLT 150 ms, 140 ms halted, no preemption */
+	IRQ_WAITED,	/* as preempted, no preemption record: the exit's own */
+	IRQ_GUEST,	/* in the guest 49.9 ms, then VINTR 3 us */
+	IRQ_LONG,	/* HLT 1 s, halted 990 ms; after the raise hvhog 8 ms */
+};
+
+static const struct {
+	uint32_t reason;
+	uint64_t value_ns;		/* raise to injection */
+	uint64_t duration_ns, guest_ns, halt_ns, runnable_ns;
+	uint64_t off_ns;		/* a preemption record's, 0: none */
+	uint64_t noted_ns;		/* the exit's noted preemptor's */
+} irq_exits[] = {
+	[IRQ_PREEMPTED] = { HLT, 150200000, 150 * MS, 2 * MS, 1 * MS,
+			    148 * MS, 148 * MS, 148 * MS },
+	[IRQ_HALTED] = { HLT, 150200000, 150 * MS, 2 * MS, 140 * MS },
+	[IRQ_WAITED] = { HLT, 150200000, 150 * MS, 2 * MS, 1 * MS, 148 * MS,
+			 0, 148 * MS },
+	[IRQ_GUEST] = { VINTR, 50 * MS, 3000, 49900000 },
+	[IRQ_LONG] = { HLT, 10 * MS, 1000 * MS, 2 * MS, 990 * MS, 9 * MS,
+		       8 * MS, 8 * MS },
+};
+
+/*
+ * A late interrupt: vector 0xec, injected at the end of the trigger
+ * exit KIND; three MSR exits before it.
+ */
+static void irq_capture(struct hvc_capture *c, enum irq_kind kind)
+{
+	typeof(irq_exits[0]) *x = &irq_exits[kind];
+	struct hvtrace_event *e;
+
+	nev = 0;
+	next_seq = 90;
+	msr_exits(T0 - 1200 * MS);
+	/* Off CPU inside the trigger exit, switched in before its end. */
+	if (x->off_ns) {
+		e = add(HVTRACE_EV_PREEMPT, HLT, T0 - 1 * MS, x->off_ns);
+		e->part_ns[HVTRACE_PART_RUNNABLE] = x->off_ns;
+		preemptor(e, 262, "hvhog", x->off_ns);
+	}
+	e = add(HVTRACE_EV_EXIT, x->reason, T0, x->duration_ns);
+	e->guest_ns = x->guest_ns;
+	e->part_ns[HVTRACE_PART_HALT] = x->halt_ns;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = x->runnable_ns;
+	if (x->noted_ns)
+		preemptor(e, 262, "hvhog", x->noted_ns);
+	for (unsigned int i = 0; i < nev; i++) {
+		evs[i].vm_id = 1;
+		evs[i].vcpu_id = 1;
+		evs[i].tid = 902;
+		evs[i].cpu_exit = 0;
+		evs[i].cpu_entry = 0;
+	}
+	*c = (struct hvc_capture){
+		.id = 5, .vm_id = 1, .vm_pid = 900, .vcpu_id = 1, .tid = 902,
+		.trigger = HVTRACE_TRIGGER_IRQ, .irq_vector = 0xec,
+		.trigger_ts = T0, .value_ns = x->value_ns,
+		.limit_ns = 100 * MS, .first_seq = 90,
+		.trigger_seq = next_seq - 1, .end_seq = next_seq,
+		.events = evs, .nr_events = nev,
+	};
+}
+
+/* irq_capture()'s kinds as made() takes them. */
+static void irq_capture_preempted(struct hvc_capture *c)
+{
+	irq_capture(c, IRQ_PREEMPTED);
+}
+
+static void irq_capture_guest(struct hvc_capture *c)
+{
+	irq_capture(c, IRQ_GUEST);
+}
+
 static void story_of(struct capture_story *st, const struct hvc_capture *c,
 		     char *line, size_t len)
 {
@@ -411,13 +512,25 @@ static void story_of(struct capture_story *st, const struct hvc_capture *c,
 	capture_story_line(line, len, st);
 }
 
+/* ST's evidence lines, to be freed. */
+static char *evidence_of(const struct capture_story *st)
+{
+	char *ev = NULL;
+	size_t n;
+	FILE *f = open_memstream(&ev, &n);
+
+	if (f) {
+		capture_story_evidence(f, st);
+		fclose(f);
+	}
+	return ev;
+}
+
 static void test_story(void)
 {
 	struct capture_story st;
 	struct hvc_capture c;
 	char line[1024], *ev;
-	size_t n;
-	FILE *f;
 
 	stall_capture(&c);
 	story_of(&st, &c, line, sizeof(line));
@@ -428,9 +541,7 @@ static void test_story(void)
 	CHECK_U64(st.exits_before, 13);
 	CHECK_U64(st.qual_count, 10);
 	CHECK_U64(st.rip_count, 8);
-	f = open_memstream(&ev, &n);
-	capture_story_evidence(f, &st);
-	fclose(f);
+	ev = evidence_of(&st);
 	CHECK_STR(ev, "trigger:    stall, 43.20ms out of guest in 50ms "
 		  "(limit 20ms)\n"
 		  "vcpu:       vm 3 (pid 1200) vcpu 2 (tid 1207)\n"
@@ -472,9 +583,7 @@ static void test_story(void)
 	story_of(&st, &c, line, sizeof(line));
 	CHECK_STR(line, "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789); "
 		  "before it 2 HLT exits from rip 0x3000");
-	f = open_memstream(&ev, &n);
-	capture_story_evidence(f, &st);
-	fclose(f);
+	ev = evidence_of(&st);
 	CHECK_STR(ev, "trigger:    mark 7, guest tsc 123456789\n"
 		  "vcpu:       vm 3 (pid 1200) vcpu 0 (tid 1201)\n"
 		  "chain:      HLT (2 of 2 exits before it) -> rip 0x3000 (2)\n");
@@ -499,6 +608,106 @@ static void test_story(void)
 	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_PREEMPT), "preempted");
 	CHECK_INT(capture_trigger_parse("stall"), HVTRACE_TRIGGER_STALL);
 	CHECK_INT(capture_trigger_parse("nap"), -1);
+}
+
+/*
+ * A late interrupt's story: the exit it was injected at, where its
+ * delivery time went (no more than the records show), the evidence.
+ */
+static void test_irq_story(void)
+{
+	static const struct {
+		enum irq_kind kind;
+		const char *delivered, *line;
+		enum story_part part;
+		uint64_t part_ns;
+	} want[] = {
+		{ IRQ_PREEMPTED, "150.20ms", "HLT 150.00ms, preempted 148.00ms "
+		  "by hvhog (262) on CPU 0", STORY_P_RUNNABLE, 148 * MS },
+		/* Halted, not preempted: said so, and no task named. */
+		{ IRQ_HALTED, "150.20ms", "HLT 150.00ms, halted 140.00ms",
+		  STORY_P_HALT, 140 * MS },
+		/* Runnable with no preemption record: the exit's noted task. */
+		{ IRQ_WAITED, "150.20ms", "HLT 150.00ms, runnable 148.00ms "
+		  "(hvhog (262) on CPU 0)", STORY_P_RUNNABLE, 148 * MS },
+		/*
+		 * Halted a second before the raise, preempted 8 ms after it:
+		 * the halt is no part of the delivery, the preemption is.
+		 */
+		{ IRQ_LONG, "10.00ms", "HLT 1.000s, preempted 8.00ms by hvhog "
+		  "(262) on CPU 0", STORY_P_RUNNABLE, 8 * MS },
+		/* It waited in the guest: the exit that took it is no cause. */
+		{ IRQ_GUEST, "50.00ms", "in the guest 49.90ms before VINTR "
+		  "3.0us", STORY_P_GUEST, 49900000 },
+	};
+	struct capture_story st;
+	struct hvc_capture c;
+	char line[1024], text[1024], *ev;
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		enum irq_kind k = want[i].kind;
+
+		irq_capture(&c, k);
+		story_of(&st, &c, line, sizeof(line));
+		snprintf(text, sizeof(text), "irq vm 1 vcpu 1: interrupt 0xec "
+			 "delivered %s after its raise: %s; before it 3 MSR "
+			 "exits at msr 0x6e0 from rip 0x2000",
+			 want[i].delivered, want[i].line);
+		CHECK_STR(line, text);
+		CHECK_INT(st.delivery_part, want[i].part);
+		CHECK_U64(st.delivery_part_ns, want[i].part_ns);
+		CHECK_INT(st.pre_pid, k == IRQ_HALTED || k == IRQ_GUEST ? 0 :
+				      262);
+	}
+
+	/* Word for word, the first: the sentence a watch prints. */
+	irq_capture(&c, IRQ_PREEMPTED);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "irq vm 1 vcpu 1: interrupt 0xec delivered 150.20ms "
+		  "after its raise: HLT 150.00ms, preempted 148.00ms by hvhog "
+		  "(262) on CPU 0; before it 3 MSR exits at msr 0x6e0 from "
+		  "rip 0x2000");
+	CHECK_U64(st.runnable_ns, 148 * MS);
+	CHECK_U64(st.pre_ns, 148 * MS);
+	ev = evidence_of(&st);
+	CHECK_STR(ev, "trigger:    irq 0xec, 150.20ms after its raise (limit "
+		  "100ms)\n"
+		  "vcpu:       vm 1 (pid 900) vcpu 1 (tid 902)\n"
+		  "chain:      MSR (3 of 3 exits before it) -> msr 0x6e0 (3) "
+		  "-> rip 0x2000 (3) -> hvhog (262) on CPU 0 for 148.00ms\n"
+		  "injected:   at the end of HLT 150.00ms; of the delivery, "
+		  "148.00ms runnable\n"
+		  "runnable:   148.00ms\n");
+	free(ev);
+
+	/* And the halted one: the dominant part is the halt, nobody held it. */
+	irq_capture(&c, IRQ_HALTED);
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "irq vm 1 vcpu 1: interrupt 0xec delivered 150.20ms "
+		  "after its raise: HLT 150.00ms, halted 140.00ms; before it 3 "
+		  "MSR exits at msr 0x6e0 from rip 0x2000");
+	CHECK_U64(st.runnable_ns, 0);
+
+	irq_capture(&c, IRQ_GUEST);
+	story_of(&st, &c, line, sizeof(line));
+	ev = evidence_of(&st);
+	CHECK_HAS(ev, "injected:   at the end of VINTR 3.0us; of the delivery, "
+		  "49.90ms in the guest\n");
+	free(ev);
+
+	/* Its exit not in the capture: the interrupt, nothing made up. */
+	irq_capture(&c, IRQ_PREEMPTED);
+	c.nr_events = 3;
+	CHECK_INT(capture_story(&st, &c, c.events, c.nr_events, 3), 0);
+	capture_story_line(line, sizeof(line), &st);
+	CHECK_STR(line, "irq vm 1 vcpu 1: interrupt 0xec delivered 150.20ms "
+		  "after its raise; before it 3 MSR exits at msr 0x6e0 from "
+		  "rip 0x2000");
+	CHECK_INT(st.delivery_part, STORY_P_NONE);
+	CHECK_U64(st.pre_pid, 0);
+
+	CHECK_STR(capture_trigger_word(HVTRACE_TRIGGER_IRQ), "irq");
+	CHECK_INT(capture_trigger_parse("irq"), HVTRACE_TRIGGER_IRQ);
 }
 
 static void test_names(void)
@@ -538,6 +747,8 @@ static void put_capture(const struct hvc_capture *c)
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_LIMIT_NS, c->limit_ns);
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_WINDOW_NS, c->window_ns);
 	mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_ON, c->on);
+	if (c->trigger == HVTRACE_TRIGGER_IRQ)
+		mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_IRQ_VECTOR, c->irq_vector);
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_FIRST_SEQ, c->first_seq);
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_TRIGGER_SEQ, c->trigger_seq);
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_END_SEQ, c->end_seq);
@@ -612,6 +823,24 @@ static char *slurp(const char *path)
 	return s;
 }
 
+/* Capture PATH's side file hvtrace/NAME, to be freed. */
+static char *side_text(const char *path, const char *name)
+{
+	char file[1200];
+
+	snprintf(file, sizeof(file), "%s/hvtrace/%s", path, name);
+	return slurp(file);
+}
+
+/* A fresh module holding capture C to read, once. */
+static void put_one(const struct hvc_capture *c)
+{
+	fake_reset();
+	put_status(0, 0);
+	put_capture(c);
+	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+}
+
 /*
  * A fresh module holding three captures to read, once: a stall (vm 3
  * vcpu 2), an exit (vm 1 vcpu 0), a preemption (vm 1 vcpu 1).
@@ -684,8 +913,7 @@ static void test_run(void)
 	CHECK_INT(count_entries(d, ""), 4);
 
 	CHECK(find_capture(d, "-vm3-vcpu2", path, sizeof(path)));
-	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
-	s = slurp(file);
+	s = side_text(path, "capture.json");
 	CHECK_HAS(s, "\"trigger\":\"stall\",\"capture_id\":1,\"vm_id\":3,"
 		  "\"vm_pid\":1200,\"vm_name\":\"\",\"vcpu\":2,\"tid\":1207,"
 		  "\"trigger_ts_ns\":5000000000000,\"value_ns\":43200000,"
@@ -699,8 +927,7 @@ static void test_run(void)
 		  "\"count\":10,\"page\":\"0xfeb00000\",\"qualifier_count\":10,"
 		  "\"rip\":\"0x4016d0\",\"rip_count\":8}}\n");
 	free(s);
-	snprintf(file, sizeof(file), "%s/hvtrace/summary.txt", path);
-	s = slurp(file);
+	s = side_text(path, "summary.txt");
 	CHECK_HAS(s, " UTC stall vm 3 vcpu 2: 43.20ms out of guest");
 	CHECK_HAS(s, "\n\ntrigger:    stall, 43.20ms out of guest in 50ms");
 	free(s);
@@ -879,11 +1106,8 @@ static void test_disk_full(void)
 	free(out);
 
 	/* JSON: one object a line, the capture's members and its path. */
-	fake_reset();
-	put_status(0, 0);
 	ex.end_seq = 10;	/* two records the dump does not hold */
-	put_capture(&ex);
-	fake_dump_once[HVTRACE_CMD_READ_CAPTURES] = true;
+	put_one(&ex);
 	hvctl_json = true;
 	t = stop_timer(300);
 	CHECK_INT(WATCH_RUN(&out, "--exit", "10ms", "-o", d), 0);
@@ -991,8 +1215,8 @@ static void test_status(void)
 	fake_reset();
 	put_status(4, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "  watch:         armed: stall 20ms/50ms, guest marks of "
-		  "vm 4100, history 512, post 5ms, rate 6/min per vCPU, 60/min in all, vcpus "
+	CHECK_HAS(out, "  watch:         armed: stall 20ms/50ms, irq latency "
+		  "100ms, guest marks of vm 4100, history 512, post 5ms, rate 6/min per vCPU, 60/min in all, vcpus "
 		  "0,2-5\n"
 		  "                 4 vCPUs with a history, 3.0 MiB held (128.0 "
 		  "KiB a vCPU, 8 ready for new ones)\n"
@@ -1003,7 +1227,7 @@ static void test_status(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"watch\":{\"armed\":true,\"exit_ns\":0,\"stall_ns\":"
 		  "20000000,\"stall_window_ns\":50000000,\"preempt_ns\":0,"
-		  "\"mark_triggers\":true,\"mark_pid\":4100,\"history\":512,\"post_ns\":5000000,\"rate\":6,"
+		  "\"irq_ns\":100000000,\"mark_triggers\":true,\"mark_pid\":4100,\"history\":512,\"post_ns\":5000000,\"rate\":6,"
 		  "\"rate_total\":60,\"pid\":0,\"vcpus\":\"0,2-5\","
 		  "\"vcpus_with_history\":4,\"mem_bytes\":3145728,"
 		  "\"vcpu_bytes\":131072,\"captures\":9,\"pending\":1,\"dropped\":1,"
@@ -1163,7 +1387,7 @@ static void test_config(void)
 	path = conf_file("none.conf", "watch.history 5\n");
 	CHECK_INT(REFUSED_RUN(0, "--config", path, "-o", dir), 2);
 	CHECK_STR(fake_err, "no trigger: give --exit DUR, --stall X/Y, "
-		  "--preempted DUR or --guest-mark");
+		  "--preempted DUR, --irq-latency DUR or --guest-mark");
 	path = conf_file("on.conf", "watch.stall 1ms/2ms\n");
 	CHECK_INT(REFUSED_RUN(0, "--config", path, "--on", "vmm", "-o", dir),
 		  2);
@@ -1175,6 +1399,132 @@ static void test_config(void)
 		  "directory");
 }
 
+/*
+ * --irq-latency and watch.irq-latency: sent as IRQ_NS, a refusal (no
+ * timed delivery) naming what was typed; a late interrupt's capture
+ * written, its vector in capture.json, and report telling the same story.
+ */
+static void test_irq(void)
+{
+	struct hvtrace_event keep[64];
+	struct hvc_capture c;
+	char *d = tmpdir("irq"), *dir = tmpdir("irq-refused");
+	char path[1024], file[1200], *out, *s;
+	timer_t t;
+	FILE *f;
+
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_IRQ_NS, "--irq-latency", "100ms",
+			      "-o", dir), 1);
+	CHECK_STR(fake_err, "refused (--irq-latency 100ms)");
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_IRQ_NS)), 100000000);
+	CHECK(!watch_attr(HVTRACE_WATCH_EXIT_NS));
+	CHECK(!exists(dir));
+	/* Not given: not sent. */
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_EXIT_NS, "--exit", "5ms", "-o",
+			      dir), 1);
+	CHECK(!watch_attr(HVTRACE_WATCH_IRQ_NS));
+	/* Where delivery is not timed, the module's word and the option. */
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_WATCH_START, EOPNOTSUPP, "interrupt delivery "
+		    "is not timed on this host", HVTRACE_WATCH_IRQ_NS);
+	put_status(0, 0);
+	CHECK_INT(WATCH_RUN(&out, "--exit", "5ms", "--irq-latency", "100ms",
+			    "-o", dir), 1);
+	CHECK_STR(fake_err, "interrupt delivery is not timed on this host "
+		  "(--irq-latency 100ms)");
+	CHECK(!exists(dir));
+	free(out);
+	s = conf_file("irq.conf", "watch.irq-latency 50ms\n");
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_IRQ_NS, "--config", s, "-o", dir),
+		  1);
+	CHECK_STR(fake_err, "refused (watch.irq-latency 50ms)");
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_IRQ_NS)), 50000000);
+	/* What is typed wins over the file. */
+	CHECK_INT(REFUSED_RUN(HVTRACE_WATCH_IRQ_NS, "--config", s,
+			      "--irq-latency", "2ms", "-o", dir), 1);
+	CHECK_STR(fake_err, "refused (--irq-latency 2ms)");
+	CHECK_U64(hvnl_u64(watch_attr(HVTRACE_WATCH_IRQ_NS)), 2000000);
+
+	/* A late interrupt's capture: its line, its files. */
+	made(irq_capture_preempted, &c, keep);
+	put_one(&c);
+	hvctl_json = false;
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--irq-latency", "100ms", "-o", d), 0);
+	timer_delete(t);
+	CHECK_HAS(out, "watching: irq latency 100ms, history 256 (default), ");
+	CHECK_HAS(out, " irq vm 1 vcpu 1: interrupt 0xec delivered 150.20ms "
+		  "after its raise: HLT 150.00ms, preempted 148.00ms by hvhog "
+		  "(262) on CPU 0; before it 3 MSR exits at msr 0x6e0 from "
+		  "rip 0x2000 -> ");
+	CHECK_HAS(out, "1 captures written, 0 dropped for a full disk\n");
+	CHECK_HASNT(out, "warning");
+	free(out);
+	CHECK(find_capture(d, "-vm1-vcpu1", path, sizeof(path)));
+	s = side_text(path, "capture.json");
+	CHECK_HAS(s, "\"trigger\":\"irq\",\"capture_id\":5,");
+	CHECK_HAS(s, "\"value_ns\":150200000,\"limit_ns\":100000000,"
+		  "\"irq_vector\":236,\"first_seq\":90,");
+	CHECK_HAS(s, "\"runnable_ns\":148000000,\"delivery_part\":"
+		  "\"runnable\",\"delivery_part_ns\":148000000,\"preemptor\":"
+		  "{\"pid\":262,\"comm\":\"hvhog\",");
+	free(s);
+	s = side_text(path, "summary.txt");
+	CHECK_HAS(s, " UTC irq vm 1 vcpu 1: interrupt 0xec delivered ");
+	CHECK_HAS(s, "\n\ntrigger:    irq 0xec, 150.20ms after its raise "
+		  "(limit 100ms)\n");
+	free(s);
+
+	/* report reads the trigger and the vector back: the same story. */
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "Capture\n  irq vm 1 vcpu 1: interrupt 0xec delivered "
+		  "150.20ms after its raise: HLT 150.00ms, preempted 148.00ms "
+		  "by hvhog (262) on CPU 0; before it 3 MSR exits at msr 0x6e0 "
+		  "from rip 0x2000\n");
+	CHECK_HAS(out, "  trigger:    irq 0xec, 150.20ms after its raise "
+		  "(limit 100ms)\n");
+	CHECK_HAS(out, "  injected:   at the end of HLT 150.00ms; of the "
+		  "delivery, 148.00ms runnable\n");
+	CHECK_HASNT(out, "warning");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "Z\",\"trigger\":\"irq\",\"capture_id\":5,");
+	CHECK_HAS(out, "\"irq_vector\":236,");
+	CHECK_HAS(out, "\"delivery_part\":\"runnable\",");
+	free(out);
+	/* A vector that is no byte: damage, the rest reported. */
+	s = side_text(path, "capture.json");
+	memcpy(strstr(s, "\"irq_vector\":236") + 13, "999", 3);
+	snprintf(file, sizeof(file), "%s/hvtrace/capture.json", path);
+	f = fopen(file, "w");
+	if (f) {
+		fputs(s, f);
+		fclose(f);
+	}
+	free(s);
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "/hvtrace/capture.json: a number is not one: no Capture "
+		  "section\n");
+	CHECK_HASNT(out, "Capture\n");
+	free(out);
+
+	/* It waited in the guest: the trace keeps the guest time too. */
+	made(irq_capture_guest, &c, keep);
+	put_one(&c);
+	t = stop_timer(300);
+	CHECK_INT(WATCH_RUN(&out, "--irq-latency", "10ms", "-o",
+			    tmpdir("irq-guest")), 0);
+	timer_delete(t);
+	CHECK_HAS(out, ": in the guest 49.90ms before VINTR 3.0us; ");
+	free(out);
+	CHECK(find_capture(tmpdir("irq-guest"), "-vm1-vcpu1", path,
+			   sizeof(path)));
+	out = FAKE_OUTPUT(false, hvctl_cmd_report, "report", path, NULL);
+	CHECK_HAS(out, "interrupt 0xec delivered 50.00ms after its raise: in "
+		  "the guest 49.90ms before VINTR 3.0us; ");
+	free(out);
+}
+
 int main(void)
 {
 	snprintf(top, sizeof(top), "/tmp/hvctl-watch-test.XXXXXX");
@@ -1182,6 +1532,7 @@ int main(void)
 		return 1;
 	test_bad_options();
 	test_story();
+	test_irq_story();
 	test_names();
 	test_run();
 	test_disk_full();
@@ -1190,6 +1541,7 @@ int main(void)
 	test_status();
 	test_config();
 	test_limits();
+	test_irq();
 	/* HVT_KEEP=1 keeps the captures, to look at them. */
 	if (!getenv("HVT_KEEP")) {
 		char cmd[300];

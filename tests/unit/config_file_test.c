@@ -183,6 +183,7 @@ static void test_watch_and_exporter_keys(void)
 
 	CHECK_INT(parse("watch.exit 5ms\nwatch.on runnable\nwatch.stall "
 			"20ms/50ms\nwatch.halt include\nwatch.preempted 10ms\n"
+			"watch.irq-latency 100ms\n"
 			"watch.guest-mark 4100\nwatch.history 512\n"
 			"watch.post 2ms\nwatch.rate 7\nwatch.rate-total 70\n"
 			"watch.vm 1200\nwatch.vcpu 1-2\nwatch.dir /var/x\n"
@@ -197,6 +198,7 @@ static void test_watch_and_exporter_keys(void)
 	CHECK_U64(w->w.stall_window_ns, 50000000);
 	CHECK(w->halt);
 	CHECK_U64(w->w.preempt_ns, 10000000);
+	CHECK_U64(w->w.irq_ns, 100000000);
 	CHECK_INT(w->w.mark_triggers, 1);
 	CHECK_INT(w->w.mark_pid, 4100);
 	CHECK_INT(w->w.history, 512);
@@ -211,6 +213,7 @@ static void test_watch_and_exporter_keys(void)
 	CHECK_U64(w->max_kib, 1 << 20);
 	CHECK_STR(w->typed[HVTRACE_WATCH_HISTORY], "watch.history 512");
 	CHECK_STR(w->typed[HVTRACE_WATCH_MARK_PID], "watch.guest-mark 4100");
+	CHECK_STR(w->typed[HVTRACE_WATCH_IRQ_NS], "watch.irq-latency 100ms");
 	CHECK_INT(e->given, 7);
 	CHECK_STR(e->listen, "[::1]:9655");
 	CHECK_STR(e->textfile, "/t");
@@ -315,6 +318,14 @@ static void test_errors(void)
 		  "least X out of the guest within the last Y (e.g. "
 		  "20ms/50ms), not '20ms'");
 	CHECK_BAD("watch.exit 0\n", "t.conf:1: watch.exit must be more than 0");
+	CHECK_BAD("watch.irq-latency 0\n", "t.conf:1: watch.irq-latency must "
+		  "be more than 0");
+	CHECK_BAD("watch.irq-latency 1.5\n", "t.conf:1: watch.irq-latency: "
+		  "missing unit in '1.5' (use ns, us, ms or s)");
+	CHECK_BAD("watch.irq-latency 2h\n", "t.conf:1: watch.irq-latency: "
+		  "unknown unit 'h' in '2h' (use ns, us, ms or s)");
+	CHECK_BAD("watch.irq-latency 3601s\n", "t.conf:1: watch.irq-latency "
+		  "is at most 3600s, not '3601s'");
 	CHECK_BAD("watch.history 0\n", "t.conf:1: watch.history takes a number "
 		  "from 1 to 65536, not '0'");
 	CHECK_BAD("watch.keep -1\n", "t.conf:1: watch.keep must be a positive "

@@ -131,6 +131,8 @@ static void put_capture_head(unsigned int dg, const struct nlmsghdr *req,
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_ID, id);
 	mnl_attr_put_u32(nlh, HVTRACE_CAPTURE_VCPU_ID, (uint32_t)id + 10);
 	mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_TRIGGER, trigger);
+	if (trigger == HVTRACE_TRIGGER_IRQ)
+		mnl_attr_put_u8(nlh, HVTRACE_CAPTURE_IRQ_VECTOR, 0xec);
 	mnl_attr_put_u64(nlh, HVTRACE_CAPTURE_TRIGGER_SEQ, 100 * id + 2);
 	mnl_attr_nest_end(nlh, n);
 	end_msg(dg, nlh);
@@ -152,7 +154,8 @@ static void put_capture_records(unsigned int dg, const struct nlmsghdr *req,
 
 /*
  * READ_CAPTURES: capture 1 (three records over two messages), capture 2
- * (one); with bad_capture, records of a capture 9 never announced.
+ * (one), capture 3 (a late interrupt's, one); with bad_capture, records
+ * of a capture 9 never announced, in place of capture 2's.
  */
 static bool bad_capture;
 
@@ -163,7 +166,9 @@ static void put_captures(const struct nlmsghdr *req)
 	put_capture_records(1, req, 1, 2, 1);
 	put_capture_head(1, req, 2, HVTRACE_TRIGGER_PREEMPT);
 	put_capture_records(2, req, bad_capture ? 9 : 2, 0, 1);
-	put_done(2, req, 0);
+	put_capture_head(2, req, 3, HVTRACE_TRIGGER_IRQ);
+	put_capture_records(3, req, 3, 0, 1);
+	put_done(3, req, 0);
 }
 
 /* The last WATCH_START's WATCH nest, as the module would read it. */
@@ -430,7 +435,7 @@ struct got {
 	unsigned int n;
 	uint64_t ids[4], first[4];
 	unsigned int records[4];
-	uint8_t trigger[4];
+	uint8_t trigger[4], vector[4];
 };
 
 static int got_capture(const struct hvc_capture *cap, void *data)
@@ -441,6 +446,7 @@ static int got_capture(const struct hvc_capture *cap, void *data)
 		g->ids[g->n] = cap->id;
 		g->records[g->n] = cap->nr_events;
 		g->first[g->n] = cap->nr_events ? cap->events[0].seq : 0;
+		g->vector[g->n] = cap->irq_vector;
 		g->trigger[g->n++] = cap->trigger;
 	}
 	return 0;
@@ -460,14 +466,21 @@ static void test_captures(void)
 	reset(module);
 	CHECK_INT(hvc_captures_read(c, got_capture, &g), 0);
 	CHECK_INT(nr_errs, 0);
-	CHECK_INT(g.n, 2);
+	CHECK_INT(g.n, 3);
 	CHECK_U64(g.ids[0], 1);
 	CHECK_INT(g.records[0], 3);
 	CHECK_U64(g.first[0], 100);
 	CHECK_INT(g.trigger[0], HVTRACE_TRIGGER_STALL);
+	CHECK_INT(g.vector[0], 0);
 	CHECK_U64(g.ids[1], 2);
 	CHECK_INT(g.records[1], 1);
 	CHECK_INT(g.trigger[1], HVTRACE_TRIGGER_PREEMPT);
+	/* A late interrupt's capture: its vector with it. */
+	CHECK_U64(g.ids[2], 3);
+	CHECK_INT(g.records[2], 1);
+	CHECK_U64(g.first[2], 300);
+	CHECK_INT(g.trigger[2], HVTRACE_TRIGGER_IRQ);
+	CHECK_INT(g.vector[2], 0xec);
 	CHECK_INT(next_dgram, nr_dgrams);
 
 	/* Records of a capture never announced: an error, the dump read. */
@@ -491,8 +504,8 @@ static void test_captures(void)
 	hvc_close(c);
 }
 
-/* The mark settings of W as WATCH_START sends them, read back. */
-static void mark_sent(struct hvc *c, const struct hvc_watch *w,
+/* The settings of W as WATCH_START sends them, read back. */
+static void sent_back(struct hvc *c, const struct hvc_watch *w,
 		      struct hvc_watch_status *got)
 {
 	const struct nlattr *nest = (const struct nlattr *)watch_sent;
@@ -503,7 +516,10 @@ static void mark_sent(struct hvc *c, const struct hvc_watch *w,
 	CHECK_INT(hvc_watch_status_parse(nest, got), 0);
 }
 
-/* Guest marks: MARK_TRIGGERS 1 when asked, MARK_PID only with it. */
+/*
+ * Guest marks: MARK_TRIGGERS 1 when asked, MARK_PID only with it; late
+ * interrupts: IRQ_NS when asked.
+ */
 static void test_watch_marks(void)
 {
 	struct hvc_watch w = { .exit_ns = 1 };
@@ -513,23 +529,33 @@ static void test_watch_marks(void)
 	reset(module);
 	if (!CHECK(hvc_open(&c) == 0 && c))
 		return;
-	mark_sent(c, &w, &got);
+	sent_back(c, &w, &got);
 	CHECK_INT(got.set.mark_triggers, 0);
 	CHECK_INT(got.set.mark_pid, 0);
 	w.mark_triggers = 1;
-	mark_sent(c, &w, &got);
+	sent_back(c, &w, &got);
 	CHECK_INT(got.set.mark_triggers, 1);
 	CHECK_INT(got.set.mark_pid, 0);
 	CHECK_U64(got.set.exit_ns, 1);
 	w.mark_pid = 4100;
-	mark_sent(c, &w, &got);
+	sent_back(c, &w, &got);
 	CHECK_INT(got.set.mark_triggers, 1);
 	CHECK_INT(got.set.mark_pid, 4100);
 	/* A pid without the trigger means nothing: not sent. */
 	w.mark_triggers = 0;
-	mark_sent(c, &w, &got);
+	sent_back(c, &w, &got);
 	CHECK_INT(got.set.mark_triggers, 0);
 	CHECK_INT(got.set.mark_pid, 0);
+	CHECK_U64(got.set.irq_ns, 0);
+	/* Late interrupts: IRQ_NS, alone or with another trigger. */
+	w.irq_ns = 100000000;
+	sent_back(c, &w, &got);
+	CHECK_U64(got.set.irq_ns, 100000000);
+	CHECK_U64(got.set.exit_ns, 1);
+	w.exit_ns = 0;
+	sent_back(c, &w, &got);
+	CHECK_U64(got.set.irq_ns, 100000000);
+	CHECK_U64(got.set.exit_ns, 0);
 	hvc_close(c);
 }
 

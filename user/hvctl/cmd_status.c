@@ -257,7 +257,7 @@ static void print_interrupts(struct out *o, const struct hvc_status *st)
 /* The watch (hvctl watch): its settings, histories and captures. */
 static void print_watch(struct out *o, const struct hvc_watch_status *w)
 {
-	char set[256], mem[16];
+	char set[384], mem[16];
 
 	if (!w->known)
 		return;

@@ -3,9 +3,9 @@
  * hvctl watch: arm the module's watch and write every capture it makes
  * into a directory, unattended, until SIGINT/SIGTERM. The module keeps
  * the last exits and preemptions of each vCPU; when a trigger fires
- * (an exit's part, a stall window, a preemption, a guest's mark) it freezes that
- * history, records on for the post-trigger window and notifies the
- * "events" group. Then:
+ * (an exit's part, a stall window, a preemption, a late interrupt, a
+ * guest's mark) it freezes that history, records on for the
+ * post-trigger window and notifies the "events" group. Then:
  *
  *   CAPTURE notification (or a 1 s timeout, should one be missed)
  *     -> READ_CAPTURES: each capture whole (hvc_captures_read())
@@ -83,6 +83,7 @@ static const struct hvctl_opt watch_opts[] = {
 	OPT_FLAG_CALL("--halt", setting_opt),
 	OPT_CALL("--stall", setting_opt, NULL),
 	OPT_CALL("--preempted", setting_opt, NULL),
+	OPT_CALL("--irq-latency", setting_opt, NULL),
 	OPT_FLAG_VALUE("--guest-mark", setting_opt),
 	OPT_CALL("--history", setting_opt, NULL),
 	OPT_CALL("--post", setting_opt, NULL),
@@ -199,6 +200,8 @@ void hvctl_watch_describe(char *buf, size_t len, const struct hvc_watch *w)
 	if (w->preempt_ns)
 		fprintf(f, "preempted %s, ",
 			duration_exact_str(a, w->preempt_ns));
+	if (w->irq_ns)
+		fprintf(f, "irq latency %s, ", duration_exact_str(a, w->irq_ns));
 	if (w->mark_triggers && w->mark_pid)
 		fprintf(f, "guest marks of vm %u, ", w->mark_pid);
 	else if (w->mark_triggers)
@@ -232,6 +235,7 @@ void hvctl_watch_json(struct out *o, const struct hvc_watch *w)
 	out_u64(o, "stall_ns", NULL, w->stall_ns);
 	out_u64(o, "stall_window_ns", NULL, w->stall_window_ns);
 	out_u64(o, "preempt_ns", NULL, w->preempt_ns);
+	out_u64(o, "irq_ns", NULL, w->irq_ns);
 	out_bool(o, "mark_triggers", NULL, w->mark_triggers);
 	out_u64(o, "mark_pid", NULL, w->mark_pid);
 	out_u64(o, "history", NULL, w->history);
@@ -433,7 +437,7 @@ static int watch_run(int argc, char **argv)
 	struct hvctl_host host;
 	struct trace_env env;
 	bool made = false, armed = false;
-	char set[256], most[96];
+	char set[384], most[96];
 	int ret = 1;
 
 	if (!o)
@@ -496,7 +500,7 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 	.run = watch_run,
 	.usage = "[--exit DUR [--on PART]] [--stall X/Y] [--halt] "
 		 "[--preempted DUR]\n"
-		 "                 [--guest-mark[=PID]]\n"
+		 "                 [--irq-latency DUR] [--guest-mark[=PID]]\n"
 		 "                 [--history N] [--post DUR] [--rate N] "
 		 "[--rate-total N]\n"
 		 "                 [--vm PID] [--vcpu LIST] -o DIR\n"
@@ -505,7 +509,9 @@ const struct hvctl_cmd hvctl_cmd_watch = {
 	.opts = watch_opts,
 	.summary = "catch vCPU stalls unattended, each into DIR as a capture\n"
 		   "(the exits that led up to it, who preempted the vCPU) with\n"
-		   "a line that tells its story, until ^C. --guest-mark: a guest's\n"
+		   "a line that tells its story, until ^C. --irq-latency: an\n"
+		   "interrupt delivered that long after its raise triggers (where\n"
+		   "hvctl status says delivery is timed). --guest-mark: a guest's\n"
 		   "mark (CPUID leaf 0x48565400, hvmark(1)) triggers too; =PID: only\n"
 		   "the marks of that VMM's VMs, the others are still recorded;\n"
 		   "--config: hvtrace.conf(5)'s watch.* keys, under the options",

@@ -51,7 +51,7 @@ int hvc_clear(struct hvc *c);
  * post_ns without has_post, take the module's default.
  */
 /* The settings a user types, up to the last (the status' come between). */
-#define HVC_WATCH_TYPED		(HVTRACE_WATCH_MARK_PID + 1)
+#define HVC_WATCH_TYPED		(HVTRACE_WATCH_IRQ_NS + 1)
 
 struct hvc_watch {
 	uint64_t exit_ns;		/* an exit's part reaching it */
@@ -59,6 +59,7 @@ struct hvc_watch {
 	uint8_t halt_triggers;		/* with exit_on total, halt counts */
 	uint64_t stall_ns, stall_window_ns;	/* out of the guest in window */
 	uint64_t preempt_ns;		/* preempted inside KVM */
+	uint64_t irq_ns;		/* an interrupt delivered so late */
 	uint32_t history;		/* records before a trigger */
 	uint64_t post_ns;		/* recording after it */
 	bool has_post;
@@ -412,6 +413,7 @@ struct hvc_capture {
 	uint32_t vm_id, vm_pid, vcpu_id, tid;
 	uint8_t trigger;		/* enum hvtrace_trigger */
 	uint8_t on;			/* EXIT: enum hvtrace_threshold_on */
+	uint8_t irq_vector;		/* IRQ: the interrupt's */
 	uint64_t trigger_ts;		/* local_clock(), the trigger's end */
 	uint64_t value_ns, limit_ns;	/* what crossed which limit */
 	uint64_t window_ns;		/* STALL: the window */

@@ -171,6 +171,7 @@ const struct hvnl_policy hvc_policy_watch[HVTRACE_WATCH_MAX + 1] = {
 	P(HVTRACE_WATCH_VCPU_BYTES, U64),
 	P(HVTRACE_WATCH_MARK_TRIGGERS, U8),
 	P(HVTRACE_WATCH_MARK_PID, U32),
+	P(HVTRACE_WATCH_IRQ_NS, U64),
 };
 
 const struct hvnl_policy hvc_policy_capture[HVTRACE_CAPTURE_MAX + 1] = {
@@ -191,4 +192,5 @@ const struct hvnl_policy hvc_policy_capture[HVTRACE_CAPTURE_MAX + 1] = {
 	P(HVTRACE_CAPTURE_SUPPRESSED, U64),
 	P(HVTRACE_CAPTURE_CLOCK_NS, U64),
 	P(HVTRACE_CAPTURE_REALTIME_NS, U64),
+	P(HVTRACE_CAPTURE_IRQ_VECTOR, U8),
 };

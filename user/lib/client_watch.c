@@ -48,6 +48,8 @@ static void put_watch(struct nlmsghdr *nlh, const struct hvc_watch *w)
 	}
 	if (w->preempt_ns)
 		mnl_attr_put_u64(nlh, HVTRACE_WATCH_PREEMPT_NS, w->preempt_ns);
+	if (w->irq_ns)
+		mnl_attr_put_u64(nlh, HVTRACE_WATCH_IRQ_NS, w->irq_ns);
 	if (w->history)
 		mnl_attr_put_u32(nlh, HVTRACE_WATCH_HISTORY, w->history);
 	if (w->has_post)
@@ -118,6 +120,7 @@ int hvc_watch_status_parse(const struct nlattr *nest,
 	w->set.stall_ns = hvnl_u64(tb[HVTRACE_WATCH_STALL_NS]);
 	w->set.stall_window_ns = hvnl_u64(tb[HVTRACE_WATCH_STALL_WINDOW_NS]);
 	w->set.preempt_ns = hvnl_u64(tb[HVTRACE_WATCH_PREEMPT_NS]);
+	w->set.irq_ns = hvnl_u64(tb[HVTRACE_WATCH_IRQ_NS]);
 	w->set.history = hvnl_u32(tb[HVTRACE_WATCH_HISTORY]);
 	w->set.post_ns = hvnl_u64(tb[HVTRACE_WATCH_POST_NS]);
 	w->set.has_post = tb[HVTRACE_WATCH_POST_NS];
@@ -198,6 +201,7 @@ static int capture_header(struct captures_ctx *x, const struct nlattr *nest)
 	c->limit_ns = hvnl_u64(tb[HVTRACE_CAPTURE_LIMIT_NS]);
 	c->window_ns = hvnl_u64(tb[HVTRACE_CAPTURE_WINDOW_NS]);
 	c->on = hvnl_u8(tb[HVTRACE_CAPTURE_ON]);
+	c->irq_vector = hvnl_u8(tb[HVTRACE_CAPTURE_IRQ_VECTOR]);
 	c->first_seq = hvnl_u64(tb[HVTRACE_CAPTURE_FIRST_SEQ]);
 	c->trigger_seq = hvnl_u64(tb[HVTRACE_CAPTURE_TRIGGER_SEQ]);
 	c->end_seq = hvnl_u64(tb[HVTRACE_CAPTURE_END_SEQ]);

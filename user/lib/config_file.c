@@ -71,6 +71,7 @@ static const char *const watch_takes[HVC_WK_NR] = {
 	[HVC_WK_HALT] = "include or exclude",
 	[HVC_WK_STALL] = "X/Y",
 	[HVC_WK_PREEMPTED] = "a DURATION",
+	[HVC_WK_IRQ_LATENCY] = "a DURATION",
 	[HVC_WK_GUEST_MARK] = "any or a PID",
 	[HVC_WK_HISTORY] = "a number",
 	[HVC_WK_POST] = "a DURATION",

@@ -24,6 +24,7 @@ const char *const hvc_watch_key_names[HVC_WK_NR] = {
 	[HVC_WK_HALT] = "halt",
 	[HVC_WK_STALL] = "stall",
 	[HVC_WK_PREEMPTED] = "preempted",
+	[HVC_WK_IRQ_LATENCY] = "irq-latency",
 	[HVC_WK_GUEST_MARK] = "guest-mark",
 	[HVC_WK_HISTORY] = "history",
 	[HVC_WK_POST] = "post",
@@ -52,10 +53,25 @@ static void typed(struct hvc_watch_conf *c, unsigned int attr,
 		 v ? sep : "", v ? v : "");
 }
 
+/* A duration of at most MAX, what is wrong with it said of NAME. */
+static int duration_upto(const char *name, const char *v, uint64_t max,
+			 uint64_t *ns)
+{
+	char s[DURATION_LEN];
+	const char *err;
+
+	if (duration_parse(v, ns, &err))
+		return hvc_err(EINVAL, "%s: %s", name, err);
+	if (*ns > max)
+		return hvc_err(EINVAL, "%s is at most %s, not '%s'", name,
+			       duration_exact_str(s, max), v);
+	return 0;
+}
+
 /* A trigger's duration: a threshold, more than 0. */
 static int trigger_ns(const char *name, const char *v, uint64_t *ns)
 {
-	int ret = hvc_parse_threshold(v, ns);
+	int ret = duration_upto(name, v, HVTRACE_THRESHOLD_NS_MAX, ns);
 
 	if (!ret && !*ns)
 		ret = hvc_err(EINVAL, "%s must be more than 0", name);
@@ -95,17 +111,10 @@ static int set_stall(struct hvc_watch *w, const char *name, const char *v)
 
 static int set_post(struct hvc_watch *w, const char *name, const char *v)
 {
-	char max[DURATION_LEN];
-	const char *err;
 	uint64_t ns;
 
-	if (duration_parse(v, &ns, &err))
-		return hvc_err(EINVAL, "%s: %s", name, err);
-	if (ns > HVTRACE_WATCH_POST_NS_MAX)
-		return hvc_err(EINVAL, "%s is at most %s, not '%s'", name,
-			       duration_exact_str(max,
-						  HVTRACE_WATCH_POST_NS_MAX),
-			       v);
+	if (duration_upto(name, v, HVTRACE_WATCH_POST_NS_MAX, &ns))
+		return -EINVAL;
 	w->post_ns = ns;
 	w->has_post = true;
 	return 0;
@@ -217,6 +226,10 @@ static int set_watch(struct hvc_watch_conf *c, enum hvc_watch_key key,
 	case HVC_WK_PREEMPTED:
 		ret = trigger_ns(name, v, &w->preempt_ns);
 		attr = HVTRACE_WATCH_PREEMPT_NS;
+		break;
+	case HVC_WK_IRQ_LATENCY:
+		ret = trigger_ns(name, v, &w->irq_ns);
+		attr = HVTRACE_WATCH_IRQ_NS;
 		break;
 	case HVC_WK_HISTORY:
 		ret = set_count(name, v, HVTRACE_WATCH_HISTORY_MAX,
@@ -363,9 +376,10 @@ int hvc_watch_conf_check(struct hvc_watch_conf *c, bool whole,
 
 	*bad = HVC_WK_EXIT;
 	if (whole && !w->exit_ns && !w->stall_ns && !w->preempt_ns &&
-	    !w->mark_triggers)
+	    !w->irq_ns && !w->mark_triggers)
 		return hvc_err(EINVAL, "no trigger: give --exit DUR, --stall "
-			       "X/Y, --preempted DUR or --guest-mark");
+			       "X/Y, --preempted DUR, --irq-latency DUR or "
+			       "--guest-mark");
 	ret = check_parts(c, bad);
 	if (ret)
 		return ret;

@@ -22,6 +22,17 @@ static const char *const trigger_words[] = {
 	[HVTRACE_TRIGGER_STALL] = "stall",
 	[HVTRACE_TRIGGER_PREEMPT] = "preempted",
 	[HVTRACE_TRIGGER_MARK] = "mark",
+	[HVTRACE_TRIGGER_IRQ] = "irq",
+};
+
+/* A late interrupt's delivery part, in the story's line. */
+static const char *const part_words[STORY_P_NR] = {
+	[STORY_P_HANDLING] = "handling",
+	[STORY_P_VMM] = "in the VMM",
+	[STORY_P_HALT] = "halted",
+	[STORY_P_RUNNABLE] = "runnable",
+	[STORY_P_OTHER] = "blocked in the kernel",
+	[STORY_P_GUEST] = "in the guest",
 };
 
 const char *capture_trigger_word(unsigned int trigger)
@@ -100,14 +111,23 @@ static void pre_take(struct capture_story *st, const struct pre_sum *p,
 	st->pre_ns = best->ns;
 }
 
+/* Record E's time from FROM on. */
+static uint64_t time_from(const struct hvtrace_event *e, uint64_t from)
+{
+	uint64_t end = end_ns(e);
+
+	return end > from ? end - (e->ts_ns > from ? e->ts_ns : from) : 0;
+}
+
 /*
  * Who took the vCPU's CPU over records LO..HI (indexes, inclusive) that
  * end at FROM or later: its preemption records' preemptors by their
- * time off CPU; without any, its exits' (their longest runnable stretch).
+ * time off CPU (with CLIP, only from FROM on); without any, its exits'
+ * (their longest runnable stretch).
  */
 static void find_preemptor(struct capture_story *st,
 			   const struct hvtrace_event *ev, unsigned int lo,
-			   unsigned int hi, uint64_t from)
+			   unsigned int hi, uint64_t from, bool clip)
 {
 	struct pre_sum pre[MAX_PRE], ex[MAX_PRE];
 	unsigned int npre = 0, nex = 0;
@@ -118,11 +138,82 @@ static void find_preemptor(struct capture_story *st,
 		if (end_ns(e) < from)
 			continue;
 		if (e->type == HVTRACE_EV_PREEMPT)
-			pre_add(pre, &npre, e, e->duration_ns, e->cpu_exit);
+			pre_add(pre, &npre, e, clip ? time_from(e, from) :
+					       e->duration_ns, e->cpu_exit);
 		else if (e->type == HVTRACE_EV_EXIT)
 			pre_add(ex, &nex, e, e->preempt_ns, e->cpu_exit);
 	}
 	pre_take(st, npre ? pre : ex, npre ? npre : nex);
+	st->pre_records = npre;
+}
+
+/* The first of the preemption records in the exit EV[TRIG]; TRIG: none. */
+static unsigned int first_preemption(const struct hvtrace_event *ev,
+				     unsigned int trig)
+{
+	unsigned int i;
+
+	/* Switched out after it began. */
+	for (i = 0; i < trig; i++)
+		if (ev[i].type == HVTRACE_EV_PREEMPT &&
+		    ev[i].ts_ns >= ev[trig].ts_ns)
+			break;
+	return i;
+}
+
+/*
+ * Who held the CPU in the exit EV[TRIG]: its preemption records, their
+ * time from FROM on; without any, its own noted preemptor.
+ */
+static void exit_preemptor(struct capture_story *st,
+			   const struct hvtrace_event *ev, unsigned int trig,
+			   uint64_t from)
+{
+	unsigned int i = first_preemption(ev, trig);
+
+	if (i < trig)
+		find_preemptor(st, ev, i, trig, from, true);
+	if (!st->pre_pid)
+		find_preemptor(st, ev, trig, trig, 0, false);
+}
+
+/*
+ * A late interrupt, injected at the end of the exit T = EV[TRIG], was
+ * raised at RAISE. Of T's parts only their time after the raise counts:
+ * at least the part less T's time before the raise, and the runnable
+ * part at least what its preemption records hold after the raise;
+ * before T, the guest time that preceded it, as far as the delivery
+ * reaches back. The largest of these is where the delivery time went;
+ * the records cannot tell more.
+ */
+static void delivery_part(struct capture_story *st,
+			  const struct hvtrace_event *ev, unsigned int trig,
+			  uint64_t raise)
+{
+	const struct hvtrace_event *t = &ev[trig];
+	uint64_t value = st->cap->value_ns;
+	uint64_t in_t = t->duration_ns < value ? t->duration_ns : value;
+	uint64_t before = t->duration_ns - in_t, off = 0;
+	uint64_t ns[STORY_P_NR] = { 0 };
+
+	ns[STORY_P_HANDLING] = time_handling(t->duration_ns, t->part_ns);
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		ns[STORY_P_VMM + i] = t->part_ns[i];
+	for (int p = STORY_P_HANDLING; p <= STORY_P_OTHER; p++)
+		ns[p] = ns[p] > before ? ns[p] - before : 0;
+	for (unsigned int i = first_preemption(ev, trig); i < trig; i++)
+		if (ev[i].type == HVTRACE_EV_PREEMPT)
+			off += time_from(&ev[i], raise);
+	if (off > ns[STORY_P_RUNNABLE])
+		ns[STORY_P_RUNNABLE] = off;
+	ns[STORY_P_GUEST] = value - in_t < t->guest_ns ? value - in_t :
+							 t->guest_ns;
+	for (int p = STORY_P_HANDLING; p < STORY_P_NR; p++)
+		if (ns[p] > st->delivery_part_ns) {
+			st->delivery_part = p;
+			st->delivery_part_ns = ns[p];
+		}
+	st->runnable_ns = ns[STORY_P_RUNNABLE];
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -252,9 +343,11 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 	st->cap = cap;
 	st->has_trigger = t;
 	st->trig = trig;
-	if (t && is_exit(t))
+	if (t && is_exit(t)) {
 		exit_reason_label(st->trig_reason, sizeof(st->trig_reason),
 				  t->isa, t->reason);
+		st->trig_ns = t->duration_ns;
+	}
 	switch (cap->trigger) {
 	case HVTRACE_TRIGGER_STALL: {
 		uint64_t lo = cap->trigger_ts > cap->window_ns ?
@@ -265,13 +358,13 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 				st->runnable_ns +=
 					ev[i].part_ns[HVTRACE_PART_RUNNABLE];
 		if (n)
-			find_preemptor(st, ev, 0, last, lo);
+			find_preemptor(st, ev, 0, last, lo, false);
 		break;
 	}
 	case HVTRACE_TRIGGER_PREEMPT:
 		if (t) {
 			st->runnable_ns = t->duration_ns;
-			find_preemptor(st, ev, trig, trig, 0);
+			find_preemptor(st, ev, trig, trig, 0, false);
 		}
 		break;
 	case HVTRACE_TRIGGER_MARK:
@@ -282,19 +375,22 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 			st->guest_tsc = t->info2;
 		}
 		break;
+	case HVTRACE_TRIGGER_IRQ:
+		if (t && is_exit(t)) {
+			uint64_t end = end_ns(t);
+			uint64_t raise = end > cap->value_ns ?
+					 end - cap->value_ns : 0;
+
+			delivery_part(st, ev, trig, raise);
+			/* Preempted after the raise: it held the interrupt. */
+			exit_preemptor(st, ev, trig, raise);
+		}
+		break;
 	default:
 		if (!t)
 			break;
 		st->runnable_ns = t->part_ns[HVTRACE_PART_RUNNABLE];
-		/* Its preemption records: switched out after it began. */
-		for (unsigned int i = 0; i < trig; i++)
-			if (ev[i].type == HVTRACE_EV_PREEMPT &&
-			    ev[i].ts_ns >= t->ts_ns) {
-				find_preemptor(st, ev, i, trig, 0);
-				break;
-			}
-		if (!st->pre_pid)
-			find_preemptor(st, ev, trig, trig, 0);
+		exit_preemptor(st, ev, trig, 0);
 		break;
 	}
 	return find_before(st, ev, t ? trig : n);
@@ -323,6 +419,40 @@ static const char *preemptor_text(char *buf, const struct capture_story *st)
 }
 
 #define PRE_TEXT_LEN	(PREEMPTOR_LEN + 16)
+
+/*
+ * "interrupt 0xec delivered 150.20ms after its raise: HLT 150.00ms,
+ * preempted 148.00ms by hvhog (262) on CPU 0": the exit it was injected
+ * at, then where the delivery time went; "...: in the guest 40.00ms
+ * before VINTR 2.0us" when it waited there.
+ */
+static void irq_text(FILE *f, const struct capture_story *st)
+{
+	enum story_part p = st->delivery_part;
+	char v[DURATION_LEN], e[DURATION_LEN], d[DURATION_LEN];
+	char pre[PRE_TEXT_LEN];
+
+	fprintf(f, "interrupt 0x%02x delivered %s after its raise",
+		st->cap->irq_vector, duration_str(v, st->cap->value_ns));
+	if (!*st->trig_reason)
+		return;
+	duration_str(e, st->trig_ns);
+	if (p == STORY_P_GUEST) {
+		fprintf(f, ": in the guest %s before %s %s",
+			duration_str(d, st->delivery_part_ns), st->trig_reason,
+			e);
+		return;
+	}
+	fprintf(f, ": %s %s", st->trig_reason, e);
+	if (p == STORY_P_RUNNABLE && st->pre_records)
+		fprintf(f, ", preempted %s by %s", duration_str(d, st->pre_ns),
+			preemptor_text(pre, st));
+	else if (p)
+		fprintf(f, ", %s %s", part_words[p],
+			duration_str(d, st->delivery_part_ns));
+	if (p == STORY_P_RUNNABLE && !st->pre_records && st->pre_pid)
+		fprintf(f, " (%s)", preemptor_text(pre, st));
+}
 
 int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 {
@@ -365,6 +495,9 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 			fprintf(f, "guest mark (its record is not in the "
 				"capture)");
 		break;
+	case HVTRACE_TRIGGER_IRQ:
+		irq_text(f, st);
+		break;
 	default:
 		fprintf(f, "%s %s", *st->trig_reason ? st->trig_reason : "exit",
 			duration_str(v, c->value_ns));
@@ -403,6 +536,23 @@ static void evidence_mark(FILE *f, const struct capture_story *st)
 			st->guest_tsc);
 }
 
+/*
+ * "injected:   at the end of HLT 150.00ms; of the delivery, 148.00ms
+ * runnable": the exit that held the interrupt, where its time went.
+ */
+static void evidence_injected(FILE *f, const struct capture_story *st)
+{
+	char e[DURATION_LEN], d[DURATION_LEN];
+
+	fprintf(f, "injected:   at the end of %s %s", st->trig_reason,
+		duration_str(e, st->trig_ns));
+	if (st->delivery_part)
+		fprintf(f, "; of the delivery, %s %s",
+			duration_str(d, st->delivery_part_ns),
+			part_words[st->delivery_part]);
+	fputc('\n', f);
+}
+
 void capture_story_evidence(FILE *f, const struct capture_story *st)
 {
 	const struct hvc_capture *c = st->cap;
@@ -411,6 +561,9 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 
 	if (c->trigger == HVTRACE_TRIGGER_MARK)
 		evidence_mark(f, st);
+	else if (c->trigger == HVTRACE_TRIGGER_IRQ)
+		fprintf(f, "trigger:    irq 0x%02x, %s after its raise",
+			c->irq_vector, duration_str(v, c->value_ns));
 	else
 		fprintf(f, "trigger:    %s, %s",
 			capture_trigger_word(c->trigger),
@@ -444,6 +597,8 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 		fprintf(f, " -> %s for %s", preemptor_text(pre, st),
 			duration_str(v, st->pre_ns));
 	fputc('\n', f);
+	if (c->trigger == HVTRACE_TRIGGER_IRQ && *st->trig_reason)
+		evidence_injected(f, st);
 	if (st->runnable_ns)
 		fprintf(f, "runnable:   %s\n", duration_str(v, st->runnable_ns));
 	if (c->suppressed)
@@ -502,6 +657,8 @@ void capture_story_json(struct out *o, const struct capture_story *st,
 		out_u64(o, "window_ns", NULL, c->window_ns);
 	if (c->trigger == HVTRACE_TRIGGER_EXIT)
 		out_str(o, "part", NULL, threshold_on_name(c->on));
+	if (c->trigger == HVTRACE_TRIGGER_IRQ)
+		out_u64(o, "irq_vector", NULL, c->irq_vector);
 	if (st->has_mark) {
 		out_u64(o, "mark_id", NULL, st->mark_id);
 		out_u64(o, "guest_tsc", NULL, st->guest_tsc);
@@ -517,6 +674,12 @@ void capture_story_json(struct out *o, const struct capture_story *st,
 	}
 	out_str(o, "story", NULL, line);
 	out_u64(o, "runnable_ns", NULL, st->runnable_ns);
+	if (st->delivery_part) {
+		out_str(o, "delivery_part", NULL,
+			st->delivery_part == STORY_P_GUEST ? "guest" :
+			time_part_labels[st->delivery_part - STORY_P_HANDLING]);
+		out_u64(o, "delivery_part_ns", NULL, st->delivery_part_ns);
+	}
 	if (st->pre_pid) {
 		out_open_object(o, "preemptor");
 		out_u64(o, "pid", NULL, st->pre_pid);

@@ -4,12 +4,16 @@
  * derived from the capture's records, so that `hvctl watch` prints it as
  * a capture closes and `hvctl report` opens a capture's report with it.
  *
- *   trigger        the capture's header: exit, stall or preempted, the
- *                  value that crossed the limit, the window; or mark:
- *                  the guest's mark id and TSC, from the trigger record
+ *   trigger        the capture's header: exit, stall, preempted or irq,
+ *                  the value that crossed the limit, the window, the
+ *                  vector; or mark: the guest's mark id and TSC, from
+ *                  the trigger record
  *   runnable       of it, the time the vCPU thread waited for a CPU, and
  *                  the task with the largest share of it (a preemption
  *                  record's preemptor, else an exit's), on which CPU
+ *   delivery part  irq: where most of the interrupt's delivery time
+ *                  went, of what the records show (the parts of the
+ *                  exit it was injected at, the guest time before it)
  *   before it      the dominant exit reason of the records before the
  *                  trigger record, its most common qualifier (GPA page
  *                  for NPF/EPT, port for I/O, MSR index for MSR exits)
@@ -35,6 +39,18 @@ enum story_qual {
 	STORY_Q_MSR,		/* an MSR index */
 };
 
+/* Where a late interrupt's delivery time went (irq triggers). */
+enum story_part {
+	STORY_P_NONE,		/* the records do not show */
+	STORY_P_HANDLING,	/* parts of the exit it was injected at, */
+	STORY_P_VMM,		/* numbered as enum hvtrace_threshold_on */
+	STORY_P_HALT,
+	STORY_P_RUNNABLE,
+	STORY_P_OTHER,
+	STORY_P_GUEST,		/* in the guest just before that exit */
+	STORY_P_NR
+};
+
 struct capture_story {
 	const struct hvc_capture *cap;
 	/* The VM's name (vm_ident.h), "": none; the caller's to fill. */
@@ -48,8 +64,13 @@ struct capture_story {
 	bool pre_vcpu;
 	unsigned int pre_cpu;
 	uint64_t pre_ns;
-	/* The trigger record's reason (exit triggers). */
+	bool pre_records;		/* from preemption records */
+	/* The trigger record's reason and time (exit and irq triggers). */
 	char trig_reason[EXIT_LABEL_LEN];
+	uint64_t trig_ns;
+	/* Irq triggers: the largest share of the delivery time, and where. */
+	enum story_part delivery_part;
+	uint64_t delivery_part_ns;
 	/* Mark triggers: the mark the guest made, when its record is here. */
 	bool has_mark;
 	uint64_t mark_id, guest_tsc;
@@ -77,7 +98,7 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 unsigned int capture_find_seq(const struct hvtrace_event *ev, unsigned int n,
 			      uint64_t seq);
 
-/* "exit", "stall", "preempted", "mark": the trigger as a word. */
+/* "exit", "stall", "preempted", "mark", "irq": the trigger as a word. */
 const char *capture_trigger_word(unsigned int trigger);
 /* The inverse; -1: none. */
 int capture_trigger_parse(const char *s);
@@ -87,7 +108,9 @@ int capture_trigger_parse(const char *s);
  * vcpu 2: 43.20ms out of guest in 50.00ms: 41.00ms runnable (batch-job
  * (207) on CPU 5); before it 2114 NPF exits at page 0xfeb00000 from rip
  * 0x4016d0"; "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789);
- * before it ...". Snprintf semantics.
+ * before it ..."; "irq vm 3 vcpu 1: interrupt 0xec delivered 150.20ms
+ * after its raise: HLT 150.00ms, preempted 148.00ms by hvhog (262) on
+ * CPU 0; before it ...". Snprintf semantics.
  */
 int capture_story_line(char *buf, size_t len, const struct capture_story *st);
 /* The evidence, a line each (summary.txt, report): reason -> ... */

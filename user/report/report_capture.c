@@ -69,6 +69,7 @@ static int header(const char *doc, struct rep_capture *rc, char *why,
 {
 	struct hvc_capture *c = &rc->cap;
 	char word[32] = "";
+	uint64_t vector;
 	bool ok = true;
 	int trig;
 
@@ -97,6 +98,11 @@ static int header(const char *doc, struct rep_capture *rc, char *why,
 	if (str(doc, "part", word, sizeof(word)) &&
 	    threshold_on_parse(word) >= 0)
 		c->on = threshold_on_parse(word);
+	vector = num(doc, "irq_vector", &ok);
+	/* A vector is a byte: a larger one is damage, not a vector. */
+	if (vector > UINT8_MAX)
+		ok = false;
+	c->irq_vector = vector;
 	str(doc, "time", rc->time, sizeof(rc->time));
 	if (!ok) {
 		snprintf(why, len, "a number is not one");
@@ -133,6 +139,8 @@ static void to_event(struct hvtrace_event *e, const struct trace_event *t)
 	e->preempt_pid = x->preempt_pid;
 	memcpy(e->part_ns, x->part_ns, sizeof(e->part_ns));
 	e->preempt_ns = x->preempt_ns;
+	/* An irq story counts the guest time before its exit. */
+	e->guest_ns = x->guest_ns;
 	memcpy(e->preempt_comm, x->preempt_comm, sizeof(e->preempt_comm));
 }
 

@@ -320,6 +320,11 @@
  *        HVTRACE_WATCH_MARK_PID: NLA_U32, with MARK_TRIGGERS: only the marks
  *            of this VMM's VMs trigger, 0 = any (the others are still
  *            recorded: a guest must not trigger where it is not trusted)
+ *        HVTRACE_WATCH_IRQ_NS: NLA_U64, an interrupt delivered at least so
+ *            long after its raise (the delivery time of HVTRACE_VCPU_IRQS)
+ *            triggers at the end of the exit it was injected at; that
+ *            exit is the trigger record. -EOPNOTSUPP where delivery is not
+ *            timed (GET_STATUS' HVTRACE_A_IRQ_PROBES lacks RAISE or INJECT)
  *
  * HVTRACE_CMD_WATCH_STOP (doit)
  * ----------------------
@@ -369,10 +374,11 @@
  *            end of the trigger record)
  *        HVTRACE_CAPTURE_VALUE_NS: NLA_U64, what crossed the limit: the
  *            exit's part, the time out of the guest in the window, the
- *            time preempted
+ *            time preempted, the interrupt's delivery time
  *        HVTRACE_CAPTURE_LIMIT_NS: NLA_U64, the limit it crossed
  *        HVTRACE_CAPTURE_WINDOW_NS: NLA_U64, STALL: the window
  *        HVTRACE_CAPTURE_ON: NLA_U8, EXIT: enum hvtrace_threshold_on
+ *        HVTRACE_CAPTURE_IRQ_VECTOR: NLA_U8, IRQ: the interrupt's vector
  *        HVTRACE_CAPTURE_FIRST_SEQ: NLA_U64, the records are FIRST_SEQ up
  *            to END_SEQ (excluded), in the vCPU's order
  *        HVTRACE_CAPTURE_TRIGGER_SEQ: NLA_U64, the trigger record's
@@ -639,6 +645,7 @@ enum hvtrace_watch_attr {
 	HVTRACE_WATCH_VCPU_BYTES,
 	HVTRACE_WATCH_MARK_TRIGGERS,
 	HVTRACE_WATCH_MARK_PID,
+	HVTRACE_WATCH_IRQ_NS,
 
 	__HVTRACE_WATCH_MAX
 };
@@ -666,6 +673,7 @@ enum hvtrace_capture_attr {
 	HVTRACE_CAPTURE_SUPPRESSED,
 	HVTRACE_CAPTURE_CLOCK_NS,
 	HVTRACE_CAPTURE_REALTIME_NS,
+	HVTRACE_CAPTURE_IRQ_VECTOR,
 
 	__HVTRACE_CAPTURE_MAX
 };
@@ -678,6 +686,7 @@ enum hvtrace_trigger {
 	HVTRACE_TRIGGER_STALL,		/* out of the guest STALL_NS in WINDOW */
 	HVTRACE_TRIGGER_PREEMPT,	/* preempted PREEMPT_NS inside KVM */
 	HVTRACE_TRIGGER_MARK,		/* a guest mark, where allowed */
+	HVTRACE_TRIGGER_IRQ,		/* an interrupt delivered IRQ_NS late */
 
 	__HVTRACE_TRIGGER_MAX
 };
