@@ -43,23 +43,24 @@ static void consider_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v,
 }
 
 /*
- * Credit who ran on the CPU V's thread waited for, from that CPU's log
- * (runners.h); it names the stretch's preemptor. False: the log knows
- * nobody (V came back on another CPU after a migration that the log
- * ended before, or the log kept changing under the read).
+ * Credit who ran on the CPU V's thread waited for (on CPU now), from
+ * that CPU's log (runners.h); it names the stretch's preemptor. False:
+ * the log knows nobody (it kept changing under the read), or V came back
+ * on another CPU: that CPU's log holds only stretches that ended, not
+ * the one still running there, so the caller's fallback is the fairer.
  */
 static bool credit_runners(struct hvt_cpu *c, struct hvt_vcpu *v,
-			   const struct hvt_switched_in *w, u64 now)
+			   const struct hvt_switched_in *w, u64 now, int cpu)
 {
 	struct hvt_cpu *off = hvt_cpu(w->cpu_off);
-	struct hvt_ran *ran = c->ran;
-	unsigned int i, n;
+	struct hvt_ran *ran = c ? c->ran : NULL;
+	unsigned int i, n = 0;
 
 	if (unlikely(!off))
 		return false;
 	/* Read, then leave: the last waiter gone, the log may start anew. */
-	n = w->runnable_ns ? hvt_runners_in(&off->runners, w->run_from, now,
-					    ran) : 0;
+	if (ran && w->cpu_off == cpu)
+		n = hvt_runners_in(&off->runners, w->run_from, now, ran);
 	hvt_runners_done(&off->runners);
 	for (i = 0; i < n; i++)
 		hvt_preemptor_add(c, ran[i].pid, ran[i].comm, ran[i].vcpu,
@@ -81,10 +82,11 @@ static void switched_in(struct hvt_vcpu *v, const struct hvt_switched_in *w,
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	bool credited = false;
 
+	/* Before anything else: a waiter leaves its CPU's count. */
+	if (w->queued)
+		credited = credit_runners(c, v, w, now, cpu);
 	if (unlikely(!c))
 		return;
-	if (w->queued)
-		credited = credit_runners(c, v, w, now);
 	/* Else the task that took the CPU, or the one that gave it back. */
 	if (!credited && w->pid)
 		hvt_preemptor_add(c, w->pid, w->comm, w->vcpu, w->runnable_ns);

@@ -11,33 +11,41 @@
 /* A reader that keeps meeting a rewrite gives up: the caller falls back. */
 #define HVT_RUNNERS_TRIES	4
 
-/*
- * The slot for a stretch of NS: a free one, else the shortest logged if
- * it is shorter (the long stretches stay: they name the preemptor), else
- * none.
- */
-static struct hvt_runner *runner_slot(struct hvt_runners *r, u64 ns)
+static u64 runner_ns(const struct hvt_runner *e)
 {
-	struct hvt_runner *e, *shortest = NULL;
+	return e->end - e->start;
+}
+
+/*
+ * The slot for a stretch of NS: a free one; else the shortest of those
+ * that ended before the latest waiter came (they concern older waiters
+ * only: on a CPU where vCPU threads take turns, every one of them); else
+ * the shortest logged if it is shorter (the long stretches stay: they
+ * name the preemptor); else none.
+ */
+static notrace struct hvt_runner *runner_slot(struct hvt_runners *r, u64 ns)
+{
+	struct hvt_runner *e, *old = NULL, *shortest = NULL;
 
 	if (r->used < HVT_RUNNERS)
 		return &r->log[r->used++];
-	for (e = r->log; e < r->log + HVT_RUNNERS; e++)
-		if (e->end - e->start < ns &&
-		    (!shortest || e->end - e->start < shortest->end - shortest->start))
+	for (e = r->log; e < r->log + HVT_RUNNERS; e++) {
+		if (e->end <= r->waited_ts &&
+		    (!old || runner_ns(e) < runner_ns(old)))
+			old = e;
+		if (runner_ns(e) < ns &&
+		    (!shortest || runner_ns(e) < runner_ns(shortest)))
 			shortest = e;
-	return shortest;
+	}
+	return old ?: shortest;
 }
 
-void hvt_runners_switch(struct hvt_runners *r, const struct task_struct *prev,
-			bool vcpu, u64 now)
+notrace void hvt_runners_switch(struct hvt_runners *r,
+				const struct task_struct *prev, bool vcpu,
+				u64 now)
 {
 	struct hvt_runner *e;
 
-	if (unlikely(now > r->waited_ts + HVT_RUNNERS_FORGET_NS)) {
-		atomic_set(&r->waiting, 0);
-		return;
-	}
 	/* Idle ran nothing instead of a waiter. */
 	if (prev->pid && now > r->since) {
 		raw_write_seqcount_begin(&r->seq);
@@ -52,9 +60,12 @@ void hvt_runners_switch(struct hvt_runners *r, const struct task_struct *prev,
 		raw_write_seqcount_end(&r->seq);
 	}
 	r->since = now;
+	/* Logged first: the stretch that ends a long wait counts. */
+	if (unlikely(now > r->waited_ts + HVT_RUNNERS_FORGET_NS))
+		atomic_set(&r->waiting, 0);
 }
 
-void hvt_runners_wait(struct hvt_runners *r, u64 now)
+notrace void hvt_runners_wait(struct hvt_runners *r, u64 now)
 {
 	/* The first waiter: what ran before concerns nobody. */
 	if (!atomic_read(&r->waiting)) {
@@ -67,13 +78,13 @@ void hvt_runners_wait(struct hvt_runners *r, u64 now)
 	atomic_inc(&r->waiting);
 }
 
-void hvt_runners_done(struct hvt_runners *r)
+notrace void hvt_runners_done(struct hvt_runners *r)
 {
 	atomic_dec_if_positive(&r->waiting);
 }
 
 /* Add NS of the stretch E to its task's entry in OUT (N so far). */
-static unsigned int ran_add(struct hvt_ran *out, unsigned int n,
+static notrace unsigned int ran_add(struct hvt_ran *out, unsigned int n,
 			    const struct hvt_runner *e, u64 ns)
 {
 	unsigned int i;
@@ -91,17 +102,14 @@ static unsigned int ran_add(struct hvt_ran *out, unsigned int n,
 	return n + 1;
 }
 
-unsigned int hvt_runners_in(struct hvt_runners *r, u64 from, u64 to,
-			    struct hvt_ran *out)
+notrace unsigned int hvt_runners_in(struct hvt_runners *r, u64 from, u64 to,
+				    struct hvt_ran *out)
 {
 	unsigned int seq, tries, i, j, n;
 
 	for (tries = 0; tries < HVT_RUNNERS_TRIES; tries++) {
-		seq = raw_read_seqcount(&r->seq);
-		if (seq & 1) {
-			cpu_relax();
-			continue;
-		}
+		/* A write is a few dozen stores with interrupts off. */
+		seq = raw_read_seqcount_begin(&r->seq);
 		n = 0;
 		for (i = 0; i < min_t(u32, READ_ONCE(r->used), HVT_RUNNERS); i++) {
 			const struct hvt_runner *e = &r->log[i];

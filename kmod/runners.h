@@ -17,14 +17,18 @@
  *                                                     kworker 20 us
  *
  * Writers: the CPU itself, in sched_switch (interrupts off); readers: the
- * waiter's switch-in on any CPU, under the log's sequence count, so a log
- * rewritten meanwhile is read again or not at all. A CPU with no waiter
- * pays one load and test per switch. The log starts empty with the first
- * waiter of a CPU and holds HVT_RUNNERS stretches; when it is full a
- * stretch replaces the shortest logged one if it is longer, else it is
- * not logged: a wait with more switches than that credits its longest
- * stretches, the ones that name its preemptor, and loses the shortest
- * ones' time (a ping-pong of two tasks as one of them exits takes eight).
+ * waiter's switch-in on that CPU, under the log's sequence count, so a
+ * log rewritten meanwhile is read again or not at all (a waiter back on
+ * another CPU does not read it: the stretch still running here is in no
+ * log). A CPU with no waiter pays two loads and a test per switch. The
+ * log starts empty with the first waiter of a CPU and holds HVT_RUNNERS
+ * stretches. When it is full a stretch takes the place of the shortest
+ * one that ended before the latest waiter came (it concerns older
+ * waiters only: where vCPU threads take turns, all of them), else of the
+ * shortest logged if it is longer, else it is not logged: a wait with
+ * more switches than that credits its longest stretches, the ones that
+ * name its preemptor, and loses the shortest ones' time (a ping-pong of
+ * two tasks as one of them exits takes eight).
  */
 #ifndef _HVT_RUNNERS_H
 #define _HVT_RUNNERS_H

@@ -278,6 +278,7 @@ static inline void __hvt_time_switch_out(struct hvt_split *s, bool runnable,
 	} else {
 		WRITE_ONCE(s->where, HVT_OFF_BLOCKED);
 		s->preempted = false;
+		s->queued = false;	/* one left over leaked (runners.h) */
 		s->off_pid = 0;
 	}
 }
@@ -548,7 +549,12 @@ static __always_inline bool hvt_time_switch_in(struct hvt_split *s,
 	w->run_from = s->run_ts;
 	w->runnable_ns = __hvt_time_switch_in(s, prev, prev_vcpu, now);
 	w->longest = s->pre_ns > pre_ns;
-	w->queued = s->queued;
+	/*
+	 * Counted at its runnable switch-out; one this switch-in does not
+	 * end (a split settled or taken over meanwhile) leaked, and
+	 * HVT_RUNNERS_FORGET_NS puts that right.
+	 */
+	w->queued = s->queued && w->runnable_ns;
 	w->cpu_off = s->cpu_off;
 	s->queued = false;
 	if (w->runnable_ns && s->off_pid) {

@@ -306,9 +306,11 @@ void __hvt_watch_exit(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		u64 ns = w->irq_late_ns;
 
 		w->irq_late_ns = 0;
-		trigger(wc, w, v, HVTRACE_TRIGGER_IRQ, end, ns, wc->irq_ns,
-			w->irq_late_vector);
-		return;
+		if (w->irq_late_exit == start) {
+			trigger(wc, w, v, HVTRACE_TRIGGER_IRQ, end, ns,
+				wc->irq_ns, w->irq_late_vector);
+			return;
+		}
 	}
 	if (likely(!v->split.split)) {
 		/* Nothing happened to it: no part but handling (watch.h). */
@@ -363,14 +365,16 @@ bool __hvt_watch_irq(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 {
 	struct hvt_watch_vcpu *w;
 
-	if (!wc->irq_ns || ns < wc->irq_ns)
+	/* Its trigger record is the exit in flight: none, no trigger. */
+	if (!wc->irq_ns || ns < wc->irq_ns || !READ_ONCE(v->split.in_exit))
 		return false;
 	w = watch_of(wc, v);
 	if (!w)
 		return false;
 	/* Two late ones in one exit: the later injection, the longer. */
-	if (ns >= w->irq_late_ns) {
+	if (ns >= w->irq_late_ns || w->irq_late_exit != v->split.exit_ts) {
 		w->irq_late_ns = ns;
+		w->irq_late_exit = v->split.exit_ts;
 		w->irq_late_vector = vector;
 	}
 	return true;

@@ -131,8 +131,12 @@ struct hvt_watch_vcpu {
 	u32 vm_pid;
 	u32 vcpu_id;
 	u32 tid;
-	/* A late interrupt injected during the exit in flight: 0, none. */
+	/*
+	 * A late interrupt injected during the exit in flight (irq_late_exit:
+	 * its start, so no other exit's end takes it): 0, none.
+	 */
 	u64 irq_late_ns;
+	u64 irq_late_exit;
 	u8 irq_late_vector;
 	/*
 	 * The stall window: the open span, the newest (an exit within the

@@ -156,7 +156,8 @@ static void runners_long_stays_test(struct kunit *test)
 /*
  * The gate: two waiters, each counted once; done never goes below
  * nothing; a waiter never seen back is forgotten after
- * HVT_RUNNERS_FORGET_NS without a new one, and nothing is logged then.
+ * HVT_RUNNERS_FORGET_NS without a new one, the stretch that ends then
+ * still logged (it may end a real wait that long).
  */
 static void runners_gate_test(struct kunit *test)
 {
@@ -177,9 +178,41 @@ static void runners_gate_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, hvt_runners_watched(r));
 	hvt_runners_switch(r, a, false, 1001 + HVT_RUNNERS_FORGET_NS);
 	KUNIT_EXPECT_FALSE(test, hvt_runners_watched(r));
-	/* The first of the two was logged, the second not. */
 	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 1U);
-	KUNIT_EXPECT_EQ(test, ran[0].ns, HVT_RUNNERS_FORGET_NS);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, HVT_RUNNERS_FORGET_NS + 1);
+}
+
+/*
+ * Two vCPU threads taking turns on one CPU: it always has a waiter, so
+ * the log never starts afresh; stretches of waits already over make
+ * room, and each wait still finds who ran in it, however long the
+ * turns went on.
+ */
+static void runners_turns_test(struct kunit *test)
+{
+	struct task_struct *v[2] = { rn_task(test, 10, "CPU 0/KVM"),
+				     rn_task(test, 20, "CPU 1/KVM") };
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+	u64 now = 1000, from[2] = { 0, 0 };
+	unsigned int i, me;
+
+	/* Thread 0 runs first; thread 1 waits from 0. */
+	hvt_runners_wait(r, 0);
+	for (i = 0; i < 100; i++) {
+		me = i & 1;	/* runs until now, then waits */
+		/* Long turns, then short ones: the old long ones must go. */
+		now += i < 20 ? 5000 : 100 + i;
+		hvt_runners_switch(r, v[me], true, now);
+		hvt_runners_wait(r, now);
+		from[me] = now;
+		/* The other thread comes back: its wait held my turn. */
+		KUNIT_ASSERT_EQ(test, hvt_runners_in(r, from[!me], now, ran), 1U);
+		KUNIT_EXPECT_EQ(test, ran[0].pid, v[me]->pid);
+		KUNIT_EXPECT_EQ(test, ran[0].ns, now - from[!me]);
+		hvt_runners_done(r);
+		KUNIT_EXPECT_TRUE(test, hvt_runners_watched(r));
+	}
 }
 
 static struct kunit_case runners_cases[] = {
@@ -188,6 +221,7 @@ static struct kunit_case runners_cases[] = {
 	KUNIT_CASE(runners_overflow_test),
 	KUNIT_CASE(runners_long_stays_test),
 	KUNIT_CASE(runners_gate_test),
+	KUNIT_CASE(runners_turns_test),
 	{}
 };
 
