@@ -85,7 +85,7 @@ notrace void hvt_runners_done(struct hvt_runners *r)
 
 /* Add NS of the stretch E to its task's entry in OUT (N so far). */
 static notrace unsigned int ran_add(struct hvt_ran *out, unsigned int n,
-			    const struct hvt_runner *e, u64 ns)
+				    const struct hvt_runner *e, u64 ns)
 {
 	unsigned int i;
 
