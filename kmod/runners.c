@@ -11,9 +11,23 @@
 /* A reader that keeps meeting a rewrite gives up: the caller falls back. */
 #define HVT_RUNNERS_TRIES	4
 
-static u64 runner_ns(const struct hvt_runner *e)
+/* PREV's entry among the last two, if it began in the latest wait. */
+static notrace struct hvt_runner *runner_again(struct hvt_runners *r,
+					       const struct task_struct *prev)
 {
-	return e->end - e->start;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(r->recent); i++) {
+		struct hvt_runner *e;
+
+		if (!r->recent[i])
+			continue;
+		e = &r->log[r->recent[i] - 1];
+		if (e->pid == prev->pid && e->start >= r->waited_ts &&
+		    !memcmp(e->comm, prev->comm, TASK_COMM_LEN))
+			return e;
+	}
+	return NULL;
 }
 
 /*
@@ -31,10 +45,10 @@ static notrace struct hvt_runner *runner_slot(struct hvt_runners *r, u64 ns)
 		return &r->log[r->used++];
 	for (e = r->log; e < r->log + HVT_RUNNERS; e++) {
 		if (e->end <= r->waited_ts &&
-		    (!old || runner_ns(e) < runner_ns(old)))
+		    (!old || e->ns < old->ns))
 			old = e;
-		if (runner_ns(e) < ns &&
-		    (!shortest || runner_ns(e) < runner_ns(shortest)))
+		if (e->ns < ns &&
+		    (!shortest || e->ns < shortest->ns))
 			shortest = e;
 	}
 	return old ?: shortest;
@@ -49,13 +63,22 @@ notrace void hvt_runners_switch(struct hvt_runners *r,
 	/* Idle ran nothing instead of a waiter. */
 	if (prev->pid && now > r->since) {
 		raw_write_seqcount_begin(&r->seq);
-		e = runner_slot(r, now - r->since);
+		e = runner_again(r, prev);
 		if (e) {
-			e->start = r->since;
 			e->end = now;
-			e->pid = prev->pid;
-			e->vcpu = vcpu;
-			memcpy(e->comm, prev->comm, TASK_COMM_LEN);
+			e->ns += now - r->since;
+		} else {
+			e = runner_slot(r, now - r->since);
+			if (e) {
+				e->start = r->since;
+				e->end = now;
+				e->ns = now - r->since;
+				e->pid = prev->pid;
+				e->vcpu = vcpu;
+				memcpy(e->comm, prev->comm, TASK_COMM_LEN);
+				r->recent[1] = r->recent[0];
+				r->recent[0] = e - r->log + 1;
+			}
 		}
 		raw_write_seqcount_end(&r->seq);
 	}
@@ -71,6 +94,7 @@ notrace void hvt_runners_wait(struct hvt_runners *r, u64 now)
 	if (!atomic_read(&r->waiting)) {
 		raw_write_seqcount_begin(&r->seq);
 		r->used = 0;
+		memset(r->recent, 0, sizeof(r->recent));
 		raw_write_seqcount_end(&r->seq);
 	}
 	r->since = now;
@@ -115,8 +139,9 @@ notrace unsigned int hvt_runners_in(struct hvt_runners *r, u64 from, u64 to,
 			const struct hvt_runner *e = &r->log[i];
 			u64 start = max(e->start, from), end = min(e->end, to);
 
+			/* A merged entry is all in a waiter's window or out. */
 			if (end > start)
-				n = ran_add(out, n, e, end - start);
+				n = ran_add(out, n, e, min(e->ns, end - start));
 		}
 		if (!read_seqcount_retry(&r->seq, seq))
 			goto sort;

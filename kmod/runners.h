@@ -26,9 +26,16 @@
  * one that ended before the latest waiter came (it concerns older
  * waiters only: where vCPU threads take turns, all of them), else of the
  * shortest logged if it is longer, else it is not logged: a wait with
- * more switches than that credits its longest stretches, the ones that
- * name its preemptor, and loses the shortest ones' time (a ping-pong of
- * two tasks as one of them exits takes eight).
+ * more tasks than that credits its longest stretches, the ones that
+ * name its preemptor, and loses the shortest ones' time.
+ *
+ * A task going out again that was one of the last two logged, within
+ * the latest waiter's wait, adds to its entry: a ping-pong of two tasks
+ * (as one of them exits, or beside an overcommitted vCPU) is two
+ * entries, found without a scan. Such an entry lies inside the window
+ * of every waiter there is (they all came before it began) and outside
+ * those of the waiters to come (they come after it ended), so its sum is
+ * exact for each.
  */
 #ifndef _HVT_RUNNERS_H
 #define _HVT_RUNNERS_H
@@ -49,8 +56,9 @@
 #define HVT_RUNNERS_FORGET_NS	(10ULL * NSEC_PER_SEC)
 
 struct hvt_runner {
-	u64 start;		/* its stretch on the CPU */
-	u64 end;
+	u64 start;		/* its stretches on the CPU: the first's start */
+	u64 end;		/* the last's end */
+	u64 ns;			/* what they ran: end - start but for merges */
 	u32 pid;
 	bool vcpu;		/* a vCPU thread itself */
 	char comm[TASK_COMM_LEN];
@@ -59,6 +67,7 @@ struct hvt_runner {
 struct hvt_runners {
 	atomic_t waiting;	/* vCPU threads preempted here, not back */
 	u32 used;		/* entries of log[] in use */
+	u8 recent[2];		/* the last two written: index + 1, or 0 */
 	u64 since;		/* the running task's stretch began */
 	u64 waited_ts;		/* the latest waiter came */
 	seqcount_t seq;

@@ -10,17 +10,7 @@
 #include <linux/string.h>
 
 #include "runners.h"
-
-static struct task_struct *rn_task(struct kunit *test, pid_t pid,
-				   const char *comm)
-{
-	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->pid = pid;
-	strscpy(p->comm, comm, sizeof(p->comm));
-	return p;
-}
+#include "task.h"
 
 static struct hvt_runners *rn_log(struct kunit *test)
 {
@@ -37,8 +27,8 @@ static struct hvt_runners *rn_log(struct kunit *test)
  */
 static void runners_longest_test(struct kunit *test)
 {
-	struct task_struct *kworker = rn_task(test, 300, "kworker/0:1");
-	struct task_struct *hog = rn_task(test, 100, "hvhog");
+	struct task_struct *kworker = hvt_test_task(test, 300, "kworker/0:1");
+	struct task_struct *hog = hvt_test_task(test, 100, "hvhog");
 	struct hvt_runners *r = rn_log(test);
 	struct hvt_ran ran[HVT_RUNNERS];
 
@@ -60,13 +50,15 @@ static void runners_longest_test(struct kunit *test)
 
 /*
  * Only the window counts: a stretch that began before it is cut at its
- * start; one after it, or idle, counts nothing. A task's stretches add up.
+ * start; one after it, or idle, counts nothing.
  */
 static void runners_window_test(struct kunit *test)
 {
-	struct task_struct *a = rn_task(test, 10, "a");
-	struct task_struct *b = rn_task(test, 20, "CPU 1/KVM");
-	struct task_struct *idle = rn_task(test, 0, "swapper/0");
+	struct task_struct *a = hvt_test_task(test, 10, "a");
+	struct task_struct *b = hvt_test_task(test, 20, "CPU 1/KVM");
+	struct task_struct *c = hvt_test_task(test, 30, "c");
+	struct task_struct *d = hvt_test_task(test, 40, "d");
+	struct task_struct *idle = hvt_test_task(test, 0, "swapper/0");
 	struct hvt_runners *r = rn_log(test);
 	struct hvt_ran ran[HVT_RUNNERS];
 
@@ -74,18 +66,70 @@ static void runners_window_test(struct kunit *test)
 	hvt_runners_switch(r, a, false, 2000);	/* a: 1000..2000 */
 	hvt_runners_switch(r, b, true, 2500);	/* b: 2000..2500 */
 	hvt_runners_switch(r, idle, false, 2600);	/* not logged */
-	hvt_runners_switch(r, a, false, 3000);	/* a: 2600..3000 */
-	hvt_runners_switch(r, b, true, 4000);	/* b: 3000..4000 */
-	/* The window 1500..3500: a 500 + 400, b 500 + 500. */
-	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 1500, 3500, ran), 2U);
-	KUNIT_EXPECT_EQ(test, ran[0].pid, 20U);
-	KUNIT_EXPECT_EQ(test, ran[0].ns, 1000ULL);
-	KUNIT_EXPECT_TRUE(test, ran[0].vcpu);
-	KUNIT_EXPECT_EQ(test, ran[1].pid, 10U);
-	KUNIT_EXPECT_EQ(test, ran[1].ns, 900ULL);
+	hvt_runners_switch(r, c, false, 3000);	/* c: 2600..3000 */
+	hvt_runners_switch(r, d, false, 4000);	/* d: 3000..4000 */
+	/* The window 1500..3500: a 500, b 500, c 400, d 500. */
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 1500, 3500, ran), 4U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 500ULL);
+	KUNIT_EXPECT_EQ(test, ran[1].ns, 500ULL);
+	KUNIT_EXPECT_EQ(test, ran[2].ns, 500ULL);
+	KUNIT_EXPECT_EQ(test, ran[3].pid, 30U);
+	KUNIT_EXPECT_EQ(test, ran[3].ns, 400ULL);
+	KUNIT_EXPECT_TRUE(test, ran[0].vcpu || ran[1].vcpu || ran[2].vcpu);
 	/* After everything logged, or before it: nobody. */
 	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 4000, 5000, ran), 0U);
 	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 0, 1000, ran), 0U);
+}
+
+/*
+ * A ping-pong of two tasks beside a waiter (an overcommitted vCPU): each
+ * task's stretches add up in one entry, none lost however many; a third
+ * task between them is an entry of its own. A stretch of a task before
+ * the latest waiter came is not added to: the new waiter's window holds
+ * only what ran after it came.
+ */
+static void runners_pingpong_test(struct kunit *test)
+{
+	struct task_struct *a = hvt_test_task(test, 10, "a");
+	struct task_struct *b = hvt_test_task(test, 20, "b");
+	struct task_struct *k = hvt_test_task(test, 30, "kworker/0:1");
+	struct task_struct *v = hvt_test_task(test, 40, "CPU 0/KVM");
+	struct hvt_runners *r = rn_log(test);
+	struct hvt_ran ran[HVT_RUNNERS];
+	u64 now = 0, sum[2] = { 0, 0 };
+	unsigned int i;
+
+	hvt_runners_wait(r, 0);
+	for (i = 0; i < 10 * HVT_RUNNERS; i++) {
+		now += 10 + i;
+		sum[i & 1] += 10 + i;
+		hvt_runners_switch(r, i & 1 ? b : a, false, now);
+	}
+	KUNIT_EXPECT_EQ(test, r->used, 2U);
+	now += 7;
+	hvt_runners_switch(r, k, false, now);
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, now, ran), 3U);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 20U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, sum[1]);
+	KUNIT_EXPECT_EQ(test, ran[1].pid, 10U);
+	KUNIT_EXPECT_EQ(test, ran[1].ns, sum[0]);
+	KUNIT_EXPECT_EQ(test, ran[2].ns, 7ULL);
+
+	/* A second waiter: a's old entry stays the first waiter's. */
+	now += 100;
+	hvt_runners_switch(r, v, true, now);
+	hvt_runners_wait(r, now);
+	hvt_runners_switch(r, a, false, now + 50);
+	hvt_runners_switch(r, b, false, now + 80);
+	hvt_runners_switch(r, a, false, now + 100);
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, now, now + 100, ran), 2U);
+	KUNIT_EXPECT_EQ(test, ran[0].pid, 10U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns, 70ULL);
+	KUNIT_EXPECT_EQ(test, ran[1].ns, 30ULL);
+	/* The first waiter's window holds all of it. */
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, now + 100, ran), 4U);
+	KUNIT_EXPECT_EQ(test, ran[0].ns + ran[1].ns + ran[2].ns + ran[3].ns,
+			sum[0] + sum[1] + 7 + 100 + 100);
 }
 
 /*
@@ -102,7 +146,7 @@ static void runners_overflow_test(struct kunit *test)
 
 	hvt_runners_wait(r, 0);
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		t[i] = rn_task(test, 1000 + i, "t");
+		t[i] = hvt_test_task(test, 1000 + i, "t");
 		hvt_runners_switch(r, t[i], false, (i + 1) * (i + 2) * 50);
 	}
 	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran),
@@ -118,37 +162,39 @@ static void runners_overflow_test(struct kunit *test)
 
 /*
  * The seed incident's shape: the hog's long stretch comes first, then more
- * short switches than the log holds (two tasks ping-ponging as one
- * exits): the hog stays, the shortest are dropped. A new first waiter
- * starts from an empty log.
+ * short stretches of other tasks than the log holds: the hog stays, the
+ * shortest are dropped. A new first waiter starts from an empty log.
  */
 static void runners_long_stays_test(struct kunit *test)
 {
-	struct task_struct *hog = rn_task(test, 100, "hvhog");
-	struct task_struct *a = rn_task(test, 10, "a");
-	struct task_struct *b = rn_task(test, 20, "b");
+	struct task_struct *hog = hvt_test_task(test, 100, "hvhog");
+	struct task_struct *t[2 * HVT_RUNNERS];
 	struct hvt_runners *r = rn_log(test);
 	struct hvt_ran ran[HVT_RUNNERS];
-	u64 now = 1000000;
+	u64 now = 1000000, sum = 0;
 	unsigned int i;
 
 	hvt_runners_wait(r, 0);
 	hvt_runners_switch(r, hog, false, now);
-	for (i = 0; i < 2 * HVT_RUNNERS; i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i] = hvt_test_task(test, 1000 + i, "t");
 		now += 10 + i;
-		hvt_runners_switch(r, i & 1 ? b : a, false, now);
+		hvt_runners_switch(r, t[i], false, now);
 	}
-	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, now, ran), 3U);
+	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, now, ran),
+			(unsigned int)HVT_RUNNERS);
 	KUNIT_EXPECT_EQ(test, ran[0].pid, 100U);
 	KUNIT_EXPECT_EQ(test, ran[0].ns, 1000000ULL);
-	/* The latest (longest) fifteen of a and b's 32 stretches. */
-	KUNIT_EXPECT_EQ(test, ran[1].ns + ran[2].ns,
+	/* The latest (longest) fifteen of the 32 short stretches. */
+	for (i = 1; i < HVT_RUNNERS; i++)
+		sum += ran[i].ns;
+	KUNIT_EXPECT_EQ(test, sum,
 			(u64)(10 + 17 + 10 + 31) * (HVT_RUNNERS - 1) / 2);
 	hvt_runners_done(r);
 
 	hvt_runners_wait(r, now);
 	KUNIT_EXPECT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 0U);
-	hvt_runners_switch(r, a, false, now + 5);
+	hvt_runners_switch(r, t[0], false, now + 5);
 	KUNIT_ASSERT_EQ(test, hvt_runners_in(r, 0, U64_MAX, ran), 1U);
 	KUNIT_EXPECT_EQ(test, ran[0].ns, 5ULL);
 }
@@ -161,7 +207,7 @@ static void runners_long_stays_test(struct kunit *test)
  */
 static void runners_gate_test(struct kunit *test)
 {
-	struct task_struct *a = rn_task(test, 10, "a");
+	struct task_struct *a = hvt_test_task(test, 10, "a");
 	struct hvt_runners *r = rn_log(test);
 	struct hvt_ran ran[HVT_RUNNERS];
 
@@ -190,8 +236,8 @@ static void runners_gate_test(struct kunit *test)
  */
 static void runners_turns_test(struct kunit *test)
 {
-	struct task_struct *v[2] = { rn_task(test, 10, "CPU 0/KVM"),
-				     rn_task(test, 20, "CPU 1/KVM") };
+	struct task_struct *v[2] = { hvt_test_task(test, 10, "CPU 0/KVM"),
+				     hvt_test_task(test, 20, "CPU 1/KVM") };
 	struct hvt_runners *r = rn_log(test);
 	struct hvt_ran ran[HVT_RUNNERS];
 	u64 now = 1000, from[2] = { 0, 0 };
@@ -218,6 +264,7 @@ static void runners_turns_test(struct kunit *test)
 static struct kunit_case runners_cases[] = {
 	KUNIT_CASE(runners_longest_test),
 	KUNIT_CASE(runners_window_test),
+	KUNIT_CASE(runners_pingpong_test),
 	KUNIT_CASE(runners_overflow_test),
 	KUNIT_CASE(runners_long_stays_test),
 	KUNIT_CASE(runners_gate_test),

@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "task.h"
 #include "vcpu_time.h"
 
 #define VMM		HVTRACE_PART_VMM
@@ -40,17 +41,6 @@ struct vt_fix {
 	enum hvt_end end;		/* what the last entry said */
 };
 
-static struct task_struct *vt_task(struct kunit *test, pid_t pid,
-				   const char *comm)
-{
-	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->pid = pid;
-	strscpy(p->comm, comm, sizeof(p->comm));
-	return p;
-}
-
 /* The first exit of a new vCPU on its thread: vcpu_init, hvt_thread_add. */
 static void vt_new_vcpu(struct vt_fix *f)
 {
@@ -65,13 +55,13 @@ static int vt_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->s = kunit_kzalloc(test, sizeof(*f->s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->s);
-	f->thread = vt_task(test, 50, "CPU 0/KVM");
+	f->thread = hvt_test_task(test, 50, "CPU 0/KVM");
 	/* Switched out without preemption, it blocks (it is no yield). */
 	f->thread->__state = TASK_INTERRUPTIBLE;
-	f->idle = vt_task(test, 0, "swapper/1");
-	f->hog = vt_task(test, 100, "hvhog");
-	f->vcpu2 = vt_task(test, 200, "CPU 1/KVM");
-	f->kworker = vt_task(test, 300, "kworker/1:0");
+	f->idle = hvt_test_task(test, 0, "swapper/1");
+	f->hog = hvt_test_task(test, 100, "hvhog");
+	f->vcpu2 = hvt_test_task(test, 200, "CPU 1/KVM");
+	f->kworker = hvt_test_task(test, 300, "kworker/1:0");
 	vt_new_vcpu(f);
 	test->priv = f;
 	return 0;
