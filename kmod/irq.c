@@ -45,7 +45,7 @@ static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 		       u64 now)
 {
 	struct hvt_irq_row *r = &irqs->row[f->row];
-	u64 ns = hvt_since(now, f->stamp >> 1);
+	u64 ns = hvt_since(now, hvt_irq_stamp_ts(f->stamp));
 
 	if (ns <= f->ns)
 		return;
@@ -70,13 +70,12 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 	f->late = false;
 	/* Vectors 0-15 are never raised so (ExtINT from a PIC may be). */
 	stamp = vec < 16 ? 0 : xchg(&raised[vec], 0);
-	ns = stamp ? hvt_since(now, stamp >> 1) : 0;
+	ns = stamp ? hvt_since(now, hvt_irq_stamp_ts(stamp)) : 0;
 	if (!stamp || ns >= HVT_IRQ_STALE_NS) {
 		irqs->unmatched++;
 		return;
 	}
-	f->row = hvt_irq_count(irqs, vec, ns, stamp & HVT_IRQ_STAMP_IPI ?
-			       HVTRACE_VCPU_IRQ_IPI : HVTRACE_VCPU_IRQ_LOCAL);
+	f->row = hvt_irq_count(irqs, vec, ns, hvt_irq_stamp_source(stamp));
 	f->stamp = stamp;
 	f->ns = ns;
 	f->vector = vec;

@@ -29,6 +29,7 @@
 #define _HVT_IRQ_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
@@ -38,15 +39,21 @@
  */
 #define HVT_IRQ_STALE_NS	(10ULL * NSEC_PER_SEC)
 
-/* raised[]: (raise time << 1) | 1 for an IPI, 0 when none is pending. */
-#define HVT_IRQ_STAMP_IPI	1ULL
+/*
+ * raised[]: the raise time << HVT_IRQ_STAMP_SHIFT | who raised it
+ * (HVTRACE_VCPU_IRQ_LOCAL, _IPI or _DEVICE: never 0), 0 when none is
+ * pending.
+ */
+#define HVT_IRQ_STAMP_SHIFT	4
+#define HVT_IRQ_STAMP_SOURCE	(BIT(HVT_IRQ_STAMP_SHIFT) - 1)
+static_assert(!(__HVTRACE_VCPU_IRQ_ALL & ~HVT_IRQ_STAMP_SOURCE));
 
 struct hvt_irq_row {
 	u64 count;
 	u64 total_ns;
 	u64 max_ns;
 	u8 vector;		/* 0: no vector yet (or the row of the rest) */
-	u8 flags;		/* HVTRACE_VCPU_IRQ_LOCAL / _IPI since the clear */
+	u8 flags;		/* HVTRACE_VCPU_IRQ_LOCAL/_IPI/_DEVICE since the clear */
 };
 
 /* The first HVTRACE_VCPU_IRQ_VECTORS vectors a row each, then the rest. */
@@ -68,19 +75,40 @@ struct hvt_irq_inflight {
 	bool late;		/* the watch has it: it triggers once */
 };
 
-/* A raise at NOW (by another vCPU: IPI) as raised[] holds it. */
-static inline u64 hvt_irq_stamp(u64 now, bool ipi)
+/* A raise at NOW by SOURCE (HVTRACE_VCPU_IRQ_*) as raised[] holds it. */
+static inline u64 hvt_irq_stamp(u64 now, u8 source)
 {
-	return now << 1 | (ipi ? HVT_IRQ_STAMP_IPI : 0);
+	return now << HVT_IRQ_STAMP_SHIFT | source;
+}
+
+static inline u64 hvt_irq_stamp_ts(u64 stamp)
+{
+	return stamp >> HVT_IRQ_STAMP_SHIFT;
+}
+
+static inline u8 hvt_irq_stamp_source(u64 stamp)
+{
+	return stamp & HVT_IRQ_STAMP_SOURCE;
 }
 
 /*
  * A raise of VEC: stamped unless one is pending (KVM merges it into that
- * one: one IRR bit, one injection). True if stamped.
+ * one: one IRR bit, one injection). True if stamped. For a raise whose
+ * IRR bit is not known (the kvm_apic_accept_irq tracepoint).
  */
 static inline bool hvt_irq_raise(u64 *raised, u8 vec, u64 stamp)
 {
 	return cmpxchg(&raised[vec], 0, stamp) == 0;
+}
+
+/*
+ * A raise of VEC that KVM accepts with its IRR bit clear: a new pending
+ * interval, whatever stamp is left over (one KVM dropped, or posted
+ * unseen) is not its start.
+ */
+static inline void hvt_irq_raise_new(u64 *raised, u8 vec, u64 stamp)
+{
+	WRITE_ONCE(raised[vec], stamp);
 }
 
 /*
@@ -92,9 +120,9 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 		    u64 *raised, unsigned int vec, bool reinjected, u64 now);
 
 /*
- * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL
- * or _IPI), into VEC's row: its own, the first free, or the rest's.
- * Returns the row's index.
+ * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL,
+ * _IPI or _DEVICE), into VEC's row: its own, the first free, or the
+ * rest's. Returns the row's index.
  */
 unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 			   u8 source);
@@ -110,6 +138,14 @@ unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
 
 /* KVM's tracepoints (kvm.ko's table: probe_vcpu_run.c attaches them). */
 u8 hvt_irq_probes(void);	/* HVTRACE_IRQ_PROBE_*: those attached */
+/*
+ * The kprobe on __apic_accept_irq (every raiser's raise), registered
+ * before the tracepoints are attached: the kvm_apic_accept_irq
+ * tracepoint is then not.
+ */
+void hvt_irq_kprobe_register(void);
+void hvt_irq_kprobe_unregister(void);
+bool hvt_irq_every(void);
 void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec);
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,

@@ -1,24 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Interrupt delivery (irq.h draws it):
- *   kvm_apic_accept_irq    an interrupt accepted into a vCPU's local APIC
+ *   __apic_accept_irq      (kprobe) KVM accepts an interrupt into a
+ *                          vCPU's local APIC: the raise, from anyone
+ *   kvm_apic_accept_irq    the same, where the kprobe cannot be had
  *   kvm_apicv_accept_irq   ... and posted to it by the CPU (APICv, AVIC)
  *   kvm_inj_virq           the entry that injects it
  * None of them is on the exit path. The raise runs in the raiser's
- * context; only a vCPU raising for a vCPU of its own VM is timed: its
- * own LAPIC timer and LVTs, self-IPIs (LOCAL) and IPIs (IPI). The VMM's
- * ioctls, irqfds, the PIT and the IOAPIC raise from threads that name no
- * VM, and hard interrupts from whatever ran: their injections are
- * counted unmatched.
+ * context: the vCPU's own thread (its LAPIC timer and LVTs, self-IPIs:
+ * LOCAL), another vCPU of its VM (IPI), or anything else (DEVICE: the
+ * VMM's ioctls, irqfds, the PIT and IOAPIC, hard interrupts).
+ *
+ * The kprobe has the struct kvm_lapic, hence the target vCPU itself, and
+ * reads what KVM is about to test (compat/kvm_lapic.h): a raise KVM
+ * drops (APIC disabled) is none, one whose IRR bit is already set merges
+ * into the pending one, and one that finds it clear starts a new pending
+ * interval. Without it (no struct offsets in the build, or no symbol),
+ * the tracepoint names the target by vCPU id alone: only a vCPU raising
+ * for its own VM is timed, and the others' injections are unmatched.
  *
  * A LAPIC timer is raised by KVM when the vCPU's thread runs after the
  * timer expired (the expiry only kicks or wakes it): what delayed that
  * thread (a halt, a preemption) is not in the local rows' time.
  */
+#include <linux/kprobes.h>
 #include <linux/kvm_host.h>
+#include <linux/percpu.h>
 #include <asm/apicdef.h>
 
+#include "bench.h"
 #include "clock.h"
+#include "compat/kprobe_args.h"
+#include "compat/kvm_lapic.h"
 #include "compat/kvm_symbols.h"
 #include "compat/kvm_vcpu.h"
 #include "irq.h"
@@ -67,13 +80,140 @@ void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 
 	t = raise_slot(apicid, dm, tm, vec, &ipi);
 	if (t)
-		hvt_irq_raise(t->raised, vec, hvt_irq_stamp(hvt_clock(), ipi));
+		hvt_irq_raise(t->raised, vec, hvt_irq_stamp(hvt_clock(), ipi ?
+				HVTRACE_VCPU_IRQ_IPI : HVTRACE_VCPU_IRQ_LOCAL));
+}
+
+#if HVT_LAPIC_KNOWN
+/* The raise the kprobe saw last on this CPU, for a posting right after. */
+struct hvt_irq_seen {
+	struct hvt_vcpu *t;
+	u8 vec;
+};
+
+static DEFINE_PER_CPU(struct hvt_irq_seen, hvt_irq_seen);
+
+/* Who raises for T from here (T's thread runs T's vCPU). */
+static u8 raise_source(const struct hvt_vcpu *t,
+		       const struct kvm_vcpu *target)
+{
+	struct kvm_vcpu *raiser;
+
+	/* A hard interrupt on a CPU with a vCPU loaded is not that vCPU. */
+	if (!in_task())
+		return HVTRACE_VCPU_IRQ_DEVICE;
+	raiser = kvm_get_running_vcpu();
+	if (raiser == target)
+		return HVTRACE_VCPU_IRQ_LOCAL;
+	if (raiser && hvt_vcpu_vm(raiser) == t->kvm)
+		return HVTRACE_VCPU_IRQ_IPI;
+	return HVTRACE_VCPU_IRQ_DEVICE;
 }
 
 /*
- * Right after the raise, in the same thread: the CPU posted it, so no
- * entry injects it. Found again rather than remembered: the raiser may
- * have been preempted and moved between the two.
+ * __apic_accept_irq(apic, delivery_mode, vector, level, trig_mode,
+ * dest_map), at its entry: the raises KVM goes on to accept, as it tests
+ * them (lapic.c). Preemption is off in a kprobe handler.
+ */
+static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
+{
+	const void *apic = (const void *)hvt_kprobe_arg(regs, 0);
+	int dm = hvt_kprobe_arg(regs, 1), vec = hvt_kprobe_arg(regs, 2);
+	int level = hvt_kprobe_arg(regs, 3), tm = hvt_kprobe_arg(regs, 4);
+	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
+	struct kvm_vcpu *target;
+	struct hvt_vcpu *t;
+
+	seen->t = NULL;
+	/* Fixed or lowest priority, not a level's deassertion. */
+	if ((dm != APIC_DM_FIXED && dm != APIC_DM_LOWEST) || (tm && !level) ||
+	    vec < 16 || vec > 255)
+		return 0;
+	target = hvt_lapic_vcpu(apic);
+	if (!hvt_lapic_enabled(apic, target))
+		return 0;
+	t = hvt_vcpu_peek(target);
+	if (!t)
+		return 0;
+	seen->t = t;
+	seen->vec = vec;
+	if (!hvt_lapic_irr(apic, vec))
+		hvt_irq_raise_new(t->raised, vec,
+				  hvt_irq_stamp(hvt_clock(),
+						raise_source(t, target)));
+	return 0;
+}
+
+static struct kprobe accept_kprobe = {
+	.symbol_name = "__apic_accept_irq",
+	.pre_handler = hvt_on_apic_accept,
+};
+
+static bool accept_kprobe_on;
+
+void hvt_irq_kprobe_register(void)
+{
+	int err;
+
+	if (hvt_bench_skip(HVT_BENCH_IRQ))
+		return;
+	err = register_kprobe(&accept_kprobe);
+	if (err)
+		pr_info("no kprobe on %s (%d): interrupts timed from vCPUs' raises only\n",
+			accept_kprobe.symbol_name, err);
+	accept_kprobe_on = !err;
+}
+
+void hvt_irq_kprobe_unregister(void)
+{
+	if (accept_kprobe_on)
+		unregister_kprobe(&accept_kprobe);
+	accept_kprobe_on = false;
+}
+
+bool hvt_irq_every(void)
+{
+	return accept_kprobe_on;
+}
+
+/* The kprobe's raise on this CPU, if it is T's VEC (then forgotten). */
+static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec)
+{
+	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
+	struct hvt_vcpu *t = seen->t;
+
+	if (!t || seen->vec != vec || t->vcpu_id != apicid)
+		return NULL;
+	seen->t = NULL;
+	return t;
+}
+#else
+void hvt_irq_kprobe_register(void)
+{
+	pr_info("no struct kvm_lapic offsets in this build: interrupts timed from vCPUs' raises only\n");
+}
+
+void hvt_irq_kprobe_unregister(void)
+{
+}
+
+bool hvt_irq_every(void)
+{
+	return false;
+}
+
+static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec)
+{
+	return NULL;
+}
+#endif /* HVT_LAPIC_KNOWN */
+
+/*
+ * Right after the raise, in the same call: the CPU posted it, so no
+ * entry injects it. The kprobe's raise on this CPU, else found again
+ * from the raiser (it may have been preempted and moved between the
+ * two; a device's raise then keeps its stamp, which the next raise of
+ * the vector with its IRR bit clear replaces).
  */
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec)
@@ -81,7 +221,9 @@ void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 	struct hvt_vcpu *t;
 	bool ipi;
 
-	t = raise_slot(apicid, dm, tm, vec, &ipi);
+	t = seen_raise(apicid, vec);
+	if (!t)
+		t = raise_slot(apicid, dm, tm, vec, &ipi);
 	if (!t)
 		return;
 	xchg(&t->raised[vec], 0);

@@ -180,6 +180,8 @@ u8 hvt_irq_probes(void)
 	for (j = 0; j < ARRAY_SIZE(kvm_probes); j++)
 		if (READ_ONCE(kvm_probes[j].tp))
 			on |= kvm_probes[j].irq;
+	if (hvt_irq_every())
+		on |= HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY;
 	return on;
 }
 
@@ -207,6 +209,10 @@ static void kvm_probes_attach(struct tp_module *tm)
 			if (!kvm_probes[j].probe || kvm_probes[j].tp ||
 			    strcmp(tp->name, kvm_probes[j].name) ||
 			    hvt_bench_skip(kvm_probes[j].bench))
+				continue;
+			/* The kprobe has every raise already. */
+			if (kvm_probes[j].irq == HVTRACE_IRQ_PROBE_RAISE &&
+			    hvt_irq_every())
 				continue;
 			err = tracepoint_probe_register(tp, kvm_probes[j].probe,
 							NULL);
@@ -257,9 +263,12 @@ int hvt_probe_vcpu_run_register(void)
 {
 	int err;
 
+	hvt_irq_kprobe_register();
 	err = register_tracepoint_module_notifier(&tp_module_nb);
-	if (err)
+	if (err) {
+		hvt_irq_kprobe_unregister();
 		return err;
+	}
 	err = register_kprobe(&run_kprobe);
 	if (err)
 		pr_info("no kprobe on %s (%d): VMM time runs on to the entry\n",
@@ -274,4 +283,5 @@ void hvt_probe_vcpu_run_unregister(void)
 		unregister_kprobe(&run_kprobe);
 	run_kprobe_on = false;
 	unregister_tracepoint_module_notifier(&tp_module_nb);
+	hvt_irq_kprobe_unregister();
 }

@@ -4,8 +4,17 @@
 # delivery exactly as the guest's handler ran it and as ftrace's
 # kvm_inj_virq (hist per thread and vector, reinjections apart) saw it,
 # raised by another vCPU (ipi), none unmatched or posted (no APICv under
-# emulation; hvctl status says delivery is timed and posting off). Then
-# a SCHED_FIFO hog takes vCPU 1's CPU in 150 ms
+# emulation; hvctl status says delivery is timed and posting off).
+# Then the VMM raises the same interrupts (--ipi-via msi: at each of
+# vCPU 0's OUTs to port 0x3f5, KVM_SIGNAL_MSI from vCPU 0's thread, out
+# of KVM_RUN, so that no vCPU raises them). Where hvtrace probes every
+# raiser (hvctl status's irq_every_source), it counts them exactly as
+# above, raised by a device, with a worst delivery no more than the
+# guest's own worst and the clocks' slack (as with the hog, below); it
+# must on every kernel but the debug one (uname -r *-hvtdebug-*, whose
+# build cannot know KVM's struct offsets), which times none of them and
+# counts every injection ftrace saw, reinjections apart, as unmatched.
+# Then a SCHED_FIFO hog takes vCPU 1's CPU in 150 ms
 # bursts: the IPI sent as one starts waits for it, and hvtrace's worst
 # delivery is at least 120 ms (without the hog, under emulation: up to
 # 52 ms) and no more than the guest's own worst (its TSC at the send to
@@ -34,10 +43,19 @@ injections() {
 		<<<"$hist" | grep . || echo 0
 }
 
-# run NAME GUEST-LINE: check one run's counts, set $worst (hvtrace's
-# worst delivery of the IPIs, ns).
+# The same, of every vector.
+injections_any() {
+	sed -n "s/^{ common_pid: *$1, vector: *[0-9]*, reinjected: *$2 } hitcount: *\([0-9]*\)$/\1/p" \
+		<<<"$hist" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# check_run NAME GUEST-LINE SOURCE TIMED: check one run's counts, its
+# interrupts raised by SOURCE (ipi: vCPU 0; device: the VMM). TIMED yes:
+# hvtrace times every one, in a row of its own, and sets $worst (its
+# worst delivery, ns); no: hvtrace cannot see their raises (no
+# irq_every_source), so it times none and counts each as unmatched.
 check_run() {
-	local r=$2 pid sent handled s tid vcpu irqs
+	local r=$2 source=$3 timed=$4 pid sent handled s tid vcpu irqs
 
 	pid=$(field pid "$r") sent=$(field ipi "$r") handled=$(field ipi_handled "$r")
 	expect_eq "$1: the guest's handler ran once per IPI" "$sent" "$handled"
@@ -51,9 +69,16 @@ check_run() {
 	expect_eq "$1: ftrace: IPIs injected into vCPU 1" "$handled" \
 		"$(injections "$tid" 236 0)"
 	irqs=$(echo "$s" | py "[(i['vector'], i['sources'], i['count']) for i in $vcpu['irqs']]")
-	expect_eq "$1: hvtrace: vCPU 1's deliveries" "[(236, ['ipi'], $handled)]" "$irqs"
 	expect_eq "$1: hvtrace: reinjected as ftrace" "$(injections "$tid" 236 1)" \
 		"$(echo "$s" | py "$vcpu['irq_reinjected']")"
+	if [ "$timed" = no ]; then
+		expect_eq "$1: hvtrace: vCPU 1's deliveries, none timed" "[]" "$irqs"
+		expect_eq "$1: hvtrace: unmatched: ftrace's injections, reinjections apart; none posted" \
+			"$(injections_any "$tid" 0) 0" \
+			"$(echo "$s" | py "'%d %d' % ($vcpu['irq_unmatched'], $vcpu['irq_posted'])")"
+		return
+	fi
+	expect_eq "$1: hvtrace: vCPU 1's deliveries" "[(236, ['$source'], $handled)]" "$irqs"
 	expect_eq "$1: hvtrace: none unmatched or posted" "0 0" \
 		"$(echo "$s" | py "'%d %d' % ($vcpu['irq_unmatched'], $vcpu['irq_posted'])")"
 	worst=$(echo "$s" | py "$vcpu['irqs'][0]['max_ns']")
@@ -64,16 +89,45 @@ st=$("$HVCTL" -j status) || fail "status failed"
 expect_eq "status: delivery timed, the host posts no interrupt (no AVIC under emulation)" \
 	"True True" "$(echo "$st" | py "d['irq_timed'], bool(__import__('re').fullmatch('kvm_amd avic=(N|0)', d['apicv']))" | tr -d '(),')"
 "$HVCTL" status | grep -A1 'interrupts:'
+# The guest's TSC against hvtrace's clock on two CPUs: the TSC scaled
+# (6.12: one clock) or local_clock() (6.1's test VM, its TSC unstable:
+# per-CPU clocks, a tick apart at worst, 4 ms).
+slack=1000000
+[ "$(echo "$st" | py "d['clock']")" = tsc ] || slack=4000000
 
 # 1. Quiet: every IPI counted.
 hv clear
 echo "$HIST" >"$inj/trigger" || fail "cannot set a hist trigger on kvm_inj_virq"
 r=$(guest --vcpus 2 --cpu 0,1 --ipi 300:500) || exit 1
 echo "  $r"
-check_run quiet "$r"
+check_run quiet "$r" ipi yes
 echo "!$HIST" >"$inj/trigger"
 
-# 2. A FIFO hog on vCPU 1's CPU, in 150 ms bursts 300 ms apart, started
+# 2. Quiet, the VMM raising them: an MSI each (KVM_SIGNAL_MSI), from
+# vCPU 0's thread while vCPU 0 is out of KVM_RUN, so that KVM sees no
+# vCPU raise it. Timed as a device's where hvtrace probes every raiser;
+# without (the debug kernel only), every injection is unmatched.
+every=$(echo "$st" | py "d['irq_every_source']")
+[ "$every" = True ] || [ "$HVT_KERNEL_KIND" = debug ] ||
+	fail "hvctl status: irq_every_source is $every on $(uname -r): hvtrace must probe every raiser (KVM's __apic_accept_irq) on all but the debug kernel"
+hv clear
+echo "$HIST" >"$inj/trigger" || fail "cannot set a hist trigger on kvm_inj_virq"
+r=$(guest --vcpus 2 --cpu 0,1 --ipi 300:500 --ipi-via msi) || exit 1
+echo "  $r"
+expect_eq "msi: raised by the VMM; the guest's handler ran once per MSI" \
+	"msi $(field ipi_handled "$r")" "$(field ipi_via "$r") $(field ipi_msi "$r")"
+if [ "$every" = True ]; then
+	check_run msi "$r" device yes
+	gworst=$(field ipi_late_max_ns "$r")
+	[ "$worst" -le $((gworst + slack)) ] ||
+		fail "msi: hvtrace's worst delivery ${worst}ns: want <= the guest's worst ${gworst}ns + ${slack}ns"
+	echo "  msi: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + ${slack} ns"
+else
+	check_run msi "$r" device no
+fi
+echo "!$HIST" >"$inj/trigger"
+
+# 3. A FIFO hog on vCPU 1's CPU, in 150 ms bursts 300 ms apart, started
 # once the guest runs; IPIs every 2 ms meanwhile. hvctl watch captures
 # the deliveries of 100 ms or more.
 hv clear
@@ -109,15 +163,10 @@ rm -f /tmp/irq-hog.go
 r=$(grep '^HVGUEST ' /tmp/irq-guest.out | tail -n 1)
 echo "  $r"
 grep -q '^HVHOG done' /tmp/irq-hog.out || fail "hvhog: $(cat /tmp/irq-hog.out)"
-check_run hog "$r"
+check_run hog "$r" ipi yes
 echo "!$HIST" >"$inj/trigger"
 gworst=$(field ipi_late_max_ns "$r")
 hog_pid=$(field pid "$(grep '^HVHOG pid=' /tmp/irq-hog.out)")
-# The guest's TSC against hvtrace's clock on two CPUs: the TSC scaled
-# (6.12: one clock) or local_clock() (6.1's test VM, its TSC unstable:
-# per-CPU clocks, a tick apart at worst, 4 ms).
-slack=1000000
-[ "$(echo "$st" | py "d['clock']")" = tsc ] || slack=4000000
 [ "$worst" -ge 120000000 ] && [ "$worst" -le $((gworst + slack)) ] ||
 	fail "hvtrace's worst delivery ${worst}ns: want >= 120ms (the hog's bursts are 150ms) and <= the guest's worst ${gworst}ns + ${slack}ns"
 echo "  hog: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + ${slack} ns"

@@ -19,8 +19,8 @@
 
 /* The order of the userspace exits in one iteration (guest.S). */
 static const int program_order[NR_KINDS] = {
-	K_HALT, K_SPIN, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW,
-	K_MMIO_READ, K_LAPIC, K_TOUCH,
+	K_MSI, K_HALT, K_SPIN, K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT,
+	K_SLOW, K_MMIO_READ, K_LAPIC, K_TOUCH,
 };
 
 /* The kinds handled entirely inside KVM: CPUID, LAPIC reads, RAM faults. */
@@ -114,9 +114,10 @@ static void dump_regs(const struct vcpu *v)
 		fprintf(stderr, "  later: mmio_read@0x%x lapic@0x%x touch@0x%x\n",
 			kind_rip(K_MMIO_READ), kind_rip(K_LAPIC), kind_rip(K_TOUCH));
 	if (cfg.ipi_count)
-		fprintf(stderr, "  ipi: icr@0x%x handler@0x%x eoi@0x%x, "
-			"sent %u handled %u extra %u\n", guest_rip(rip_ipi),
-			guest_rip(ipi_handler), guest_rip(rip_ipi_eoi),
+		fprintf(stderr, "  ipi (via %s): icr@0x%x msi@0x%x handler@0x%x "
+			"eoi@0x%x, sent %u handled %u extra %u\n",
+			cfg.ipi_via_msi ? "msi" : "icr", guest_rip(rip_ipi),
+			kind_rip(K_MSI), guest_rip(ipi_handler), guest_rip(rip_ipi_eoi),
 			guest_u32(IPI_SENT_GPA), guest_u32(IPI_HANDLED_GPA),
 			guest_u32(IPI_EXTRA_GPA));
 }
@@ -143,10 +144,17 @@ void reset_sequence(struct vcpu *v)
 	v->left = 0;
 }
 
-/* Exits of kind k per iteration on this vCPU: only vCPU 0 halts. */
+/*
+ * Exits of kind k per iteration on this vCPU: only vCPU 0 halts, and
+ * only vCPU 0 has the VMM send MSIs (--ipi-via msi).
+ */
 uint64_t vcpu_count(const struct vcpu *v, int k)
 {
-	return k == K_HALT ? v->halts : cfg.count[k];
+	if (k == K_HALT)
+		return v->halts;
+	if (k == K_MSI)
+		return v->id == 0 ? cfg.count[K_MSI] : 0;
+	return cfg.count[k];
 }
 
 /* The kind of the next userspace exit the program must produce. */
@@ -236,6 +244,10 @@ int classify_exit(struct vcpu *v)
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, SPIN_PORT, SPIN_DATA);
 		break;
+	case K_MSI:
+		ok = run->exit_reason == KVM_EXIT_IO &&
+		     pio_ok(run, MSI_PORT, MSI_DATA);
+		break;
 	case K_DONE:
 		ok = run->exit_reason == KVM_EXIT_IO &&
 		     pio_ok(run, DONE_PORT, DONE_DATA);
@@ -307,8 +319,9 @@ int check_vcpu(const struct vcpu *v)
 			" times for %" PRIu64 " halts\n", v->id, eoi, h);
 		errors++;
 	}
-	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + c[K_SPIN] + 1) * n +
-			     h + eoi + init, true);
+	errors += check_stat(v, ST_IO, (c[K_PIO] + c[K_SLOW] + c[K_SPIN] +
+				       vcpu_count(v, K_MSI) + 1) * n + h + eoi + init,
+			     true);
 	errors += check_stat(v, ST_MMIO, (c[K_MMIO] + c[K_MMIO_READ]) * n, true);
 	errors += check_stat(v, ST_HALT, c[K_HLT] * n + h, true);
 	errors += check_stat(v, ST_EXITS, all * n + h + eoi + init, false);

@@ -43,6 +43,14 @@
  *     busy-wait USEC (not after the last)
  *   RET: the rest of the iteration       CLI, RET: the rest of it
  *
+ * --ipi-via msi: the VMM, not vCPU 0, raises each one.  In place of the
+ * ICR write vCPU 0 makes an OUT to MSI_PORT (rip_ipi_msi), an IOIO exit
+ * to userspace: the VMM sends the same vector to APIC ID 1 as an MSI
+ * (KVM_SIGNAL_MSI) from vCPU 0's thread, out of KVM_RUN, and resumes
+ * vCPU 0, which waits for the handler as above.  The only other change
+ * is the test of the parameter before the ICR write (9 bytes: rip_ipi
+ * and the --ipi code after it moved by as much, nothing else did).
+ *
  * Only local labels are jumped to and called, so the code has no
  * relocations and runs wherever it is copied.
  */
@@ -58,7 +66,7 @@
 	.globl rip_pio, rip_mmio, rip_cpuid, rip_rdmsr, rip_wrmsr, rip_hlt
 	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi, rip_mark
 	.globl rip_spin, rip_mmio_read, rip_lapic, rip_touch
-	.globl rip_ipi, rip_ipi_eoi
+	.globl rip_ipi, rip_ipi_eoi, rip_ipi_msi
 
 /*
  * The head of a counted loop: ESI = the count at offset 'count' in the
@@ -385,7 +393,10 @@ guest_entry:
 2:	cmp	IPI_READY_GPA, %eax
 	jne	2b
 	xor	%esi, %esi
-	/* ... IPI ESI: its TSC, counted, then the ICR; EBX:ECX the deadline */
+	/*
+	 * ... IPI ESI: its TSC, counted, then the ICR (or MSI_PORT); EBX:ECX
+	 * the deadline
+	 */
 .Lipi_send:
 	rdtsc
 	mov	%eax, IPI_SEND_LOG_GPA(, %esi, 8)
@@ -396,9 +407,12 @@ guest_entry:
 	adc	PARAM(GP_IPI_TIMEOUT_TICKS + 4), %ebx
 	lea	1(%esi), %eax
 	mov	%eax, IPI_SENT_GPA
+	cmpl	$0, PARAM(GP_IPI_VIA_MSI)
+	jne	.Lipi_msi
 	movl	$(IPI_DEST << 24), LAPIC_ICR_HI_GPA
 rip_ipi:
 	movl	$IPI_ICR, LAPIC_ICR_LO_GPA
+.Lipi_wait:
 3:	cmp	IPI_HANDLED_GPA, %esi
 	jb	4f
 	rdtsc
@@ -423,6 +437,17 @@ rip_ipi:
 	jb	5b
 	jmp	.Lipi_send
 6:	ret
+
+/*
+ * --ipi-via msi: the OUT that has the VMM send the IPI as an MSI, then
+ * back to the wait (EDX is free: the TSC's high half went to EBX).
+ */
+.Lipi_msi:
+	mov	$MSI_PORT, %edx
+	mov	$MSI_DATA, %eax
+rip_ipi_msi:
+	out	%al, (%dx)
+	jmp	.Lipi_wait
 
 /*
  * vCPU 1: zero this iteration's counts, then say so (vCPU 0 sends nothing

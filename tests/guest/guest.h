@@ -36,7 +36,8 @@
  *   0x002800  +------------------------------+
  *             |  (unused)                    |
  *   0x100000  |  --ipi: send_tsc[IPI_MAX]    |  vCPU 0: TSC before each
- *             |                              |  ICR write, by index
+ *             |                              |  ICR write (or MSI_PORT
+ *             |                              |  OUT), by index
  *   0x140000  |  --ipi: handler_tsc[IPI_MAX] |  vCPU 1: TSC in the handler
  *   0x180000  |  (unused)                    |
  *             |                 stacks ^     |  vCPU i's ESP starts at
@@ -55,7 +56,7 @@
  *   ready    vCPU 1: the same, once it zeroed sent and handled (after it
  *            did, vCPU 0 sends; it waits for ready == go)
  *   sent     vCPU 0: this iteration's IPIs so far, each counted before
- *            its ICR write
+ *            its ICR write (--ipi-via msi: its OUT to MSI_PORT)
  *   handled  vCPU 1's handler: this iteration's IPIs handled, each after
  *            its handler_tsc[]; a run with handled == sent (no IPI
  *            outstanding: the handler ran twice for one) counts in
@@ -113,6 +114,7 @@
 #define ARM_PORT	0x3f2	/* --halt: "start my timer" */
 #define SPIN_PORT	0x3f3	/* --spin: "my spin starts" */
 #define BAD_READ_PORT	0x3f4	/* --mmio-read, --lapic: a wrong value read */
+#define MSI_PORT	0x3f5	/* --ipi-via msi: "send vCPU 1 the MSI now" */
 
 /* Data the guest writes, so the VMM can check the payload of each exit too. */
 #define PIO_DATA	0x50		/* 'P' */
@@ -120,6 +122,7 @@
 #define DONE_DATA	0x44		/* 'D' */
 #define ARM_DATA	0x41		/* 'A' */
 #define SPIN_DATA	0x47		/* 'G' */
+#define MSI_DATA	0x4d		/* 'M' */
 #define MMIO_DATA	0x4f494d4d	/* "MMIO" */
 #define MMIO_READ_DATA	0x4f494452	/* "RDIO": what the VMM answers */
 #define TOUCH_DATA	0x54		/* 'T' */
@@ -150,6 +153,16 @@
 #define IPI_ICR		(0x4000 | IPI_VECTOR)
 #define IPI_TIMEOUT_SEC	5	/* vCPU 0 gives up on an IPI after this */
 
+/*
+ * --ipi-via msi: at each OUT to MSI_PORT the VMM sends the same interrupt
+ * as an MSI (KVM_SIGNAL_MSI): address = the local APICs' base with the
+ * destination APIC ID in bits 12-19, physical (bit 2 clear), no
+ * redirection hint; data = vector, fixed delivery (bits 8-10 clear),
+ * edge (bit 15 clear).
+ */
+#define IPI_MSI_ADDR	(0xfee00000 | IPI_DEST << 12)
+#define IPI_MSI_DATA	IPI_VECTOR
+
 /* struct guest_params: offsets, for guest.S */
 #define GP_PIO_COUNT	0x00	/* one count per loop, in enum kind order */
 #define GP_MMIO_COUNT	0x04
@@ -171,6 +184,7 @@
 #define GP_IPI_COUNT	0x48	/* --ipi N, 0: none */
 #define GP_IPI_GAP_TICKS 0x50	/* 64 bits: USEC in TSC ticks */
 #define GP_IPI_TIMEOUT_TICKS 0x58	/* 64 bits: IPI_TIMEOUT_SEC in ticks */
+#define GP_IPI_VIA_MSI	0x60	/* --ipi-via msi: non-zero */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -190,6 +204,7 @@ struct guest_params {
 	uint32_t mmio_read_gpa;
 	uint32_t ipi_count;	/* --ipi */
 	uint64_t ipi_gap_ticks, ipi_timeout_ticks;
+	uint32_t ipi_via_msi;	/* --ipi-via msi: OUT to MSI_PORT, no ICR */
 };
 
 /* guest.S's labels: only their place in guest_code_start[] means anything */
@@ -199,7 +214,7 @@ extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
 extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
 extern const char rip_mark[], rip_mmio_read[], rip_lapic[], rip_touch[];
-extern const char rip_ipi[], rip_ipi_eoi[];
+extern const char rip_ipi[], rip_ipi_eoi[], rip_ipi_msi[];
 #endif
 
 #endif /* _HVT_GUEST_H */

@@ -80,6 +80,19 @@
  * 0xec (guest.h), and each vCPU has its own stack.  A task that keeps vCPU
  * 1's thread (tids=, the second; --cpu pins it) off its CPU makes the IPIs
  * late by as much.
+ * --ipi-via msi has the VMM raise them instead of vCPU 0, as a device's
+ * interrupt: where vCPU 0 would write the ICR, it makes an OUT to
+ * MSI_PORT (0x3f5), an IOIO exit to userspace (the 'msi' exits, N per
+ * iteration, the first of each, vCPU 0's only; rip_ipi_msi=).  The VMM
+ * handles it in vCPU 0's thread, between two KVM_RUNs, so that KVM sees
+ * no vCPU of the VM running there: KVM_SIGNAL_MSI on the VM, address
+ * 0xfee01000 (APIC ID 1, physical), data 0xec (the same vector, fixed,
+ * edge), which must return 1 (one local APIC accepted it; 0, blocked, or
+ * an error is fatal); then it resumes vCPU 0, which waits for the handler
+ * as before.  Everything else holds as with the ICR (the default,
+ * ipi_via=icr): the counts, ipi_extra, the log, whose send TSC is now
+ * read before the OUT, so the lateness holds the exit to the VMM too.
+ * The HVGUEST line says ipi_via=msi and counts the MSIs sent, ipi_msi=.
  *
  * --spin MS busy-loops on RDTSC (not intercepted) on every vCPU for MS ms of
  * wall-clock time per iteration, using KVM's guest TSC frequency; time the
@@ -184,7 +197,8 @@
  *   io_exits   - counted by the vendor IO intercept for every IN/OUT, whether
  *                handled in the kernel or not: must equal pio+slow+done
  *                (+ halt arms + io_kernel, the PIC's OUTs, with --halt;
- *                + spin, with --spin).
+ *                + spin, with --spin; + vCPU 0's MSI_PORT OUTs, with
+ *                --ipi-via msi).
  *   mmio_exits - counted when emulation has to hand an MMIO access to
  *                userspace: must equal mmio + mmio_read (not lapic).
  *   halt_exits - counted for every emulated HLT: must equal hlt (or halt);

@@ -8,7 +8,8 @@
  *   program.c  the program in guest memory: code, GDT, IDT, parameters, RIPs
  *   vm.c       the KVM calls: one VM, its vCPUs, KVM's statistics
  *   halt.c     --halt's timer thread
- *   ipi.c      --ipi's logs: checked and measured after each iteration
+ *   ipi.c      --ipi's logs: checked and measured after each iteration;
+ *              --ipi-via msi's MSIs
  *   run.c      the threads that run a VM's vCPUs (one each, or --hop's two)
  *   check.c    exits against the expected sequence, KVM's statistics
  *   rounds.c   VMs one after another (--rounds), their teardown, --shrink
@@ -41,11 +42,14 @@
  * OUT of a --halt, K_SPIN the SPIN_PORT OUT before a --spin; they come
  * last so that the older kinds' output stays put, and so do K_MMIO_READ,
  * K_LAPIC (reads KVM emulates itself) and K_TOUCH (RAM faults KVM
- * handles), which run after K_SLOW.
+ * handles), which run after K_SLOW.  K_MSI, the MSI_PORT OUT of
+ * --ipi-via msi, is vCPU 0's and the first of an iteration (its IPI
+ * phase comes before all the others).
  */
 enum kind {
 	K_PIO, K_MMIO, K_CPUID, K_RDMSR, K_WRMSR, K_HLT, K_SLOW, K_HALT,
-	K_SPIN, K_MMIO_READ, K_LAPIC, K_TOUCH, NR_KINDS, K_DONE = NR_KINDS,
+	K_SPIN, K_MMIO_READ, K_LAPIC, K_TOUCH, K_MSI, NR_KINDS,
+	K_DONE = NR_KINDS,
 };
 
 extern const char *const kind_name[NR_KINDS + 1];
@@ -77,6 +81,7 @@ struct config {
 	uint64_t tsc_step;		/* --tsc-step TICKS */
 	uint64_t ipi_count, ipi_usec;	/* --ipi N[:USEC]; N 0: none */
 	const char *ipi_log;		/* --ipi-log FILE */
+	bool ipi_via_msi;		/* --ipi-via msi: the VMM sends them */
 	bool vmm_work_spin;		/* ... :spin */
 	bool shrink;
 	bool hop;
@@ -175,6 +180,7 @@ void create_vm(void);
 void create_vcpu(struct vcpu *v, int id);
 void destroy_vm(void);
 void irq_line(int level);
+int signal_msi(uint32_t address, uint32_t data);
 void touch_drop(const struct vcpu *v);
 uint64_t stat_read(const struct vcpu *v, int s);
 void stats_read(struct vcpu *v, uint64_t *val);
@@ -188,6 +194,7 @@ void halt_timer_stop(void);
 /* ipi.c: the round's IPIs so far (see report.c for the keys) */
 struct ipi_stats {
 	uint64_t sent, handled, late_max_ns, late_sum_ns;
+	uint64_t msi;			/* --ipi-via msi: MSIs the VMM sent */
 };
 
 extern struct ipi_stats ipi_stats;
@@ -195,6 +202,7 @@ extern struct ipi_stats ipi_stats;
 void ipi_open_log(void);
 void ipi_close_log(void);
 void ipi_start(void);
+void ipi_send_msi(const struct vcpu *v);
 void ipi_collect(const struct vcpu *v);
 
 /* check.c */

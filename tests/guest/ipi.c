@@ -9,6 +9,12 @@
  * difference in ns (the guest TSC frequency) is how late the interrupt
  * was handled; the round's maximum and sum go into the HVGUEST line, each
  * IPI into the --ipi-log file.
+ *
+ * --ipi-via msi: the VMM sends each one itself, an MSI, at vCPU 0's OUT
+ * to MSI_PORT (ipi_send_msi()), in vCPU 0's thread between two KVM_RUNs,
+ * so that no vCPU of the VM is running in that thread: to KVM the raise
+ * comes from a device, not from a vCPU.  vCPU 0 read its send TSC before
+ * the OUT, so the lateness also holds the exit to the VMM and the ioctl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +29,7 @@
 struct ipi_stats ipi_stats;
 static FILE *ipi_log;
 static uint64_t log_iteration;	/* the run's, over all rounds, from 0 */
+static uint32_t iteration_msis;	/* --ipi-via msi: sent in this iteration */
 
 /*
  * --ipi-log: a new file only, so that a run never clobbers another's
@@ -58,6 +65,32 @@ void ipi_close_log(void)
 void ipi_start(void)
 {
 	memset(&ipi_stats, 0, sizeof(ipi_stats));
+	iteration_msis = 0;
+}
+
+/*
+ * --ipi-via msi, at vCPU 0's OUT to MSI_PORT: IPI_VECTOR to APIC ID 1 as
+ * an MSI, which exactly one local APIC must accept (KVM_SIGNAL_MSI's
+ * return: 1).  The guest counted it in sent before the OUT.
+ */
+void ipi_send_msi(const struct vcpu *v)
+{
+	uint32_t sent = guest_u32(IPI_SENT_GPA);
+	int r = signal_msi(IPI_MSI_ADDR, IPI_MSI_DATA);
+
+	if (r < 0)
+		vcpu_fail(v, "--ipi-via msi: iteration %" PRIu64 ": IPI %u "
+			  "(from 0): KVM_SIGNAL_MSI (address 0x%x, data 0x%x): %s",
+			  v->iters, sent - 1, IPI_MSI_ADDR, IPI_MSI_DATA,
+			  strerror(errno));
+	if (r != 1)
+		vcpu_fail(v, "--ipi-via msi: iteration %" PRIu64 ": IPI %u "
+			  "(from 0): KVM_SIGNAL_MSI (address 0x%x, data 0x%x) "
+			  "returned %d: %s", v->iters, sent - 1, IPI_MSI_ADDR,
+			  IPI_MSI_DATA, r, r ? "more than one local APIC took it" :
+			  "the guest blocked it (vCPU 1's APIC not enabled?)");
+	iteration_msis++;
+	ipi_stats.msi++;
 }
 
 /* Guest TSC ticks in ns; never overflows, whatever the ticks. */
@@ -81,6 +114,11 @@ void ipi_collect(const struct vcpu *v)
 		vcpu_fail(v, "--ipi: iteration %" PRIu64 ": vCPU 1 handled %u "
 			  "IPIs, vCPU 0 sent %u, want %" PRIu64 " each",
 			  v->iters - 1, handled, sent, cfg.ipi_count);
+	if (iteration_msis != (cfg.ipi_via_msi ? sent : 0))
+		vcpu_fail(v, "--ipi: iteration %" PRIu64 ": the VMM sent %u "
+			  "MSIs for %u IPIs (via %s)", v->iters - 1,
+			  iteration_msis, sent, cfg.ipi_via_msi ? "msi" : "icr");
+	iteration_msis = 0;
 	for (uint32_t i = 0; i < sent; i++) {
 		send_tsc = guest_u64(IPI_SEND_LOG_GPA + 8 * i);
 		handler_tsc = guest_u64(IPI_HANDLER_LOG_GPA + 8 * i);

@@ -41,7 +41,8 @@ const char usage_line[] =
 	"[--pio N[:PORT]] [--mmio N[:GPA]] [--cpuid N[:LEAF]] [--rdmsr N[:MSR]] "
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] "
 	"[--mmio-read N[:GPA]] [--lapic N] [--touch N] [--halt N:USEC] "
-	"[--spin MS] [--ipi N[:USEC]] [--ipi-log FILE] [--hold] [--rounds N] "
+	"[--spin MS] [--ipi N[:USEC]] [--ipi-via icr|msi] [--ipi-log FILE] "
+	"[--hold] [--rounds N] "
 	"[--spare-vcpus K] [--shrink] [--hop] "
 	"[--vmm-work USEC[:spin]] [--tsc-step TICKS] [--name NAME] [--uuid UUID]\n";
 
@@ -88,6 +89,12 @@ static void __noreturn usage(void)
 	       "                         and measures after each iteration (ipi_*=); no\n"
 	       "                         exits to userspace.  Needs 2 vCPUs (the default\n"
 	       "                         with it); KVM's in-kernel irqchip, so no --hlt\n"
+	       "  --ipi-via icr|msi      --ipi: who raises them: vCPU 0 through its ICR\n"
+	       "                         (icr, the default), or the VMM (msi): vCPU 0\n"
+	       "                         makes an 'out' to port 0x%x instead, at which\n"
+	       "                         the VMM, in vCPU 0's thread out of KVM_RUN,\n"
+	       "                         sends the vector to APIC ID 1 as an MSI\n"
+	       "                         (KVM_SIGNAL_MSI); ipi_msi= counts them\n"
 	       "  --ipi-log FILE         --ipi: one line per IPI to FILE, a new file:\n"
 	       "                         ITERATION INDEX SEND_TSC HANDLER_TSC LATE_NS\n"
 	       "                         (the run's iteration and the IPI in it from 0,\n"
@@ -129,7 +136,8 @@ static void __noreturn usage(void)
 	       "test VM, 4 no KVM.\n",
 	       DEFAULT_MSR, MMIO_READ_DATA, LAPIC_VERSION_GPA, TOUCH_MAX, TOUCH_GPA,
 	       DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ, MIN_HALT_USEC, SPIN_PORT,
-	       IPI_MAX, IPI_VECTOR, DEFAULT_IPI_USEC, MAX_VCPUS, MAX_SPARES);
+	       IPI_MAX, IPI_VECTOR, DEFAULT_IPI_USEC, MSI_PORT, MAX_VCPUS,
+	       MAX_SPARES);
 	exit(0);
 }
 
@@ -144,6 +152,7 @@ struct field {
 
 #define NO_MSR		UINT64_MAX
 static uint64_t msr_arg[2] = { NO_MSR, NO_MSR };	/* --rdmsr, --wrmsr */
+static const char *ipi_via_arg;				/* --ipi-via */
 
 #define F_COUNT(k)	{ "count", 0, UINT32_MAX, &cfg.count[k] }
 #define F_PORT(p)	{ "port", 0, 0xffff, p }
@@ -234,6 +243,15 @@ static void parse_vmm_work(const char *s)
 		usage_error("--vmm-work: '%s' is neither ':spin' nor ':sleep'", s);
 }
 
+/* "icr" or "msi" */
+static void parse_ipi_via(const char *s)
+{
+	if (strcmp(s, "icr") && strcmp(s, "msi"))
+		usage_error("--ipi-via: '%s' is neither 'icr' nor 'msi'", s);
+	ipi_via_arg = s;
+	cfg.ipi_via_msi = !strcmp(s, "msi");
+}
+
 /* I/O ports the in-kernel irqchip handles: both 8259s and their ELCRs. */
 static bool kernel_port(uint64_t port)
 {
@@ -297,6 +315,9 @@ static void check_ipi_config(void)
 	if (!cfg.ipi_count) {
 		if (cfg.ipi_log)
 			usage_error("--ipi-log logs --ipi's IPIs: no --ipi");
+		if (ipi_via_arg)
+			usage_error("--ipi-via says who raises --ipi's IPIs: "
+				    "no --ipi");
 		return;
 	}
 	if (cfg.vcpus && cfg.vcpus != 2)
@@ -305,6 +326,13 @@ static void check_ipi_config(void)
 	cfg.vcpus = 2;
 	if (cfg.hold && cfg.ipi_log)
 		usage_error("--hold runs nothing: it takes no --ipi-log");
+}
+
+/* The program's own ports, whatever the options (not --halt's ARM_PORT). */
+static bool reserved_port(uint64_t port)
+{
+	return port == DONE_PORT || port == FAULT_PORT || port == SPIN_PORT ||
+	       port == BAD_READ_PORT || port == MSI_PORT;
 }
 
 /* Rejects combinations that would make exits ambiguous or impossible. */
@@ -326,11 +354,9 @@ static void check_config(void)
 	if (cfg.hold && (cfg.rounds || cfg.spares || cfg.hop || cfg.vmm_work_usec))
 		usage_error("--hold runs nothing: it takes no --rounds, "
 			    "--spare-vcpus, --hop or --vmm-work");
-	if (cfg.pio_port == DONE_PORT || cfg.pio_port == FAULT_PORT ||
-	    cfg.pio_port == SPIN_PORT || cfg.pio_port == BAD_READ_PORT)
+	if (reserved_port(cfg.pio_port))
 		usage_error("--pio: port 0x%" PRIx64 " is reserved", cfg.pio_port);
-	if (cfg.slow_port == DONE_PORT || cfg.slow_port == FAULT_PORT ||
-	    cfg.slow_port == SPIN_PORT || cfg.slow_port == BAD_READ_PORT)
+	if (reserved_port(cfg.slow_port))
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
@@ -354,7 +380,7 @@ static void check_config(void)
 
 void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 12] = {
+	static struct option opts[NR_FIELD_OPTS + 13] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
@@ -363,6 +389,7 @@ void parse_args(int argc, char **argv)
 		{ "hop",	no_argument,	   NULL, 'P' },
 		{ "vmm-work",	required_argument, NULL, 'W' },
 		{ "ipi-log",	required_argument, NULL, 'L' },
+		{ "ipi-via",	required_argument, NULL, 'V' },
 		{ "name",	required_argument, NULL, 'N' },
 		{ "uuid",	required_argument, NULL, 'U' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -403,6 +430,9 @@ void parse_args(int argc, char **argv)
 		case 'L':
 			cfg.ipi_log = optarg;
 			break;
+		case 'V':
+			parse_ipi_via(optarg);
+			break;
 		case 'N':
 		case 'U':
 			break;	/* for hvctl, in /proc/PID/cmdline */
@@ -416,4 +446,6 @@ void parse_args(int argc, char **argv)
 	check_config();
 	/* one SPIN_PORT OUT per iteration, before the spin */
 	cfg.count[K_SPIN] = cfg.spin_ms ? 1 : 0;
+	/* --ipi-via msi: vCPU 0's MSI_PORT OUT per IPI (check.c's vcpu_count()) */
+	cfg.count[K_MSI] = cfg.ipi_via_msi ? cfg.ipi_count : 0;
 }

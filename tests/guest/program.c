@@ -12,19 +12,20 @@
 
 const char *const kind_name[NR_KINDS + 1] = {
 	"pio", "mmio", "cpuid", "rdmsr", "wrmsr", "hlt", "slow", "halt", "spin",
-	"mmio_read", "lapic", "touch", "done",
+	"mmio_read", "lapic", "touch", "msi", "done",
 };
 
 /*
  * The exiting instruction of each kind; halt's is the ARM_PORT OUT, spin's
- * the SPIN_PORT OUT, lapic's and touch's the access whose exit KVM handles.
+ * the SPIN_PORT OUT, lapic's and touch's the access whose exit KVM handles,
+ * msi's the MSI_PORT OUT.
  */
 static const char *const kind_label[NR_KINDS + 1] = {
 	[K_PIO] = rip_pio, [K_MMIO] = rip_mmio, [K_CPUID] = rip_cpuid,
 	[K_RDMSR] = rip_rdmsr, [K_WRMSR] = rip_wrmsr, [K_HLT] = rip_hlt,
 	[K_SLOW] = rip_slow, [K_HALT] = rip_halt_arm, [K_SPIN] = rip_spin,
 	[K_MMIO_READ] = rip_mmio_read, [K_LAPIC] = rip_lapic,
-	[K_TOUCH] = rip_touch, [K_DONE] = rip_done,
+	[K_TOUCH] = rip_touch, [K_MSI] = rip_ipi_msi, [K_DONE] = rip_done,
 };
 
 /* guest.S reads the counts at GP_PIO_COUNT + 4 * kind. */
@@ -49,13 +50,15 @@ _Static_assert(offsetof(struct guest_params, later_count[K_LAPIC - K_MMIO_READ])
 	       GP_LAPIC_COUNT, "");
 _Static_assert(offsetof(struct guest_params, later_count[K_TOUCH - K_MMIO_READ]) ==
 	       GP_TOUCH_COUNT, "");
-_Static_assert(K_TOUCH + 1 == NR_KINDS, "later_count[] holds every later kind");
+_Static_assert(K_TOUCH + 1 == K_MSI && K_MSI + 1 == NR_KINDS,
+	       "later_count[] holds every later kind but msi (--ipi's count)");
 _Static_assert(offsetof(struct guest_params, mmio_read_gpa) == GP_MMIO_READ_GPA, "");
 _Static_assert(offsetof(struct guest_params, ipi_count) == GP_IPI_COUNT, "");
 _Static_assert(offsetof(struct guest_params, ipi_gap_ticks) ==
 	       GP_IPI_GAP_TICKS, "");
 _Static_assert(offsetof(struct guest_params, ipi_timeout_ticks) ==
 	       GP_IPI_TIMEOUT_TICKS, "");
+_Static_assert(offsetof(struct guest_params, ipi_via_msi) == GP_IPI_VIA_MSI, "");
 _Static_assert(PARAMS_GPA + sizeof(struct guest_params) <= EOI_COUNT_GPA,
 	       "the parameters end before the --halt handler's count");
 _Static_assert(IDT_GPA + (HALT_VECTOR + 1) * 8 <= CODE_GPA &&
@@ -146,6 +149,7 @@ void load_program(void)
 	p->msr = cfg.msr;
 	p->cpuid_leaf = cfg.cpuid_leaf;
 	p->ipi_count = cfg.ipi_count;
+	p->ipi_via_msi = cfg.ipi_via_msi;
 	*(uint32_t *)(guest_mem + MARK_NEXT_GPA) = 1;
 }
 

@@ -46,6 +46,13 @@
  *                    tsc_khz, the maximum and the sum; the RIPs of the
  *                    ICR and EOI writes (APIC accesses KVM emulates).
  *                    vCPU 1's thread, which takes them: the second of tids
+ *   ipi_via=icr|msi, ipi_msi   (--ipi) who raised them: vCPU 0 (its ICR
+ *                    write) or the VMM (--ipi-via msi, KVM_SIGNAL_MSI at
+ *                    vCPU 0's OUT to MSI_PORT), and the MSIs it sent (1
+ *                    per IPI; 0 with icr)
+ *   ipi_msi_port, ipi_msi_addr, ipi_msi_data, rip_ipi_msi   (--ipi-via
+ *                    msi) that OUT's port and RIP, the MSI's address and
+ *                    data
  *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
@@ -135,6 +142,7 @@ void result_add(struct result *sum, const struct result *r)
 	sum->ipi.sent += r->ipi.sent;
 	sum->ipi.handled += r->ipi.handled;
 	sum->ipi.late_sum_ns += r->ipi.late_sum_ns;
+	sum->ipi.msi += r->ipi.msi;
 	if (r->ipi.late_max_ns > sum->ipi.late_max_ns)
 		sum->ipi.late_max_ns = r->ipi.late_max_ns;
 	sum->ipi_extra += r->ipi_extra;
@@ -274,6 +282,12 @@ static void report_ipi(const struct result *r)
 	       r->ipi.sent, cfg.ipi_usec, IPI_VECTOR, r->ipi.handled,
 	       r->ipi_extra, r->ipi.late_max_ns, r->ipi.late_sum_ns, tsc_khz,
 	       guest_rip(rip_ipi), guest_rip(rip_ipi_eoi));
+	printf(" ipi_via=%s ipi_msi=%" PRIu64, cfg.ipi_via_msi ? "msi" : "icr",
+	       r->ipi.msi);
+	if (cfg.ipi_via_msi)
+		printf(" ipi_msi_port=0x%x ipi_msi_addr=0x%x ipi_msi_data=0x%x"
+		       " rip_ipi_msi=0x%x", MSI_PORT, IPI_MSI_ADDR, IPI_MSI_DATA,
+		       kind_rip(K_MSI));
 }
 
 /* One round's line (round >= 0) or the final one (round < 0). */

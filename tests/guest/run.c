@@ -180,6 +180,9 @@ static void handle_exit(struct vcpu *v, int kind)
 	case K_SPIN:
 		spin_started(v);
 		break;
+	case K_MSI:
+		ipi_send_msi(v);
+		break;
 	case K_MMIO_READ:
 		memcpy(v->run->mmio.data, &(uint32_t){ MMIO_READ_DATA }, 4);
 		break;

@@ -70,6 +70,8 @@ void open_kvm(void)
 		check_cap(KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
 	if (cfg.spin_ms || cfg.ipi_count)
 		check_cap(KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ");
+	if (cfg.ipi_via_msi)
+		check_cap(KVM_CAP_SIGNAL_MSI, "KVM_CAP_SIGNAL_MSI");
 	if (ioctl(kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_MAX_VCPUS) < (int)cfg.vcpus)
 		die(EXIT_SKIP, "KVM supports fewer than %" PRIu64 " vCPUs", cfg.vcpus);
 	run_size = ioctl(kvm_fd, KVM_GET_VCPU_MMAP_SIZE, 0);
@@ -383,6 +385,19 @@ void destroy_vm(void)
 	vm_fd = -1;
 	guest_mem = NULL;
 	touch_mem = NULL;
+}
+
+/*
+ * --ipi-via msi: an MSI to the in-kernel local APICs, as a device would
+ * write it.  KVM_SIGNAL_MSI returns the number of local APICs that
+ * accepted it, 0 if the guest blocked it (e.g. a software-disabled
+ * APIC), or -1 with errno (EPERM: no APIC has the destination ID).
+ */
+int signal_msi(uint32_t address, uint32_t data)
+{
+	struct kvm_msi msi = { .address_lo = address, .data = data };
+
+	return ioctl(vm_fd, KVM_SIGNAL_MSI, &msi);
 }
 
 /* --halt: an edge on HALT_IRQ is irq_line(1) then irq_line(0). */

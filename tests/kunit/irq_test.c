@@ -111,10 +111,10 @@ static void irq_inject_test(struct kunit *test)
 	u64 *raised = irq_raised(test);
 
 	KUNIT_EXPECT_TRUE(test, hvt_irq_raise(raised, 0xec,
-					      hvt_irq_stamp(1000, true)));
+					      hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_IPI)));
 	/* Raised again while pending: merged, the first raise stays. */
 	KUNIT_EXPECT_FALSE(test, hvt_irq_raise(raised, 0xec,
-					       hvt_irq_stamp(3000, false)));
+					       hvt_irq_stamp(3000, HVTRACE_VCPU_IRQ_LOCAL)));
 	hvt_irq_inject(&irqs, &f, raised, 0xec, false, 5000);
 	KUNIT_EXPECT_EQ(test, raised[0xec], 0ULL);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
@@ -123,6 +123,33 @@ static void irq_inject_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_IPI);
 	KUNIT_EXPECT_EQ(test, irqs.unmatched, 0ULL);
+}
+
+/*
+ * Every raiser seen (the kprobe on __apic_accept_irq): a raise with its
+ * IRR bit clear starts a new pending interval, even over a stamp left by
+ * a raise KVM dropped (APIC disabled); a device's raise is DEVICE.
+ */
+static void irq_raise_new_test(struct kunit *test)
+{
+	struct hvt_irq_inflight f = {};
+	struct hvt_vcpu_irqs irqs = {};
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	u64 *raised = irq_raised(test);
+
+	/* Left over: KVM dropped it, no injection ever took it. */
+	raised[0x51] = hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL);
+	hvt_irq_raise_new(raised, 0x51,
+			  hvt_irq_stamp(7000, HVTRACE_VCPU_IRQ_DEVICE));
+	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_ts(raised[0x51]), 7000ULL);
+	hvt_irq_inject(&irqs, &f, raised, 0x51, false, 7500);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 500ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_DEVICE);
+	/* A stamp is never 0, even at time 0. */
+	KUNIT_EXPECT_NE(test, hvt_irq_stamp(0, HVTRACE_VCPU_IRQ_LOCAL), 0ULL);
+	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_source(hvt_irq_stamp(U64_MAX >> 4,
+				HVTRACE_VCPU_IRQ_DEVICE)), HVTRACE_VCPU_IRQ_DEVICE);
 }
 
 /*
@@ -137,7 +164,7 @@ static void irq_reinject_test(struct kunit *test)
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
-	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, false));
+	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
 	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 2000);
 	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 9000);
 	hvt_irq_inject(&irqs, &f, raised, 0x31, true, 12000);
@@ -162,12 +189,12 @@ static void irq_unmatched_test(struct kunit *test)
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
-	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, false));
+	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
 	hvt_irq_inject(&irqs, &f, raised, 0x40, false,
 		       1000 + HVT_IRQ_STALE_NS);
 	KUNIT_EXPECT_EQ(test, raised[0x40], 0ULL);
 	hvt_irq_inject(&irqs, &f, raised, 0x41, false, 5000);
-	raised[8] = hvt_irq_stamp(1000, false);
+	raised[8] = hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL);
 	hvt_irq_inject(&irqs, &f, raised, 8, false, 5000);
 	KUNIT_EXPECT_EQ(test, irqs.unmatched, 3ULL);
 	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(&irqs, rows), 0U);
@@ -178,6 +205,7 @@ static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_other_row_test),
 	KUNIT_CASE(irq_since_clear_test),
 	KUNIT_CASE(irq_inject_test),
+	KUNIT_CASE(irq_raise_new_test),
 	KUNIT_CASE(irq_reinject_test),
 	KUNIT_CASE(irq_unmatched_test),
 	{}

@@ -3,8 +3,9 @@
  * hvctl stat --vcpus: the interrupts delivered to each vCPU, from a
  * canned GET_STATS dump. The client library's rows (sorted by vector,
  * the other row last, empty rows dropped), a malformed array refused and
- * a newer module's flags taken, and the text (one table for all vCPUs,
- * one line of what was not timed) and JSON shown (stat_irq.h).
+ * a newer module's flags taken, the sources (local, ipi, device) named,
+ * and the text (one table for all vCPUs, one line of what was not timed)
+ * and JSON shown (stat_irq.h).
  */
 #include "fake_nl.h"
 #include "util.h"
@@ -104,14 +105,15 @@ static void test_parse(void)
 	CHECK_INT(s.vcpus[0].nr_irqs, 3);
 	r = s.vcpus[0].irqs;
 	CHECK_INT(r[0].vector, 0xec);
-	CHECK(r[0].local && !r[0].ipi && !r[0].other);
+	CHECK(r[0].local && !r[0].ipi && !r[0].device && !r[0].other);
+	CHECK(!r[0].unknown);
 	CHECK_U64(r[0].count, 12);
 	CHECK_U64(r[0].total_ns, 24000);
 	CHECK_U64(r[0].max_ns, 5000);
 	CHECK_INT(r[1].vector, 0xfb);
-	CHECK(!r[1].local && r[1].ipi && !r[1].other);
+	CHECK(!r[1].local && r[1].ipi && !r[1].device && !r[1].other);
 	CHECK_INT(r[2].vector, 0);
-	CHECK(r[2].local && r[2].ipi && r[2].other);
+	CHECK(r[2].local && r[2].ipi && !r[2].device && r[2].other);
 	CHECK_U64(r[2].count, 4);
 	CHECK_U64(s.vcpus[0].irq_unmatched, 7);
 	CHECK_U64(s.vcpus[0].irq_reinjected, 0);
@@ -152,9 +154,9 @@ static void test_bad_length(void)
  * "unknown" when it knows none; JSON lists the known ones only.
  */
 static const struct hvtrace_vcpu_irq newer[] = {
-	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x8,
+	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x10,
 	  .count = 1, .total_ns = 3000, .max_ns = 3000 },
-	{ .vector = 0x23, .flags = 0x10 | 0x80,
+	{ .vector = 0x23, .flags = 0x20 | 0x80,
 	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
 };
 
@@ -175,9 +177,11 @@ static void test_unknown_flags(void)
 	CHECK_INT(s.nr_vcpus, 1);
 	CHECK_INT(s.vcpus[0].nr_irqs, 2);
 	r = s.vcpus[0].irqs;
-	CHECK(r[0].local && !r[0].ipi && !r[0].other && r[0].unknown);
+	CHECK(r[0].local && !r[0].ipi && !r[0].device && !r[0].other &&
+	      r[0].unknown);
 	CHECK_INT(r[1].vector, 0x23);
-	CHECK(!r[1].local && !r[1].ipi && !r[1].other && r[1].unknown);
+	CHECK(!r[1].local && !r[1].ipi && !r[1].device && !r[1].other &&
+	      r[1].unknown);
 	hvc_stats_free(&s);
 
 	put_newer();
@@ -199,6 +203,116 @@ static void test_unknown_flags(void)
 		  "{\"vector\":35,\"sources\":[],\"count\":2,"
 		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000}],"
 		  "\"irq_unmatched\":0,");
+	free(out);
+}
+
+/*
+ * Raised by no vCPU of the VM (a module that probes every raiser): the
+ * source "device", after local and ipi, joined with '+'. VM 1 vCPU 0:
+ * an irqfd's vector, the LAPIC timer's also raised by the VMM, an IPI's
+ * also raised by an irqfd, and the other row raised by all three. VM 1
+ * vCPU 1: the VMM's, with a newer module's flag.
+ */
+static const struct hvtrace_vcpu_irq dev0[] = {
+	{ .flags = HVTRACE_VCPU_IRQ_OTHER | HVTRACE_VCPU_IRQ_LOCAL |
+		   HVTRACE_VCPU_IRQ_IPI | HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 4, .total_ns = 4000, .max_ns = 2000 },
+	{ .vector = 0xfb, .flags = HVTRACE_VCPU_IRQ_IPI |
+				   HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 3, .total_ns = 30000, .max_ns = 20000 },
+	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 30, .total_ns = 240000, .max_ns = 40000 },
+	{ .vector = 0xec, .flags = HVTRACE_VCPU_IRQ_LOCAL |
+				   HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 12, .total_ns = 24000, .max_ns = 5000 },
+};
+
+static const struct hvtrace_vcpu_irq dev1[] = {
+	{ .vector = 0x23, .flags = HVTRACE_VCPU_IRQ_DEVICE | 0x10,
+	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
+};
+
+static void test_device(void)
+{
+	struct hvc_stats s = { 0 };
+	const struct hvc_vcpu_irq *r;
+	char *out;
+
+	put_start();
+	put_vcpu(1, 0, dev0, ARRAY_SIZE(dev0), 0, 0, 0, 0, false);
+	put_vcpu(1, 1, dev1, ARRAY_SIZE(dev1), 0, 0, 0, 0, false);
+	get_stats(&s);
+	CHECK_INT(s.vcpus[0].nr_irqs, 4);
+	r = s.vcpus[0].irqs;
+	CHECK_INT(r[0].vector, 0x22);
+	CHECK(!r[0].local && !r[0].ipi && r[0].device && !r[0].unknown);
+	CHECK(r[1].local && !r[1].ipi && r[1].device);
+	CHECK(!r[2].local && r[2].ipi && r[2].device);
+	CHECK(r[3].local && r[3].ipi && r[3].device && r[3].other);
+	CHECK_INT(s.vcpus[1].nr_irqs, 1);
+	r = s.vcpus[1].irqs;
+	CHECK(!r[0].local && !r[0].ipi && r[0].device && r[0].unknown);
+	hvc_stats_free(&s);
+
+	/* The column widens for the whole table: "local+ipi+device". */
+	put_start();
+	put_vcpu(1, 0, dev0, ARRAY_SIZE(dev0), 0, 0, 0, 0, false);
+	put_vcpu(1, 1, dev1, ARRAY_SIZE(dev1), 0, 0, 0, 0, false);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "            count       avg       max\n"
+		  "vm 1 vcpu 0              34 (0x22)  device             "
+		  "        30     8.0us    40.0us\n"
+		  "vm 1 vcpu 0              236 (0xec) local+device       "
+		  "        12     2.0us     5.0us\n"
+		  "vm 1 vcpu 0              251 (0xfb) ipi+device         "
+		  "         3    10.0us    20.0us\n"
+		  "vm 1 vcpu 0              other      local+ipi+device   "
+		  "         4     1.0us     2.0us\n"
+		  "vm 1 vcpu 1              35 (0x23)  device             "
+		  "         2     4.0us     6.0us\n"
+		  "\ntop preemptors");
+	free(out);
+
+	put_start();
+	put_vcpu(1, 0, dev0, ARRAY_SIZE(dev0), 0, 0, 0, 0, false);
+	put_vcpu(1, 1, dev1, ARRAY_SIZE(dev1), 0, 0, 0, 0, false);
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"irqs\":["
+		  "{\"vector\":34,\"sources\":[\"device\"],\"count\":30,"
+		  "\"total_ns\":240000,\"avg_ns\":8000,\"max_ns\":40000},"
+		  "{\"vector\":236,\"sources\":[\"local\",\"device\"],"
+		  "\"count\":12,\"total_ns\":24000,\"avg_ns\":2000,"
+		  "\"max_ns\":5000},"
+		  "{\"vector\":251,\"sources\":[\"ipi\",\"device\"],"
+		  "\"count\":3,\"total_ns\":30000,\"avg_ns\":10000,"
+		  "\"max_ns\":20000},"
+		  "{\"vector\":null,"
+		  "\"sources\":[\"local\",\"ipi\",\"device\"],"
+		  "\"count\":4,\"total_ns\":4000,\"avg_ns\":1000,"
+		  "\"max_ns\":2000}],\"irq_unmatched\":0,");
+	CHECK_HAS(out, "\"irqs\":[{\"vector\":35,"
+		  "\"sources\":[\"device\"],\"count\":2,"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000}],"
+		  "\"irq_unmatched\":0,");
+	free(out);
+
+	/* Sources as narrow as "local+ipi" keep its width. */
+	put_start();
+	put_vcpu(1, 0, dev1, ARRAY_SIZE(dev1), 0, 0, 0, 0, false);
+	put_vcpu(1, 1, rows0, ARRAY_SIZE(rows0), 0, 0, 0, 0, false);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "     count       avg       max\n"
+		  "vm 1 vcpu 0              35 (0x23)  device               2"
+		  "     4.0us     6.0us\n"
+		  "vm 1 vcpu 1              236 (0xec) local               12"
+		  "     2.0us     5.0us\n"
+		  "vm 1 vcpu 1              251 (0xfb) ipi                  3"
+		  "    10.0us    20.0us\n"
+		  "vm 1 vcpu 1              other      local+ipi            4"
+		  "     1.0us     2.0us\n"
+		  "\ntop preemptors");
 	free(out);
 }
 
@@ -322,6 +436,7 @@ int main(void)
 	test_parse();
 	test_bad_length();
 	test_unknown_flags();
+	test_device();
 	test_text();
 	test_text_gone();
 	test_text_all_timed();

@@ -95,7 +95,7 @@ static void test_json(void)
 		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
 		  "\"vcpus_reclaimed\":7,\"vms_live\":2,\"vcpus_refused\":0,"
 		  "\"reclaim\":true,\"irq_timed\":true,"
-		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
+		  "\"irq_every_source\":false,\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
 		  "\"mem_bytes\":12582912,"
 		  "\"mem_cpu_bytes\":2670592,\"mem_vcpu_bytes\":1536,");
 	CHECK_HAS(out, "\"accounting\":{\"cpus\":[{\"cpu\":0,\"seen\":104,"
@@ -137,8 +137,9 @@ static void test_text(void)
 		  "7 reclaimed\n"
 		  "  vms:           2 live\n"
 		  "  reclaim:       yes (vCPU and VM destruction is followed)\n"
-		  "  interrupts:    delivery timed (raise to injection, raised "
-		  "by a vCPU of the VM)\n"
+		  "  interrupts:    delivery timed (raise to injection)\n"
+		  "                 raises by vCPUs only (VMM, irqfd, PIT and "
+		  "IOAPIC interrupts count as unmatched)\n"
 		  "                 posting off (kvm_amd avic=0): every "
 		  "interrupt is injected\n"
 		  "  memory:        12.0 MiB held (per traced CPU 2.5 MiB, per "
@@ -246,8 +247,10 @@ static void fake_sysfs(const char *module, const char *param,
 }
 
 /*
- * Interrupt delivery: timed, or not (a tracepoint missing), or a module
- * that does not say; posting on is said loudly, no vendor module nothing.
+ * Interrupt delivery: timed, or not (a probe missing), or a module that
+ * does not say; every raiser's or vCPUs' only (true, false, null in
+ * JSON; in text where timed only); posting on is said loudly, no vendor
+ * module nothing.
  */
 static void test_interrupts(void)
 {
@@ -256,11 +259,40 @@ static void test_interrupts(void)
 	fake_sysfs("kvm_intel", "enable_apicv", "Y");
 	put_status(0, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection, "
-		  "raised by a vCPU of the VM)\n"
+	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
+		  "                 raises by vCPUs only (VMM, irqfd, PIT and "
+		  "IOAPIC interrupts count as unmatched)\n"
 		  "                 posting on (kvm_intel enable_apicv=Y): "
 		  "interrupts posted to vCPUs are NOT injected: counted "
 		  "(posted), NOT timed\n  memory:");
+	CHECK_HASNT(out, "every raiser");
+	free(out);
+	/* The raise probed by the kprobe: every raiser's. */
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
+			  HVTRACE_IRQ_PROBE_POSTED | HVTRACE_IRQ_PROBE_EVERY;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
+		  "                 every raiser (kprobe __apic_accept_irq)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	CHECK_HASNT(out, "vCPUs only");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":true,"
+		  "\"irq_posted_counted\":true,"
+		  "\"apicv\":\"kvm_intel enable_apicv=Y\",");
+	free(out);
+	/* Not timed (no injection probe): whose raises, in JSON only. */
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery NOT timed (KVM's "
+		  "kvm_apic_accept_irq or kvm_inj_virq not probed)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":true,"
+		  "\"irq_posted_counted\":false,");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", "1");
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_POSTED;
@@ -271,8 +303,8 @@ static void test_interrupts(void)
 		  "                 posting on (kvm_amd avic=1): ");
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "\"irq_timed\":false,\"irq_posted_counted\":true,"
-		  "\"apicv\":\"kvm_amd avic=1\",");
+	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":false,"
+		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=1\",");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", NULL);
 	fake_irq_probes = -1;
@@ -282,7 +314,8 @@ static void test_interrupts(void)
 		  "say)\n  memory:");
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
-	CHECK_HAS(out, "\"irq_timed\":null,\"apicv\":null,");
+	CHECK_HAS(out, "\"irq_timed\":null,\"irq_every_source\":null,"
+		  "\"apicv\":null,");
 	free(out);
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
 			  HVTRACE_IRQ_PROBE_POSTED;

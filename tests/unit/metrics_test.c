@@ -432,7 +432,8 @@ static void test_empty(void)
 /*
  * A why is said, 0 included, only where its probe is attached: posted
  * needs kvm_apicv_accept_irq's; a module that does not say, none. The
- * maximum (restarted at each clear) is no metric.
+ * maximum (restarted at each clear) is no metric. Whose raises are timed
+ * (hvctl status) is said in HELP, not in a label.
  */
 static void test_irq_probes(void)
 {
@@ -448,6 +449,15 @@ static void test_irq_probes(void)
 		  "vcpu=\"0\",why=\"reinjected\"} 0\n");
 	CHECK_HASNT(text, "why=\"posted\"");
 	CHECK_HASNT(text, "0.987654321");
+	CHECK_HAS(text, "\n# HELP hvtrace_irq_deliveries_total Interrupts "
+		  "delivered to a vCPU (injected at a VM entry) from a timed "
+		  "raise (by anyone where the module probes KVM's "
+		  "__apic_accept_irq, else by a vCPU of its VM), per vector ");
+	CHECK_HAS(text, "\n# HELP hvtrace_irq_not_timed_total A vCPU's "
+		  "interrupts not timed, by why: unmatched (injected without "
+		  "a timed raise: where only vCPUs' raises are timed, the "
+		  "VMM's ioctls, irqfds, the in-kernel PIT and IOAPIC), ");
+	CHECK_HASNT(text, "source=");
 	free(text);
 	st.irq_probes_known = false;
 	text = exposition(&st, &s);

@@ -219,28 +219,39 @@ static void print_memory(struct out *o, const struct hvc_status *st)
 }
 
 /*
- * Interrupt delivery: timed where both of KVM's ends are probed; posted
- * interrupts (APICv, AVIC) never reach the injection: said loudly when
- * the host posts them.
+ * Interrupt delivery: timed where both of KVM's ends are probed; every
+ * raiser's with the raise probed at KVM's __apic_accept_irq (a kprobe),
+ * else only vCPUs' (the kvm_apic_accept_irq tracepoint names the target
+ * by id alone, its VM only where a vCPU raises). Posted interrupts
+ * (APICv, AVIC) never reach the injection: said loudly when the host
+ * posts them.
  */
 static void print_interrupts(struct out *o, const struct hvc_status *st)
 {
 	const uint8_t both = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT;
 	bool timed = (st->irq_probes & both) == both;
+	bool every = st->irq_probes & HVTRACE_IRQ_PROBE_EVERY;
 	char apicv[64];
 	bool posting = apicv_on(apicv, sizeof(apicv));
 
 	if (!st->irq_probes_known) {
 		out_null(o, "irq_timed");
+		out_null(o, "irq_every_source");
 		if (!o->json)
 			printf("  interrupts:    not timed (a module that does not say)\n");
 	} else {
 		out_bool(o, "irq_timed", timed ?
-			 "  interrupts:    delivery timed (raise to injection, "
-			 "raised by a vCPU of the VM)\n" :
+			 "  interrupts:    delivery timed (raise to injection)\n" :
 			 "  interrupts:    delivery NOT timed (KVM's "
 			 "kvm_apic_accept_irq or kvm_inj_virq not probed)\n",
 			 timed);
+		/* Whose raises: said where delivery is timed. */
+		out_bool(o, "irq_every_source", !timed ? NULL : every ?
+			 "                 every raiser (kprobe "
+			 "__apic_accept_irq)\n" :
+			 "                 raises by vCPUs only (VMM, irqfd, PIT "
+			 "and IOAPIC interrupts count as unmatched)\n",
+			 every);
 		out_bool(o, "irq_posted_counted", NULL,
 			 st->irq_probes & HVTRACE_IRQ_PROBE_POSTED);
 	}

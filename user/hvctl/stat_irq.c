@@ -20,6 +20,7 @@ static const struct out_col irq_cols[IC_NR] = {
 	/* As wide as the time split's first column, wider when it must. */
 	[IC_VCPU] = { NULL, "interrupt delivery", -24, OUT_STR },
 	[IC_VECTOR] = { NULL, "vector", -10, OUT_STR },
+	/* As wide as "local+ipi", wider when a row's sources need it. */
 	[IC_SOURCE] = { NULL, "source", -9, OUT_STR },
 	[IC_COUNT] = { "count", "count", 12, OUT_U64 },
 	[IC_TOTAL] = { "total_ns", NULL, 0, OUT_U64 },
@@ -33,13 +34,44 @@ void stat_vcpu_label(char *buf, size_t len, const struct hvc_vcpu_row *v)
 		 v->gone ? " (gone)" : "");
 }
 
-/* The known sources; "unknown" for flags of a newer module's only. */
-static const char *source_name(const struct hvc_vcpu_irq *r)
+/* The sources hvctl knows, in the order they are named. */
+enum irq_source { IS_LOCAL, IS_IPI, IS_DEVICE, IS_NR };
+
+static const char *const source_names[IS_NR] = {
+	[IS_LOCAL] = "local",
+	[IS_IPI] = "ipi",
+	[IS_DEVICE] = "device",
+};
+
+/* The longest name of sources, "local+ipi+device", and its NUL. */
+#define SOURCE_LEN	17
+
+static bool has_source(const struct hvc_vcpu_irq *r, enum irq_source i)
 {
-	if (r->local && r->ipi)
-		return "local+ipi";
-	if (r->local || r->ipi)
-		return r->local ? "local" : "ipi";
+	const bool on[IS_NR] = {
+		[IS_LOCAL] = r->local,
+		[IS_IPI] = r->ipi,
+		[IS_DEVICE] = r->device,
+	};
+
+	return on[i];
+}
+
+/*
+ * The known sources joined with '+' into BUF ("local+device"); "unknown"
+ * for flags of a newer module's only.
+ */
+static const char *source_name(char *buf, size_t len,
+			       const struct hvc_vcpu_irq *r)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < IS_NR && n < len; i++)
+		if (has_source(r, i))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "+" : "",
+				      source_names[i]);
+	if (n)
+		return buf;
 	return r->unknown ? "unknown" : "-";
 }
 
@@ -47,9 +79,10 @@ static const char *source_name(const struct hvc_vcpu_irq *r)
 static void print_irq(struct out *o, const struct out_col *cols,
 		      const struct hvc_vcpu_irq *r, const char *label)
 {
+	char source[SOURCE_LEN];
 	struct out_cell c[IC_NR] = {
 		[IC_VCPU].s = label,
-		[IC_SOURCE].s = source_name(r),
+		[IC_SOURCE].s = source_name(source, sizeof(source), r),
 		[IC_COUNT].u = r->count,
 		[IC_TOTAL].u = r->total_ns,
 		[IC_AVG].u = r->count ? r->total_ns / r->count : 0,
@@ -67,10 +100,9 @@ static void print_irq(struct out *o, const struct out_col *cols,
 		out_u64(o, "vector", NULL, r->vector);
 	/* Only the sources hvctl knows: unknown ones have no name. */
 	out_open_array(o, "sources");
-	if (r->local)
-		out_str(o, NULL, NULL, "local");
-	if (r->ipi)
-		out_str(o, NULL, NULL, "ipi");
+	for (int i = 0; i < IS_NR; i++)
+		if (has_source(r, i))
+			out_str(o, NULL, NULL, source_names[i]);
 	out_close_array(o);
 	out_cells(o, cols, c, IC_NR);
 	out_close_object(o);
@@ -141,18 +173,24 @@ static bool has_irqs(const struct hvc_vcpu_row *v)
 void stat_irq_table(struct out *o, const struct hvc_stats *s)
 {
 	struct out_col cols[IC_NR];
+	char label[48], source[SOURCE_LEN];
 	bool any = false;
-	char label[48];
 
 	if (o->json)
 		return;
 	memcpy(cols, irq_cols, sizeof(cols));
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
-		any |= has_irqs(&s->vcpus[i]);
-		if (!s->vcpus[i].nr_irqs)
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+
+		any |= has_irqs(v);
+		if (!v->nr_irqs)
 			continue;
-		stat_vcpu_label(label, sizeof(label), &s->vcpus[i]);
+		stat_vcpu_label(label, sizeof(label), v);
 		out_fit(&cols[IC_VCPU], label);
+		for (unsigned int j = 0; j < v->nr_irqs; j++)
+			out_fit(&cols[IC_SOURCE],
+				source_name(source, sizeof(source),
+					    &v->irqs[j]));
 	}
 	if (!any)
 		return;

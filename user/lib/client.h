@@ -312,6 +312,7 @@ struct hvc_vcpu_irq {
 	bool other;		/* the vectors past the first few, together */
 	bool local;		/* raised by the vCPU itself (timer, LVT) */
 	bool ipi;		/* raised by another vCPU of its VM */
+	bool device;		/* by no vCPU of its VM (VMM, irqfd, PIT) */
 	/*
 	 * Flags this hvctl does not know, a newer module's: taken for
 	 * sources it cannot name, never for a reason to refuse the reply.

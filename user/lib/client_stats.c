@@ -146,6 +146,7 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a)
 				  e.vector,
 			.local = e.flags & HVTRACE_VCPU_IRQ_LOCAL,
 			.ipi = e.flags & HVTRACE_VCPU_IRQ_IPI,
+			.device = e.flags & HVTRACE_VCPU_IRQ_DEVICE,
 			.unknown = e.flags & ~__HVTRACE_VCPU_IRQ_ALL,
 			.count = e.count,
 			.total_ns = e.total_ns,

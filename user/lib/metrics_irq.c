@@ -180,10 +180,12 @@ static void delivery_metrics(FILE *f, const struct irq_view *v, bool ns)
 	else
 		prom_family(f, name, PROM_COUNTER,
 			    "Interrupts delivered to a vCPU (injected at a VM "
-			    "entry) that a vCPU of its VM raised, per vector "
-			    "(decimal, or \"other\": the vectors after the "
-			    "vCPU's first seven, together: at most 8 series per "
-			    "vCPU); vectors with deliveries only");
+			    "entry) from a timed raise (by anyone where the "
+			    "module probes KVM's __apic_accept_irq, else by a "
+			    "vCPU of its VM), per vector (decimal, or \"other\": "
+			    "the vectors after the vCPU's first seven, together: "
+			    "at most 8 series per vCPU); vectors with deliveries "
+			    "only");
 	for (unsigned int i = 0; i < v->nr_series; i++) {
 		const struct irq_series *s = &v->series[i];
 		const struct prom_label *l;
@@ -215,8 +217,9 @@ static void untimed_metrics(FILE *f, const struct irq_view *v,
 
 	prom_family(f, name, PROM_COUNTER,
 		    "A vCPU's interrupts not timed, by why: unmatched "
-		    "(injected without a timed raise: the VMM's ioctls, "
-		    "irqfds, the in-kernel PIT and IOAPIC), reinjected "
+		    "(injected without a timed raise: where only vCPUs' "
+		    "raises are timed, the VMM's ioctls, irqfds, the "
+		    "in-kernel PIT and IOAPIC), reinjected "
 		    "(injected again after an exit interrupted it; not in "
 		    "deliveries), posted (delivered by the CPU itself: APICv, "
 		    "AVIC); where the module probes KVM for it");

@@ -100,8 +100,9 @@
  *    HVTRACE_A_CLOCK_SKEW_NS: NLA_U32, with "tsc": how far from
  *        local_clock() its times may be (the offset's uncertainty)
  *    HVTRACE_A_IRQ_PROBES: NLA_U8, HVTRACE_IRQ_PROBE_*: KVM's interrupt
- *        tracepoints hvtrace is attached to (interrupt delivery is timed
- *        with RAISE and INJECT both); absent from older modules
+ *        probes hvtrace is attached to (interrupt delivery is timed with
+ *        RAISE and INJECT both; every raiser's with EVERY too, vCPUs'
+ *        only without); absent from older modules
  *
  * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
  * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
@@ -242,11 +243,15 @@
  *        HVTRACE_VCPU_IRQS: NLA_BINARY, array of struct hvtrace_vcpu_irq
  *            (rows with deliveries only)
  *        HVTRACE_VCPU_IRQ_UNMATCHED: NLA_U64, injections of no timed raise
+ *            (PIC interrupts; without IRQ_PROBE_EVERY, the raises of no
+ *            vCPU of its VM)
  *        HVTRACE_VCPU_IRQ_REINJECTED: NLA_U64, injections again of one
  *            that an exit interrupted (not counted in IRQS)
- *        HVTRACE_VCPU_IRQ_POSTED: NLA_U64, raises by a vCPU of its VM
- *            that the CPU delivered (APICv, AVIC): never injected, not
- *            timed (IPIs the hardware delivers alone are not even seen)
+ *        HVTRACE_VCPU_IRQ_POSTED: NLA_U64, timed raises that the CPU
+ *            delivered (APICv, AVIC): never injected, not timed
+ *            (interrupts the hardware posts alone, as IPIs with IPI
+ *            virtualization and VFIO's through the IOMMU, are not even
+ *            seen)
  *    (reasons that do not fit one message go on in the next ones: VCPU
  *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
@@ -756,11 +761,18 @@ struct hvtrace_vcpu_reason {
 /*
  * HVTRACE_VCPU_IRQS: interrupts delivered to a vCPU, a row per vector.
  * An interrupt is timed from KVM accepting it into the vCPU's local APIC
- * (raised) to the entry that injects it, when the raise came from a vCPU
- * of the same VM: the vCPU itself (its LAPIC timer, LVTs, self-IPIs:
- * LOCAL) or another one (an IPI: IPI). Raises from elsewhere (the VMM's
- * ioctls, irqfds, the in-kernel PIT and IOAPIC) are not timed: their
- * injections are HVTRACE_VCPU_IRQ_UNMATCHED.
+ * (raised) to the entry that injects it. Who raised it: the vCPU's own
+ * thread (its LAPIC timer, LVTs, self-IPIs: LOCAL), another vCPU of its
+ * VM (an IPI: IPI), or anything else (DEVICE: the VMM's ioctls, irqfds
+ * such as virtio's and VFIO's, the in-kernel PIT and IOAPIC). DEVICE
+ * raises are seen only where HVTRACE_A_IRQ_PROBES has EVERY (a kprobe
+ * on KVM's __apic_accept_irq, which names the target vCPU itself); with
+ * RAISE alone (the kvm_apic_accept_irq tracepoint, which names it by id)
+ * only vCPUs' raises are timed, and the injections of the others are
+ * HVTRACE_VCPU_IRQ_UNMATCHED. A raise counts when KVM accepts it: an
+ * enabled local APIC, fixed or lowest-priority, edge or a level
+ * assertion, vector 16 to 255; one merged into a pending raise of its
+ * vector (one IRR bit) adds nothing.
  *
  *   raise (accept)        entry injecting it
  *   |--- in the guest, kicked / in an exit / VMM / halted / preempted ---|
@@ -775,16 +787,18 @@ struct hvtrace_vcpu_reason {
  * exit have a row each; later ones share one row (HVTRACE_VCPU_IRQ_OTHER,
  * vector 0).
  */
-/* HVTRACE_A_IRQ_PROBES: which of KVM's interrupt tracepoints are probed. */
-#define HVTRACE_IRQ_PROBE_RAISE		(1U << 0)	/* kvm_apic_accept_irq */
+/* HVTRACE_A_IRQ_PROBES: which of KVM's interrupt probes are attached. */
+#define HVTRACE_IRQ_PROBE_RAISE		(1U << 0)	/* a raise: either */
 #define HVTRACE_IRQ_PROBE_INJECT	(1U << 1)	/* kvm_inj_virq */
 #define HVTRACE_IRQ_PROBE_POSTED	(1U << 2)	/* kvm_apicv_accept_irq */
-#define __HVTRACE_IRQ_PROBE_ALL		((1U << 3) - 1)
+#define HVTRACE_IRQ_PROBE_EVERY		(1U << 3)	/* __apic_accept_irq */
+#define __HVTRACE_IRQ_PROBE_ALL		((1U << 4) - 1)
 
 #define HVTRACE_VCPU_IRQ_LOCAL		(1U << 0)	/* raised by itself */
 #define HVTRACE_VCPU_IRQ_IPI		(1U << 1)	/* by another vCPU */
 #define HVTRACE_VCPU_IRQ_OTHER		(1U << 2)	/* the other vectors */
-#define __HVTRACE_VCPU_IRQ_ALL		((1U << 3) - 1)
+#define HVTRACE_VCPU_IRQ_DEVICE		(1U << 3)	/* by no vCPU of its VM */
+#define __HVTRACE_VCPU_IRQ_ALL		((1U << 4) - 1)
 #define HVTRACE_VCPU_IRQ_VECTORS	7
 
 struct hvtrace_vcpu_irq {

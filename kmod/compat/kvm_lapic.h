@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the raise probe reads of KVM's struct kvm_lapic (arch/x86/kvm/
+ * lapic.h, which headers packages do not ship): the vCPU it belongs to,
+ * whether the guest enabled it, and its IRR. kvm-btf.sh finds the byte
+ * offsets in the target kernel's BTF (HVT_LAPIC_*_OFFSET); without them,
+ * HVT_LAPIC_KNOWN is 0 and nothing here is used.
+ */
+#ifndef _HVT_COMPAT_KVM_LAPIC_H
+#define _HVT_COMPAT_KVM_LAPIC_H
+
+#include <linux/kvm_host.h>
+#include <asm/apicdef.h>
+#include <asm/msr-index.h>
+
+#if defined(HVT_LAPIC_VCPU_OFFSET) && defined(HVT_LAPIC_SW_ENABLED_OFFSET) && \
+	defined(HVT_LAPIC_REGS_OFFSET)
+#define HVT_LAPIC_KNOWN		1
+
+static __always_inline struct kvm_vcpu *hvt_lapic_vcpu(const void *apic)
+{
+	return *(struct kvm_vcpu * const *)(apic + HVT_LAPIC_VCPU_OFFSET);
+}
+
+/* KVM's apic_enabled(): the guest's SVR bit and the APIC base MSR's. */
+static __always_inline bool hvt_lapic_enabled(const void *apic,
+					      const struct kvm_vcpu *vcpu)
+{
+	return READ_ONCE(*(const bool *)(apic + HVT_LAPIC_SW_ENABLED_OFFSET)) &&
+	       (READ_ONCE(vcpu->arch.apic_base) & MSR_IA32_APICBASE_ENABLE);
+}
+
+/* VEC pending in the IRR: a raise now merges into it. */
+static __always_inline bool hvt_lapic_irr(const void *apic, u8 vec)
+{
+	const void *regs = *(void * const *)(apic + HVT_LAPIC_REGS_OFFSET);
+	const u32 *irr = regs + APIC_IRR + (vec >> 5) * 0x10;
+
+	return READ_ONCE(*irr) & BIT(vec & 31);
+}
+#else
+#define HVT_LAPIC_KNOWN		0
+#endif
+
+#endif /* _HVT_COMPAT_KVM_LAPIC_H */
