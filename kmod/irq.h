@@ -4,11 +4,14 @@
  * APIC (the raise) to the entry that injects it (probe_irq.c).
  *
  *   raiser's thread                      target vCPU's thread
- *   kvm_apic_accept_irq(id, vec)
- *     raised[vec] = now (if 0) ----.
- *   kvm_apicv_accept_irq: posted,  |     (kicked, woken, or runs later)
- *     raised[vec] = 0 again        |
- *                                  `---> kvm_inj_virq(vec)
+ *   __apic_accept_irq(apic, vec)
+ *     IRR bit set: merges, nothing
+ *     ISR bit set: raised[vec] =
+ *       now (if 0) -------------------.
+ *     else raised[vec] = now ---------|
+ *   kvm_apicv_accept_irq: posted,     |  (kicked, woken, or runs later)
+ *     raised[vec] = 0 again           |
+ *                                     `-> kvm_inj_virq(vec)
  *                                          ns = now - xchg(raised[vec], 0)
  *                                          its row: count, total, max
  *                                        kvm_inj_virq(vec, reinjected)
@@ -17,10 +20,15 @@
  *                                          exit cut the delivery: the
  *                                          same delivery, ns runs on
  *
- * Only raises by a vCPU of the target's VM are timed (the VM is known
- * from the raising vCPU; the tracepoint names the target by its vCPU id
- * alone). The earliest raise of a pending vector stays: KVM merges later
- * ones into it (one IRR bit), and the one injection serves them all.
+ * The raise is the kprobe's where it can be had (every raiser: the
+ * vCPU's own thread, another vCPU of its VM, anything else), else the
+ * kvm_apic_accept_irq tracepoint's, which names the target by vCPU id
+ * alone: only raises by a vCPU of the target's VM are then timed, and
+ * always as "raised[vec] = now (if 0)". A raise that finds its vector in
+ * service (maybe acknowledged, not yet injected) keeps a stamp there:
+ * the earliest raise of a pending vector stays, as KVM merges later ones
+ * into it (one IRR bit) and one injection serves them all. A stamp is
+ * the raise's time and who raised it (HVT_IRQ_STAMP_SHIFT).
  * The counts are written by the target's own thread alone, beside its
  * other aggregates (struct hvt_vcpu_stat); posted raises are counted by
  * the raiser, atomically.

@@ -85,10 +85,17 @@ void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 }
 
 #if HVT_LAPIC_KNOWN
-/* The raise the kprobe saw last on this CPU, for a posting right after. */
+/*
+ * The raise the kprobe saw last on this CPU, for a posting right after,
+ * in the same call: the same task and context. STAMP is what it wrote
+ * (0: it merged into a pending raise).
+ */
 struct hvt_irq_seen {
 	struct hvt_vcpu *t;
+	const struct task_struct *task;
+	u64 stamp;
 	u8 vec;
+	bool in_task;
 };
 
 static DEFINE_PER_CPU(struct hvt_irq_seen, hvt_irq_seen);
@@ -123,29 +130,48 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
 	struct kvm_vcpu *target;
 	struct hvt_vcpu *t;
+	u64 stamp;
 
 	seen->t = NULL;
 	/* Fixed or lowest priority, not a level's deassertion. */
 	if ((dm != APIC_DM_FIXED && dm != APIC_DM_LOWEST) || (tm && !level) ||
 	    vec < 16 || vec > 255)
 		return 0;
+	/*
+	 * A known vCPU's slot, found by the pointer alone, before anything
+	 * is read through it; then the offsets proven for this kvm.ko.
+	 */
 	target = hvt_lapic_vcpu(apic);
-	if (!hvt_lapic_enabled(apic, target))
+	t = hvt_vcpu_slot_of(target);
+	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
+	    !hvt_lapic_enabled(apic, target))
 		return 0;
-	t = hvt_vcpu_peek(target);
-	if (!t)
-		return 0;
+	stamp = 0;
+	/* Pending: it merges. */
+	if (hvt_lapic_bit(apic, APIC_IRR, vec))
+		goto seen;
+	stamp = hvt_irq_stamp(hvt_clock(), raise_source(t, target));
+	/*
+	 * In service: maybe acknowledged (IRR to ISR) and not yet injected,
+	 * its stamp not taken yet: that one stays. Else a new delivery.
+	 */
+	if (hvt_lapic_bit(apic, APIC_ISR, vec)) {
+		if (!hvt_irq_raise(t->raised, vec, stamp))
+			stamp = 0;
+	} else {
+		hvt_irq_raise_new(t->raised, vec, stamp);
+	}
+seen:
 	seen->t = t;
+	seen->task = current;
+	seen->in_task = in_task();
+	seen->stamp = stamp;
 	seen->vec = vec;
-	if (!hvt_lapic_irr(apic, vec))
-		hvt_irq_raise_new(t->raised, vec,
-				  hvt_irq_stamp(hvt_clock(),
-						raise_source(t, target)));
 	return 0;
 }
 
 static struct kprobe accept_kprobe = {
-	.symbol_name = "__apic_accept_irq",
+	.symbol_name = HVT_SYM_APIC_ACCEPT_IRQ,
 	.pre_handler = hvt_on_apic_accept,
 };
 
@@ -176,15 +202,20 @@ bool hvt_irq_every(void)
 	return accept_kprobe_on;
 }
 
-/* The kprobe's raise on this CPU, if it is T's VEC (then forgotten). */
-static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec)
+/*
+ * The kprobe's raise on this CPU, if it is VEC for vCPU APICID in this
+ * task and context (then forgotten), and the stamp it wrote in *STAMP.
+ */
+static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec, u64 *stamp)
 {
 	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
 	struct hvt_vcpu *t = seen->t;
 
-	if (!t || seen->vec != vec || t->vcpu_id != apicid)
+	if (!t || seen->vec != vec || t->vcpu_id != apicid ||
+	    seen->task != current || seen->in_task != in_task())
 		return NULL;
 	seen->t = NULL;
+	*stamp = seen->stamp;
 	return t;
 }
 #else
@@ -202,7 +233,7 @@ bool hvt_irq_every(void)
 	return false;
 }
 
-static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec)
+static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec, u64 *stamp)
 {
 	return NULL;
 }
@@ -210,23 +241,29 @@ static struct hvt_vcpu *seen_raise(u32 apicid, u8 vec)
 
 /*
  * Right after the raise, in the same call: the CPU posted it, so no
- * entry injects it. The kprobe's raise on this CPU, else found again
- * from the raiser (it may have been preempted and moved between the
- * two; a device's raise then keeps its stamp, which the next raise of
- * the vector with its IRR bit clear replaces).
+ * entry injects it. The kprobe's raise on this CPU takes back exactly
+ * the stamp it wrote; else the raise is found again from the raiser (it
+ * may have been preempted and moved between the two; a device's raise
+ * then keeps its stamp, which the next raise of the vector with its IRR
+ * bit clear replaces).
  */
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec)
 {
 	struct hvt_vcpu *t;
+	u64 stamp;
 	bool ipi;
 
-	t = seen_raise(apicid, vec);
-	if (!t)
+	t = seen_raise(apicid, vec, &stamp);
+	if (t) {
+		if (stamp)
+			cmpxchg(&t->raised[vec], stamp, 0);
+	} else {
 		t = raise_slot(apicid, dm, tm, vec, &ipi);
-	if (!t)
-		return;
-	xchg(&t->raised[vec], 0);
+		if (!t)
+			return;
+		xchg(&t->raised[vec], 0);
+	}
 	atomic64_inc(&t->stat.irqs.posted);
 }
 

@@ -26,8 +26,9 @@
  * one that ended before the latest waiter came (it concerns older
  * waiters only: where vCPU threads take turns, all of them), else of the
  * shortest logged if it is longer, else it is not logged: a wait with
- * more tasks than that credits its longest stretches, the ones that
- * name its preemptor, and loses the shortest ones' time.
+ * more entries than that (a task not among the last two logged takes a
+ * new one) credits its longest stretches, the ones that name its
+ * preemptor, and loses the shortest ones' time.
  *
  * A task going out again that was one of the last two logged, within
  * the latest waiter's wait, adds to its entry: a ping-pong of two tasks

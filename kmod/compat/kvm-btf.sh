@@ -231,6 +231,8 @@ fi
 # depend on the configuration).
 lapic="/* No struct kvm_lapic offsets ($rel's BTF stands in for $target's): vCPUs' raises only. */
 "
+[ "$rel" = "$target" ] ||
+	echo "hvtrace: $target: $rel's BTF stands in: no struct kvm_lapic offsets, interrupts timed from vCPUs' raises only" >&2
 if [ "$rel" = "$target" ]; then
 	if set -- $(lapic_members 2>"$tmp/err") && [ $# = 3 ] && [ ! -s "$tmp/err" ]; then
 		lapic="/* struct kvm_lapic's members, from the BTF of kvm.ko $rel. */

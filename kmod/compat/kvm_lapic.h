@@ -30,13 +30,25 @@ static __always_inline bool hvt_lapic_enabled(const void *apic,
 	       (READ_ONCE(vcpu->arch.apic_base) & MSR_IA32_APICBASE_ENABLE);
 }
 
-/* VEC pending in the IRR: a raise now merges into it. */
-static __always_inline bool hvt_lapic_irr(const void *apic, u8 vec)
+/*
+ * The offsets hold for this kvm.ko: VCPU's own struct kvm_lapic (a
+ * public member) is APIC. Tested before anything else is read through
+ * them: a kvm.ko built otherwise than the BTF said is then ignored.
+ */
+static __always_inline bool hvt_lapic_is(const void *apic,
+					 const struct kvm_vcpu *vcpu)
+{
+	return (const void *)READ_ONCE(vcpu->arch.apic) == apic;
+}
+
+/* VEC's bit in the register array at OFFSET (IRR, ISR: 8 x 32 bits). */
+static __always_inline bool hvt_lapic_bit(const void *apic,
+					  unsigned int offset, u8 vec)
 {
 	const void *regs = *(void * const *)(apic + HVT_LAPIC_REGS_OFFSET);
-	const u32 *irr = regs + APIC_IRR + (vec >> 5) * 0x10;
+	const u32 *reg = regs + offset + (vec >> 5) * 0x10;
 
-	return READ_ONCE(*irr) & BIT(vec & 31);
+	return READ_ONCE(*reg) & BIT(vec & 31);
 }
 #else
 #define HVT_LAPIC_KNOWN		0

@@ -769,9 +769,10 @@ struct hvtrace_vcpu_reason {
  * on KVM's __apic_accept_irq, which names the target vCPU itself); with
  * RAISE alone (the kvm_apic_accept_irq tracepoint, which names it by id)
  * only vCPUs' raises are timed, and the injections of the others are
- * HVTRACE_VCPU_IRQ_UNMATCHED. A raise counts when KVM accepts it: an
- * enabled local APIC, fixed or lowest-priority, edge or a level
- * assertion, vector 16 to 255; one merged into a pending raise of its
+ * HVTRACE_VCPU_IRQ_UNMATCHED. With EVERY a raise counts when KVM accepts
+ * it: an enabled local APIC, fixed or lowest-priority, edge or a level
+ * assertion, vector 16 to 255 (with RAISE alone: edge only, whatever the
+ * APIC's state); either way one merged into a pending raise of its
  * vector (one IRR bit) adds nothing.
  *
  *   raise (accept)        entry injecting it
