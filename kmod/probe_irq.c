@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Interrupt delivery (irq.h draws it):
+ *   apic_timer_fn          (kprobe) a vCPU's LAPIC timer expired
  *   __apic_accept_irq      (kprobe) KVM accepts an interrupt into a
  *                          vCPU's local APIC: the raise, from anyone
  *   kvm_apic_accept_irq    the same, where the kprobe cannot be had
@@ -20,8 +21,11 @@
  * for its own VM is timed, and the others' injections are unmatched.
  *
  * A LAPIC timer is raised by KVM when the vCPU's thread runs after the
- * timer expired (the expiry only kicks or wakes it): what delayed that
- * thread (a halt, a preemption) is not in the local rows' time.
+ * timer expired (the expiry only kicks or wakes it). The kprobe on
+ * apic_timer_fn stamps the expiry (TIMER), and the raise keeps it, so
+ * what delayed the thread (a halt, a preemption) is in the delivery's
+ * time; without it (no struct kvm_timer offsets, or no symbol) it is
+ * not.
  */
 #include <linux/kprobes.h>
 #include <linux/kvm_host.h>
@@ -150,6 +154,10 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	/* Pending: it merges. */
 	if (hvt_lapic_bit(apic, APIC_IRR, vec))
 		goto seen;
+	/* The raise of a LAPIC timer's expiry: its time is the expiry's. */
+	stamp = READ_ONCE(t->raised[vec]);
+	if (hvt_irq_stamp_source(stamp) == HVTRACE_VCPU_IRQ_TIMER)
+		goto seen;
 	stamp = hvt_irq_stamp(hvt_clock(), raise_source(t, target));
 	/*
 	 * In service: maybe acknowledged (IRR to ISR) and not yet injected,
@@ -177,6 +185,78 @@ static struct kprobe accept_kprobe = {
 
 static bool accept_kprobe_on;
 
+#if HVT_LAPIC_TIMER_KNOWN
+/*
+ * apic_timer_fn(hrtimer), at its entry: a vCPU's LAPIC timer expired.
+ * KVM only marks it pending and kicks or wakes the vCPU; the raise comes
+ * when the vCPU's thread next runs, and the kprobe there keeps this
+ * stamp, so a halt or a preemption in between is in the delivery's
+ * time. As KVM: nothing while an expiry is still pending, or with the
+ * timer's LVT entry masked. Hard interrupt context.
+ */
+static int hvt_on_apic_timer(struct kprobe *kp, struct pt_regs *regs)
+{
+	const void *apic = hvt_lapic_of_timer((void *)hvt_kprobe_arg(regs, 0));
+	struct kvm_vcpu *target = hvt_lapic_vcpu(apic);
+	struct hvt_vcpu *t = hvt_vcpu_slot_of(target);
+	u64 stamp;
+	u32 lvtt;
+	u8 vec;
+
+	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
+	    hvt_lapic_timer_pending(apic))
+		return 0;
+	lvtt = hvt_lapic_reg(apic, APIC_LVTT);
+	vec = lvtt & APIC_VECTOR_MASK;
+	if ((lvtt & APIC_LVT_MASKED) || vec < 16 ||
+	    hvt_lapic_bit(apic, APIC_IRR, vec))
+		return 0;
+	stamp = hvt_irq_stamp(hvt_clock(), HVTRACE_VCPU_IRQ_TIMER);
+	/* As a raise (hvt_on_apic_accept()). */
+	if (hvt_lapic_bit(apic, APIC_ISR, vec))
+		hvt_irq_raise(t->raised, vec, stamp);
+	else
+		hvt_irq_raise_new(t->raised, vec, stamp);
+	return 0;
+}
+
+static struct kprobe timer_kprobe = {
+	.symbol_name = HVT_SYM_APIC_TIMER_FN,
+	.pre_handler = hvt_on_apic_timer,
+};
+
+static bool timer_kprobe_on;
+
+/* Only beside the raise's kprobe: that one keeps the expiry's stamp. */
+static void timer_kprobe_register(void)
+{
+	int err = register_kprobe(&timer_kprobe);
+
+	if (err)
+		pr_info("no kprobe on %s (%d): LAPIC timers timed from KVM's raise\n",
+			timer_kprobe.symbol_name, err);
+	timer_kprobe_on = !err;
+}
+
+static void timer_kprobe_unregister(void)
+{
+	if (timer_kprobe_on)
+		unregister_kprobe(&timer_kprobe);
+	timer_kprobe_on = false;
+}
+#else
+static void timer_kprobe_register(void)
+{
+	pr_info("no struct kvm_timer offsets in this build: LAPIC timers timed from KVM's raise\n");
+}
+
+static void timer_kprobe_unregister(void)
+{
+}
+
+#define timer_kprobe_on	false
+#endif /* HVT_LAPIC_TIMER_KNOWN */
+
 void hvt_irq_kprobe_register(void)
 {
 	int err;
@@ -188,10 +268,13 @@ void hvt_irq_kprobe_register(void)
 		pr_info("no kprobe on %s (%d): interrupts timed from vCPUs' raises only\n",
 			accept_kprobe.symbol_name, err);
 	accept_kprobe_on = !err;
+	if (accept_kprobe_on)
+		timer_kprobe_register();
 }
 
 void hvt_irq_kprobe_unregister(void)
 {
+	timer_kprobe_unregister();
 	if (accept_kprobe_on)
 		unregister_kprobe(&accept_kprobe);
 	accept_kprobe_on = false;
@@ -200,6 +283,11 @@ void hvt_irq_kprobe_unregister(void)
 bool hvt_irq_every(void)
 {
 	return accept_kprobe_on;
+}
+
+bool hvt_irq_timer_expiry(void)
+{
+	return timer_kprobe_on;
 }
 
 /*
@@ -229,6 +317,11 @@ void hvt_irq_kprobe_unregister(void)
 }
 
 bool hvt_irq_every(void)
+{
+	return false;
+}
+
+bool hvt_irq_timer_expiry(void)
 {
 	return false;
 }

@@ -198,6 +198,36 @@ lapic_members() {
 	}'
 }
 
+# The byte offsets of struct kvm_lapic's lapic_timer (a struct kvm_timer),
+# and of that struct's timer (the struct hrtimer apic_timer_fn gets) and
+# pending (an atomic_t), if they have those types.
+timer_members() {
+	{ bpftool -B "$base" btf dump file "$tmp/kvm.ko" format raw &&
+	  bpftool btf dump file "$base" format raw; } | awk '
+	/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
+		 name[id] = $3; inside = "" }
+	/^\[/ && $2 == "STRUCT" && ($3 == "\047kvm_lapic\047" ||
+				    $3 == "\047kvm_timer\047") {
+		inside = $3; next }
+	inside { t = $2; o = $3; sub(/type_id=/, "", t)
+		 sub(/bits_offset=/, "", o); type[inside, $1] = t
+		 off[inside, $1] = o }
+	function member(s, m, k, n,   t) {
+		t = type["\047" s "\047", "\047" m "\047"]
+		if (t == "" || kind[t] != k || name[t] != "\047" n "\047" ||
+		    off["\047" s "\047", "\047" m "\047"] % 8)
+			return -1
+		return off["\047" s "\047", "\047" m "\047"] / 8
+	}
+	END {
+		l = member("kvm_lapic", "lapic_timer", "STRUCT", "kvm_timer")
+		h = member("kvm_timer", "timer", "STRUCT", "hrtimer")
+		p = member("kvm_timer", "pending", "TYPEDEF", "atomic_t")
+		if (l >= 0 && h >= 0 && p >= 0)
+			print l, h, p
+	}'
+}
+
 # No direct VMCB read: said, and an error where BTF is required.
 no_layout() {
 	echo "hvtrace: WARNING: $*: SVM exit reasons through svm_get_exit_info" >&2
@@ -240,6 +270,14 @@ if [ "$rel" = "$target" ]; then
 #define HVT_LAPIC_SW_ENABLED_OFFSET $2
 #define HVT_LAPIC_REGS_OFFSET $3
 "
+		if set -- $(timer_members 2>"$tmp/err") && [ $# = 3 ] && [ ! -s "$tmp/err" ]; then
+			lapic="$lapic#define HVT_LAPIC_TIMER_OFFSET $1
+#define HVT_KTIMER_HRTIMER_OFFSET $2
+#define HVT_KTIMER_PENDING_OFFSET $3
+"
+		else
+			echo "hvtrace: WARNING: $rel: no struct kvm_timer as expected in kvm.ko's BTF $(head -n 1 "$tmp/err"): LAPIC timers timed from KVM's raise" >&2
+		fi
 	else
 		echo "hvtrace: WARNING: $rel: no struct kvm_lapic with vcpu, sw_enabled and regs as expected in kvm.ko's BTF $(head -n 1 "$tmp/err"): interrupts timed from vCPUs' raises only" >&2
 		if [ "${HVT_REQUIRE_BTF:-0}" = 1 ]; then

@@ -102,7 +102,8 @@
  *    HVTRACE_A_IRQ_PROBES: NLA_U8, HVTRACE_IRQ_PROBE_*: KVM's interrupt
  *        probes hvtrace is attached to (interrupt delivery is timed with
  *        RAISE and INJECT both; every raiser's with EVERY too, vCPUs'
- *        only without); absent from older modules
+ *        only without; LAPIC timers from their expiry with TIMER);
+ *        absent from older modules
  *
  * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
  * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
@@ -769,7 +770,11 @@ struct hvtrace_vcpu_reason {
  * on KVM's __apic_accept_irq, which names the target vCPU itself); with
  * RAISE alone (the kvm_apic_accept_irq tracepoint, which names it by id)
  * only vCPUs' raises are timed, and the injections of the others are
- * HVTRACE_VCPU_IRQ_UNMATCHED. With EVERY a raise counts when KVM accepts
+ * HVTRACE_VCPU_IRQ_UNMATCHED. With TIMER too (a kprobe on KVM's
+ * apic_timer_fn), an interrupt of the vCPU's LAPIC timer is timed from
+ * the timer's expiry, not from KVM's raise when the vCPU's thread next
+ * runs (a halt or a preemption between the two is in its time): source
+ * TIMER, in place of LOCAL. With EVERY a raise counts when KVM accepts
  * it: an enabled local APIC, fixed or lowest-priority, edge or a level
  * assertion, vector 16 to 255 (with RAISE alone: edge only, whatever the
  * APIC's state); either way one merged into a pending raise of its
@@ -793,13 +798,15 @@ struct hvtrace_vcpu_reason {
 #define HVTRACE_IRQ_PROBE_INJECT	(1U << 1)	/* kvm_inj_virq */
 #define HVTRACE_IRQ_PROBE_POSTED	(1U << 2)	/* kvm_apicv_accept_irq */
 #define HVTRACE_IRQ_PROBE_EVERY		(1U << 3)	/* __apic_accept_irq */
-#define __HVTRACE_IRQ_PROBE_ALL		((1U << 4) - 1)
+#define HVTRACE_IRQ_PROBE_TIMER		(1U << 4)	/* apic_timer_fn */
+#define __HVTRACE_IRQ_PROBE_ALL		((1U << 5) - 1)
 
 #define HVTRACE_VCPU_IRQ_LOCAL		(1U << 0)	/* raised by itself */
 #define HVTRACE_VCPU_IRQ_IPI		(1U << 1)	/* by another vCPU */
 #define HVTRACE_VCPU_IRQ_OTHER		(1U << 2)	/* the other vectors */
 #define HVTRACE_VCPU_IRQ_DEVICE		(1U << 3)	/* by no vCPU of its VM */
-#define __HVTRACE_VCPU_IRQ_ALL		((1U << 4) - 1)
+#define HVTRACE_VCPU_IRQ_TIMER		(1U << 4)	/* its LAPIC timer */
+#define __HVTRACE_VCPU_IRQ_ALL		((1U << 5) - 1)
 #define HVTRACE_VCPU_IRQ_VECTORS	7
 
 struct hvtrace_vcpu_irq {
