@@ -183,16 +183,15 @@ lapic_members() {
 	/^\[/ { inside = 0 }
 	inside { t = $2; o = $3; sub(/type_id=/, "", t)
 		 sub(/bits_offset=/, "", o); type[$1] = t; off[$1] = o }
-	function is(member, k, n) {
-		return (member in type) && kind[type[member]] == k &&
-		       (n == "" || name[type[member]] == n)
-	}
 	END {
 		v = "\047vcpu\047"; e = "\047sw_enabled\047"; r = "\047regs\047"
-		if (is(v, "PTR", "") && kind[ref[type[v]]] == "STRUCT" &&
-		    name[ref[type[v]]] == "\047kvm_vcpu\047" &&
-		    is(e, "TYPEDEF", "\047bool\047") &&
-		    is(r, "PTR", "") && ref[type[r]] == 0 &&
+		tv = type[v]; te = type[e]; tr = type[r]
+		if (tv != "" && kind[tv] == "PTR" &&
+		    kind[ref[tv]] == "STRUCT" &&
+		    name[ref[tv]] == "\047kvm_vcpu\047" &&
+		    te != "" && kind[te] == "TYPEDEF" &&
+		    name[te] == "\047bool\047" &&
+		    tr != "" && kind[tr] == "PTR" && ref[tr] == 0 &&
 		    off[v] % 64 == 0 && off[e] % 8 == 0 && off[r] % 64 == 0)
 			print off[v] / 8, off[e] / 8, off[r] / 8
 	}'
