@@ -207,23 +207,24 @@ timer_members() {
 		 name[id] = $3; inside = "" }
 	/^\[/ && $2 == "STRUCT" && ($3 == "\047kvm_lapic\047" ||
 				    $3 == "\047kvm_timer\047") {
-		inside = $3; next }
+		inside = substr($3, 2, length($3) - 2); next }
 	inside { t = $2; o = $3; sub(/type_id=/, "", t)
-		 sub(/bits_offset=/, "", o); type[inside, $1] = t
-		 off[inside, $1] = o }
-	function member(s, m, k, n,   t) {
-		t = type["\047" s "\047", "\047" m "\047"]
-		if (t == "" || kind[t] != k || name[t] != "\047" n "\047" ||
-		    off["\047" s "\047", "\047" m "\047"] % 8)
-			return -1
-		return off["\047" s "\047", "\047" m "\047"] / 8
-	}
+		 sub(/bits_offset=/, "", o); m = substr($1, 2, length($1) - 2)
+		 type[inside "." m] = t; off[inside "." m] = o }
 	END {
-		l = member("kvm_lapic", "lapic_timer", "STRUCT", "kvm_timer")
-		h = member("kvm_timer", "timer", "STRUCT", "hrtimer")
-		p = member("kvm_timer", "pending", "TYPEDEF", "atomic_t")
-		if (l >= 0 && h >= 0 && p >= 0)
-			print l, h, p
+		# member, the kind and name of its type, for each wanted
+		n = split("kvm_lapic.lapic_timer STRUCT kvm_timer " \
+			  "kvm_timer.timer STRUCT hrtimer " \
+			  "kvm_timer.pending TYPEDEF atomic_t", w, " ")
+		out = ""
+		for (i = 1; i <= n; i += 3) {
+			t = type[w[i]]
+			if (t == "" || kind[t] != w[i + 1] ||
+			    name[t] != "\047" w[i + 2] "\047" || off[w[i]] % 8)
+				exit 1
+			out = out (out == "" ? "" : " ") off[w[i]] / 8
+		}
+		print out
 	}'
 }
 
