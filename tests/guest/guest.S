@@ -585,8 +585,8 @@ rip_timer:
 /*
  * TIMER_VECTOR on vCPU 0: log the TSC as handler_tsc[handled] and count
  * it, unless no timer is outstanding (handled == armed: a second run for
- * one), which counts in extra instead; EOI, IRET.  Every register is
- * kept.
+ * one), which counts in extra instead, with the EIP it interrupted and
+ * its ESP; EOI, IRET.  Every register is kept.
  */
 timer_handler:
 	push	%eax
@@ -602,6 +602,9 @@ timer_handler:
 	mov	%ecx, TIMER_HANDLED_GPA
 	jmp	2f
 1:	incl	TIMER_EXTRA_GPA
+	mov	12(%esp), %eax
+	mov	%eax, TIMER_EXTRA_EIP_GPA
+	mov	%esp, TIMER_EXTRA_ESP_GPA
 rip_timer_eoi:
 2:	movl	$0, LAPIC_EOI_GPA
 	pop	%edx

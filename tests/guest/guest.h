@@ -22,7 +22,8 @@
  *             |  handled, extra (u32 each)   |  VMM reads them after each
  *             |                              |  iteration (see below)
  *   0x000724  |  --timer: armed, handled,    |  vCPU 0 and its handler;
- *             |  extra (u32 each)            |  the same (see below)
+ *             |  extra, extra_eip, extra_esp |  the same (see below)
+ *             |  (u32 each)                  |
  *   0x000800  |  GDT: null, code 0x08,       |
  *             |       data 0x10 (flat 4 GiB) |
  *   0x000900  |  IDT: vectors 0..31 -> the   |  (not with --ipi, --timer)
@@ -79,7 +80,10 @@
  *   handled  the handler: this iteration's interrupts handled, each after
  *            its handler_tsc[]; a run with handled == armed (none
  *            outstanding) counts in
- *   extra    instead, over the whole run of the VM (the VMM fails on one)
+ *   extra    instead, over the whole run of the VM (hvguest.c: QEMU's)
+ *   extra_eip, extra_esp   the last such run's: the EIP it interrupted
+ *            (in its frame) and its ESP (whose stack: vCPU i's is below
+ *            MEM_SIZE - i * 4 KiB)
  * The VMM reads them and both logs at vCPU 0's DONE exit, which ends the
  * iteration: vCPU 0 is out of the guest, and no other vCPU writes them.
  */
@@ -102,6 +106,8 @@
 #define TIMER_ARMED_GPA	0x724	/* --timer: drawn above */
 #define TIMER_HANDLED_GPA 0x728
 #define TIMER_EXTRA_GPA	0x72c
+#define TIMER_EXTRA_EIP_GPA 0x730
+#define TIMER_EXTRA_ESP_GPA 0x734
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000

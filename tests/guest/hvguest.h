@@ -213,8 +213,10 @@ void ipi_collect(const struct vcpu *v);
 
 /* timer.c: the round's timer interrupts so far (see report.c for the keys) */
 struct timer_stats {
-	uint64_t armed, handled, extra, late_max_ns, late_sum_ns;
+	uint64_t armed, handled, late_max_ns, late_sum_ns;
 	uint64_t early, early_max_ns;	/* handled before arm TSC + USEC */
+	uint64_t extra;			/* the handler's runs with none due */
+	uint32_t extra_eip, extra_esp;	/* the last one's */
 };
 
 extern struct timer_stats timer_stats;

@@ -59,7 +59,9 @@
  *   rip_timer, rip_timer_eoi   (--timer) the timers vCPU 0 armed (N an
  *                    iteration), the interrupts it handled (always as
  *                    many), the handler's runs with none outstanding
- *                    (always 0: the VMM fails on one); the initial count
+ *                    (QEMU's, hvguest.c; with any, timer_extra_eip and
+ *                    timer_extra_esp: the last one's interrupted EIP and
+ *                    its ESP, whose stack says the vCPU); the initial count
  *                    and divide configuration each was started with; of
  *                    each interrupt's lateness, its handler's TSC minus
  *                    its arm TSC in ns at tsc_khz minus USEC, the maximum
@@ -165,6 +167,10 @@ void result_add(struct result *sum, const struct result *r)
 	sum->timer.armed += r->timer.armed;
 	sum->timer.handled += r->timer.handled;
 	sum->timer.extra += r->timer.extra;
+	if (r->timer.extra) {
+		sum->timer.extra_eip = r->timer.extra_eip;
+		sum->timer.extra_esp = r->timer.extra_esp;
+	}
 	sum->timer.late_sum_ns += r->timer.late_sum_ns;
 	sum->timer.early += r->timer.early;
 	if (r->timer.late_max_ns > sum->timer.late_max_ns)
@@ -315,7 +321,6 @@ static void report_ipi(const struct result *r)
 		       kind_rip(K_MSI));
 }
 
-/* timer_extra: 0 here, since timer_collect() fails on one */
 static void report_timer(const struct result *r)
 {
 	printf(" timer=%" PRIu64 " timer_usec=%" PRIu64 " timer_vector=%d"
@@ -330,6 +335,9 @@ static void report_timer(const struct result *r)
 	       r->timer.late_sum_ns,
 	       r->timer.early, r->timer.early_max_ns, tsc_khz,
 	       guest_rip(rip_timer), guest_rip(rip_timer_eoi));
+	if (r->timer.extra)
+		printf(" timer_extra_eip=0x%x timer_extra_esp=0x%x",
+		       r->timer.extra_eip, r->timer.extra_esp);
 }
 
 /* One round's line (round >= 0) or the final one (round < 0). */
