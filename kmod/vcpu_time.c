@@ -28,3 +28,59 @@ bool hvt_time_destroyed(struct hvt_split *s, u64 *d)
 	__hvt_time_end(s, hvt_time_now(), d);
 	return true;
 }
+
+void hvt_time_ksleep_halted(struct hvt_split *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < min_t(u32, s->nr_log, HVT_STRETCHES); i++)
+		if (s->log[i].part == HVT_KSLEEP)
+			s->log[i].part = HVTRACE_PART_HALT;
+	s->folded[HVTRACE_PART_HALT] += s->folded[HVT_KSLEEP];
+	s->folded[HVT_KSLEEP] = 0;
+}
+
+/* NS more of PART (a kernel sleep no halt claimed is OTHER, as closed). */
+static void window_add(struct hvt_window *w, u8 part, u64 ns)
+{
+	w->part[part == HVT_KSLEEP ? HVTRACE_PART_OTHER : part] += ns;
+}
+
+void hvt_time_window(const struct hvt_split *s, u64 from, u64 now,
+		     struct hvt_window *w)
+{
+	u64 lo, left, sum = 0;
+	unsigned int i;
+
+	memset(w, 0, sizeof(*w));
+	/* Injected before any exit (KVM_RUN's first entry): handling. */
+	if (!READ_ONCE(s->in_exit))
+		return;
+	w->guest_ns = hvt_since(min(s->exit_ts, now), from);
+	lo = max(from, s->exit_ts);
+	left = hvt_since(now, lo);
+	/* A stretch counts from LO on; polling's gaps are taken as its first. */
+	for (i = 0; i < min_t(u32, s->nr_log, HVT_STRETCHES); i++) {
+		const struct hvt_stretch *e = &s->log[i];
+
+		window_add(w, e->part,
+			   min(e->ns, hvt_since(e->end, max(e->start, lo))));
+	}
+	for (i = 0; i <= HVT_KSLEEP; i++)
+		window_add(w, i, min(s->folded[i],
+				     hvt_since(s->folded_end, lo)));
+	/* Clocks of several CPUs: the parts never exceed the window. */
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		sum += w->part[i];
+	for (i = HVTRACE_NR_PARTS; sum > left && i-- > 0;) {
+		u64 cut = min(w->part[i], sum - left);
+
+		w->part[i] -= cut;
+		sum -= cut;
+	}
+	if (w->part[HVTRACE_PART_RUNNABLE] && s->pre_pid && s->pre_end > lo) {
+		w->pre_pid = s->pre_pid;
+		w->pre_flags = s->pre_flags;
+		memcpy(w->pre_comm, s->pre_comm, TASK_COMM_LEN);
+	}
+}
