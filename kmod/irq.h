@@ -4,6 +4,8 @@
  * APIC (the raise) to the entry that injects it (probe_irq.c).
  *
  *   raiser's thread                      target vCPU's thread
+ *   apic_timer_fn (a LAPIC timer expired: as a raise, source TIMER;
+ *     the raise from the vCPU's thread that follows keeps its stamp)
  *   __apic_accept_irq(apic, vec)
  *     IRR bit set: merges, nothing
  *     ISR bit set: raised[vec] =
@@ -49,10 +51,10 @@
 
 /*
  * raised[]: the raise time << HVT_IRQ_STAMP_SHIFT | who raised it
- * (HVTRACE_VCPU_IRQ_LOCAL, _IPI or _DEVICE: never 0), 0 when none is
- * pending.
+ * (HVTRACE_VCPU_IRQ_LOCAL, _IPI, _DEVICE, or _TIMER: its LAPIC timer's
+ * expiry; never 0), 0 when none is pending.
  */
-#define HVT_IRQ_STAMP_SHIFT	4
+#define HVT_IRQ_STAMP_SHIFT	5
 #define HVT_IRQ_STAMP_SOURCE	(BIT(HVT_IRQ_STAMP_SHIFT) - 1)
 static_assert(!(__HVTRACE_VCPU_IRQ_ALL & ~HVT_IRQ_STAMP_SOURCE));
 
@@ -61,7 +63,7 @@ struct hvt_irq_row {
 	u64 total_ns;
 	u64 max_ns;
 	u8 vector;		/* 0: no vector yet (or the row of the rest) */
-	u8 flags;		/* HVTRACE_VCPU_IRQ_LOCAL/_IPI/_DEVICE since the clear */
+	u8 flags;		/* HVTRACE_VCPU_IRQ_* sources since the clear */
 };
 
 /* The first HVTRACE_VCPU_IRQ_VECTORS vectors a row each, then the rest. */
@@ -112,7 +114,8 @@ static inline bool hvt_irq_raise(u64 *raised, u8 vec, u64 stamp)
 /*
  * A raise of VEC that KVM accepts with its IRR bit clear: a new pending
  * interval, whatever stamp is left over (one KVM dropped, or posted
- * unseen) is not its start.
+ * unseen) is not its start. (A LAPIC timer's expiry stamp is kept: the
+ * raise that follows it is its own; probe_irq.c.)
  */
 static inline void hvt_irq_raise_new(u64 *raised, u8 vec, u64 stamp)
 {
@@ -154,6 +157,8 @@ u8 hvt_irq_probes(void);	/* HVTRACE_IRQ_PROBE_*: those attached */
 void hvt_irq_kprobe_register(void);
 void hvt_irq_kprobe_unregister(void);
 bool hvt_irq_every(void);
+/* And the one on apic_timer_fn: LAPIC timers timed from their expiry. */
+bool hvt_irq_timer_expiry(void);
 void hvt_irq_on_accept(void *data, __u32 apicid, __u16 dm, __u16 tm,
 		       __u8 vec);
 void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Interrupt delivery (irq.h draws it):
+ *   apic_timer_fn          (kprobe) a vCPU's LAPIC timer expired
  *   __apic_accept_irq      (kprobe) KVM accepts an interrupt into a
  *                          vCPU's local APIC: the raise, from anyone
  *   kvm_apic_accept_irq    the same, where the kprobe cannot be had
@@ -20,8 +21,11 @@
  * for its own VM is timed, and the others' injections are unmatched.
  *
  * A LAPIC timer is raised by KVM when the vCPU's thread runs after the
- * timer expired (the expiry only kicks or wakes it): what delayed that
- * thread (a halt, a preemption) is not in the local rows' time.
+ * timer expired (the expiry only kicks or wakes it). The kprobe on
+ * apic_timer_fn stamps the expiry (TIMER), and the raise keeps it, so
+ * what delayed the thread (a halt, a preemption) is in the delivery's
+ * time; without it (no struct kvm_timer offsets, or no symbol) it is
+ * not.
  */
 #include <linux/kprobes.h>
 #include <linux/kvm_host.h>
@@ -117,6 +121,41 @@ static u8 raise_source(const struct hvt_vcpu *t,
 	return HVTRACE_VCPU_IRQ_DEVICE;
 }
 
+#if HVT_LAPIC_TIMER_KNOWN
+/*
+ * The expiry of T's LAPIC timer that this raise of VEC delivers, taken
+ * (0: none). KVM raises an expiry it marked pending from the vCPU's own
+ * thread before its next entry (or at once, in hard interrupt context,
+ * where it posts timer interrupts): a raise of LVTT's vector with one
+ * pending, from there. An expiry older than the vCPU's last entry was
+ * dropped by KVM (the timer rewritten or cancelled, LVTT masked or
+ * changed, the APIC disabled or reset): never a later raise's time.
+ */
+static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,
+			     const struct kvm_vcpu *target, u8 vec)
+{
+	u64 expiry;
+
+	if (!READ_ONCE(t->timer_expiry) ||
+	    (in_task() && kvm_get_running_vcpu() != target) ||
+	    !hvt_lapic_timer_pending(apic))
+		return 0;
+	expiry = xchg(&t->timer_expiry, 0);
+	/* The vector was written before the expiry (hvt_on_apic_timer()). */
+	smp_rmb();
+	if (!expiry || READ_ONCE(t->timer_vec) != vec ||
+	    hvt_irq_stamp_ts(expiry) < READ_ONCE(t->entry_ts))
+		return 0;
+	return expiry;
+}
+#else
+static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,
+			     const struct kvm_vcpu *target, u8 vec)
+{
+	return 0;
+}
+#endif
+
 /*
  * __apic_accept_irq(apic, delivery_mode, vector, level, trig_mode,
  * dest_map), at its entry: the raises KVM goes on to accept, as it tests
@@ -130,7 +169,7 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
 	struct kvm_vcpu *target;
 	struct hvt_vcpu *t;
-	u64 stamp;
+	u64 stamp, expiry;
 
 	seen->t = NULL;
 	/* Fixed or lowest priority, not a level's deassertion. */
@@ -146,11 +185,13 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
 	    !hvt_lapic_enabled(apic, target))
 		return 0;
+	/* The raise of T's timer expiry, before it merges or not. */
+	expiry = timer_expiry_take(t, apic, target, vec);
 	stamp = 0;
 	/* Pending: it merges. */
 	if (hvt_lapic_bit(apic, APIC_IRR, vec))
 		goto seen;
-	stamp = hvt_irq_stamp(hvt_clock(), raise_source(t, target));
+	stamp = expiry ?: hvt_irq_stamp(hvt_clock(), raise_source(t, target));
 	/*
 	 * In service: maybe acknowledged (IRR to ISR) and not yet injected,
 	 * its stamp not taken yet: that one stays. Else a new delivery.
@@ -177,6 +218,75 @@ static struct kprobe accept_kprobe = {
 
 static bool accept_kprobe_on;
 
+#if HVT_LAPIC_TIMER_KNOWN
+/*
+ * apic_timer_fn(hrtimer), at its entry: a vCPU's LAPIC timer expired.
+ * KVM only marks it pending and kicks or wakes the vCPU; the raise comes
+ * when the vCPU's thread next runs, and takes this expiry as its time
+ * (timer_expiry_take()), so a halt or a preemption in between is in the
+ * delivery's time. As KVM: nothing while an expiry is still pending, or
+ * with the timer's LVT entry masked or the APIC disabled. Hard interrupt
+ * context.
+ */
+static int hvt_on_apic_timer(struct kprobe *kp, struct pt_regs *regs)
+{
+	const void *apic = hvt_lapic_of_timer((void *)hvt_kprobe_arg(regs, 0));
+	struct kvm_vcpu *target = hvt_lapic_vcpu(apic);
+	struct hvt_vcpu *t = hvt_vcpu_slot_of(target);
+	u32 lvtt;
+	u8 vec;
+
+	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
+	    !hvt_lapic_enabled(apic, target) || hvt_lapic_timer_pending(apic))
+		return 0;
+	lvtt = hvt_lapic_reg(apic, APIC_LVTT);
+	vec = lvtt & APIC_VECTOR_MASK;
+	if ((lvtt & APIC_LVT_MASKED) || vec < 16)
+		return 0;
+	WRITE_ONCE(t->timer_vec, vec);
+	smp_wmb();	/* pairs with timer_expiry_take() */
+	WRITE_ONCE(t->timer_expiry,
+		   hvt_irq_stamp(hvt_clock(), HVTRACE_VCPU_IRQ_TIMER));
+	return 0;
+}
+
+static struct kprobe timer_kprobe = {
+	.symbol_name = HVT_SYM_APIC_TIMER_FN,
+	.pre_handler = hvt_on_apic_timer,
+};
+
+static bool timer_kprobe_on;
+
+/* Only beside the raise's kprobe: that one keeps the expiry's stamp. */
+static void timer_kprobe_register(void)
+{
+	int err = register_kprobe(&timer_kprobe);
+
+	if (err)
+		pr_info("no kprobe on %s (%d): LAPIC timers timed from KVM's raise\n",
+			timer_kprobe.symbol_name, err);
+	timer_kprobe_on = !err;
+}
+
+static void timer_kprobe_unregister(void)
+{
+	if (timer_kprobe_on)
+		unregister_kprobe(&timer_kprobe);
+	timer_kprobe_on = false;
+}
+#else
+static void timer_kprobe_register(void)
+{
+	pr_info("no struct kvm_timer offsets in this build: LAPIC timers timed from KVM's raise\n");
+}
+
+static void timer_kprobe_unregister(void)
+{
+}
+
+#define timer_kprobe_on	false
+#endif /* HVT_LAPIC_TIMER_KNOWN */
+
 void hvt_irq_kprobe_register(void)
 {
 	int err;
@@ -188,10 +298,13 @@ void hvt_irq_kprobe_register(void)
 		pr_info("no kprobe on %s (%d): interrupts timed from vCPUs' raises only\n",
 			accept_kprobe.symbol_name, err);
 	accept_kprobe_on = !err;
+	if (accept_kprobe_on)
+		timer_kprobe_register();
 }
 
 void hvt_irq_kprobe_unregister(void)
 {
+	timer_kprobe_unregister();
 	if (accept_kprobe_on)
 		unregister_kprobe(&accept_kprobe);
 	accept_kprobe_on = false;
@@ -200,6 +313,11 @@ void hvt_irq_kprobe_unregister(void)
 bool hvt_irq_every(void)
 {
 	return accept_kprobe_on;
+}
+
+bool hvt_irq_timer_expiry(void)
+{
+	return timer_kprobe_on;
 }
 
 /*
@@ -229,6 +347,11 @@ void hvt_irq_kprobe_unregister(void)
 }
 
 bool hvt_irq_every(void)
+{
+	return false;
+}
+
+bool hvt_irq_timer_expiry(void)
 {
 	return false;
 }

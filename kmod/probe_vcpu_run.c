@@ -182,6 +182,8 @@ u8 hvt_irq_probes(void)
 			on |= kvm_probes[j].irq;
 	if (hvt_irq_every())
 		on |= HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY;
+	if (hvt_irq_timer_expiry())
+		on |= HVTRACE_IRQ_PROBE_TIMER;
 	return on;
 }
 

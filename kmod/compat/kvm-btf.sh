@@ -26,7 +26,11 @@
 #   kprobe on __apic_accept_irq can time every raise (probe_irq.c).
 #   Without them (another kernel's BTF, other types) only vCPUs' raises
 #   are timed, through the kvm_apic_accept_irq tracepoint; the build says
-#   so.
+#   so. With those, struct kvm_lapic's lapic_timer (a struct kvm_timer)
+#   and in it timer (the hrtimer) and pending (an atomic_t):
+#   HVT_LAPIC_TIMER_OFFSET, HVT_KTIMER_HRTIMER_OFFSET and
+#   HVT_KTIMER_PENDING_OFFSET, so that a kprobe on apic_timer_fn notes a
+#   LAPIC timer's expiry.
 #
 # Where the image is looked for: $HVT_BTF_ROOT (an unpacked image, as the
 # test harness has them), then the system (/boot, /lib/modules). The
@@ -197,6 +201,37 @@ lapic_members() {
 	}'
 }
 
+# The byte offsets of struct kvm_lapic's lapic_timer (a struct kvm_timer),
+# and of that struct's timer (the struct hrtimer apic_timer_fn gets) and
+# pending (an atomic_t), if they have those types.
+timer_members() {
+	{ bpftool -B "$base" btf dump file "$tmp/kvm.ko" format raw &&
+	  bpftool btf dump file "$base" format raw; } | awk '
+	/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
+		 name[id] = $3; inside = "" }
+	/^\[/ && $2 == "STRUCT" && ($3 == "\047kvm_lapic\047" ||
+				    $3 == "\047kvm_timer\047") {
+		inside = substr($3, 2, length($3) - 2); next }
+	inside { t = $2; o = $3; sub(/type_id=/, "", t)
+		 sub(/bits_offset=/, "", o); m = substr($1, 2, length($1) - 2)
+		 type[inside "." m] = t; off[inside "." m] = o }
+	END {
+		# member, the kind and name of its type, for each wanted
+		n = split("kvm_lapic.lapic_timer STRUCT kvm_timer " \
+			  "kvm_timer.timer STRUCT hrtimer " \
+			  "kvm_timer.pending TYPEDEF atomic_t", w, " ")
+		out = ""
+		for (i = 1; i <= n; i += 3) {
+			t = type[w[i]]
+			if (t == "" || kind[t] != w[i + 1] ||
+			    name[t] != "\047" w[i + 2] "\047" || off[w[i]] % 8)
+				exit 1
+			out = out (out == "" ? "" : " ") off[w[i]] / 8
+		}
+		print out
+	}'
+}
+
 # No direct VMCB read: said, and an error where BTF is required.
 no_layout() {
 	echo "hvtrace: WARNING: $*: SVM exit reasons through svm_get_exit_info" >&2
@@ -239,6 +274,14 @@ if [ "$rel" = "$target" ]; then
 #define HVT_LAPIC_SW_ENABLED_OFFSET $2
 #define HVT_LAPIC_REGS_OFFSET $3
 "
+		if set -- $(timer_members 2>"$tmp/err") && [ $# = 3 ] && [ ! -s "$tmp/err" ]; then
+			lapic="$lapic#define HVT_LAPIC_TIMER_OFFSET $1
+#define HVT_KTIMER_HRTIMER_OFFSET $2
+#define HVT_KTIMER_PENDING_OFFSET $3
+"
+		else
+			echo "hvtrace: WARNING: $rel: no struct kvm_timer as expected in kvm.ko's BTF $(head -n 1 "$tmp/err"): LAPIC timers timed from KVM's raise" >&2
+		fi
 	else
 		echo "hvtrace: WARNING: $rel: no struct kvm_lapic with vcpu, sw_enabled and regs as expected in kvm.ko's BTF $(head -n 1 "$tmp/err"): interrupts timed from vCPUs' raises only" >&2
 		if [ "${HVT_REQUIRE_BTF:-0}" = 1 ]; then

@@ -18,6 +18,8 @@
  *	static, out of line in Debian's builds: every interrupt KVM
  *	accepts into a local APIC, whoever raised it (a build that inlines
  *	it into some callers would hide their raises: not checked)
+ *   apic_timer_fn(struct hrtimer *)
+ *	static: a vCPU's LAPIC timer expired (the hrtimer's function)
  */
 #ifndef _HVT_COMPAT_KVM_SYMBOLS_H
 #define _HVT_COMPAT_KVM_SYMBOLS_H
@@ -28,5 +30,6 @@
 #define HVT_SYM_SVM_EXIT_INFO		"svm_get_exit_info"
 #define HVT_SYM_VMX_EXIT_INFO		"vmx_get_exit_info"
 #define HVT_SYM_APIC_ACCEPT_IRQ		"__apic_accept_irq"
+#define HVT_SYM_APIC_TIMER_FN		"apic_timer_fn"
 
 #endif /* _HVT_COMPAT_KVM_SYMBOLS_H */

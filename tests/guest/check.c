@@ -120,6 +120,12 @@ static void dump_regs(const struct vcpu *v)
 			kind_rip(K_MSI), guest_rip(ipi_handler), guest_rip(rip_ipi_eoi),
 			guest_u32(IPI_SENT_GPA), guest_u32(IPI_HANDLED_GPA),
 			guest_u32(IPI_EXTRA_GPA));
+	if (cfg.timer_count)
+		fprintf(stderr, "  timer: tmict@0x%x handler@0x%x eoi@0x%x, "
+			"armed %u handled %u extra %u\n", guest_rip(rip_timer),
+			guest_rip(timer_handler), guest_rip(rip_timer_eoi),
+			guest_u32(TIMER_ARMED_GPA), guest_u32(TIMER_HANDLED_GPA),
+			guest_u32(TIMER_EXTRA_GPA));
 }
 
 void __noreturn vcpu_fail(const struct vcpu *v, const char *fmt, ...)
@@ -192,7 +198,7 @@ static void __noreturn guest_exception(const struct vcpu *v)
 
 /*
  * guest.S's .Lbad_read: the value a read got in the OUT, its GPA in EBX;
- * --ipi: the handled count, ESI the IPI that was not.
+ * --ipi, --timer: the handled count, ESI the interrupt that was not.
  */
 static void __noreturn guest_bad_read(const struct vcpu *v)
 {
@@ -208,6 +214,11 @@ static void __noreturn guest_bad_read(const struct vcpu *v)
 			  "handle IPI %llu (from 0) of %" PRIu64 " within %d s "
 			  "(handled %u)", v->iters, r.rsi, cfg.ipi_count,
 			  IPI_TIMEOUT_SEC, val);
+	if (r.rbx == TIMER_HANDLED_GPA)
+		vcpu_fail(v, "--timer: iteration %" PRIu64 ": vCPU 0 did not "
+			  "handle timer interrupt %llu of %" PRIu64 " within %"
+			  PRIu64 " us + %d s (handled %u)", v->iters, r.rsi,
+			  cfg.timer_count, cfg.timer_usec, TIMER_TIMEOUT_SEC, val);
 	if (r.rbx == LAPIC_VERSION_GPA)
 		vcpu_fail(v, "--lapic: guest read 0x%x from GPA 0x%llx, not a local "
 			  "APIC version register", val, r.rbx);

@@ -11,8 +11,9 @@
  *                 RIPs moved): mmio_read, lapic, touch
  *   rip_done:     OUT to DONE_PORT, then to the next iteration
  *   guest_entry:  (at the end, as all that came later) where the VMM
- *                 starts each vCPU; with --ipi, it and every iteration
- *                 begin with the IPI phase (.Lipi), before the above
+ *                 starts each vCPU; with --ipi or --timer, it and every
+ *                 iteration begin with that phase (.Lphases: .Lipi or
+ *                 .Ltimer), before the above
  *
  * Every count, port, GPA and MSR is read from struct guest_params at
  * PARAMS_GPA, which the VMM fills before the first KVM_RUN; a loop whose
@@ -51,6 +52,30 @@
  * is the test of the parameter before the ICR write (9 bytes: rip_ipi
  * and the --ipi code after it moved by as much, nothing else did).
  *
+ * --timer N:USEC: vCPU 0 takes N interrupts of its own local APIC timer,
+ * one at a time, busy-looping with interrupts on (no HLT, as above);
+ * other vCPUs skip the phase.  The TSC read comes before the write that
+ * starts the timer, so the VMM's lateness (handler TSC - arm TSC - USEC)
+ * holds all of KVM's time from the write to the handler:
+ *
+ *   vCPU 0
+ *   enable APIC, armed = handled = 0,
+ *   divide by 1, LVTT = one-shot TIMER_VECTOR, STI
+ *   i = 0..N-1:
+ *     arm_tsc[i] = TSC, armed = i + 1
+ *     initial count = USEC * 1000 (1 ns each)  -- KVM's hrtimer, USEC
+ *     wait until handled > i (USEC + 5 s at      later: apic_timer_fn
+ *     most, else BAD_READ_PORT)                      |
+ *                           timer_handler: <---------+  (KVM raises it
+ *                           handler_tsc[i] = TSC,       when vCPU 0's
+ *                           handled = i + 1, EOI        thread runs next)
+ *   CLI, RET: the rest of the iteration
+ *
+ * guest_entry and .Lnext_iteration test GP_PHASES and call .Lphases,
+ * which goes on to .Lipi or .Ltimer: the same instructions, as long, as
+ * the test of GP_IPI_COUNT and the call of .Lipi they replaced, so no RIP
+ * moved; the --timer code is after all the rest.
+ *
  * Only local labels are jumped to and called, so the code has no
  * relocations and runs wherever it is copied.
  */
@@ -67,6 +92,7 @@
 	.globl rip_slow, rip_done, rip_halt_arm, rip_halt, rip_halt_eoi, rip_mark
 	.globl rip_spin, rip_mmio_read, rip_lapic, rip_touch
 	.globl rip_ipi, rip_ipi_eoi, rip_ipi_msi
+	.globl timer_handler, rip_timer, rip_timer_eoi
 
 /*
  * The head of a counted loop: ESI = the count at offset 'count' in the
@@ -348,7 +374,8 @@ rip_touch:
 
 /*
  * A read got a wrong value: report it (EAX) to the VMM, its GPA in EBX.
- * --ipi: the handled count that stayed at ESI, IPI_HANDLED_GPA in EBX.
+ * --ipi: the handled count that stayed at ESI, IPI_HANDLED_GPA in EBX;
+ * --timer: the same, TIMER_HANDLED_GPA in EBX.
  */
 .Lbad_read:
 	mov	$BAD_READ_PORT, %edx
@@ -357,19 +384,19 @@ rip_touch:
 
 /*
  * The VMM starts every vCPU here; then --halt's PIC setup and the first
- * iteration.  rip_done comes to .Lnext_iteration.  With --ipi, the IPI
- * phase first; without, no CALL: the stack stays untouched.
+ * iteration.  rip_done comes to .Lnext_iteration.  With --ipi or --timer,
+ * its phase first; without, no CALL: the stack stays untouched.
  */
 guest_entry:
-	cmpl	$0, PARAM(GP_IPI_COUNT)
+	cmpl	$0, PARAM(GP_PHASES)
 	je	.Lpic_setup
-	call	.Lipi
+	call	.Lphases
 	jmp	.Lpic_setup
 
 .Lnext_iteration:
-	cmpl	$0, PARAM(GP_IPI_COUNT)
+	cmpl	$0, PARAM(GP_PHASES)
 	je	.Literation
-	call	.Lipi
+	call	.Lphases
 	jmp	.Literation
 
 /*
@@ -485,6 +512,100 @@ ipi_handler:
 	jmp	2f
 1:	incl	IPI_EXTRA_GPA
 rip_ipi_eoi:
+2:	movl	$0, LAPIC_EOI_GPA
+	pop	%edx
+	pop	%ecx
+	pop	%eax
+	iret
+
+/*
+ * The phase an iteration begins with (GP_PHASES): --ipi's or --timer's,
+ * which are exclusive.  Each returns to the caller.
+ */
+.Lphases:
+	cmpl	$0, PARAM(GP_IPI_COUNT)
+	jne	.Lipi
+
+/*
+ * --timer's phase of an iteration (the head comment draws it): vCPU 0
+ * only, the others go on at once.  The software-enabled APIC, the divisor
+ * and the LVT entry stay from one iteration to the next (one-shot: the
+ * count reaching 0 leaves LVTT as it is); writing them again costs an
+ * APIC access each, not a change.  Clobbers EAX..EDX and ESI.
+ */
+.Ltimer:
+	mov	LAPIC_SVR_GPA, %eax
+	test	$LAPIC_SVR_ENABLE, %eax
+	jnz	1f
+	movl	$(LAPIC_SVR_ENABLE | LAPIC_SPURIOUS), LAPIC_SVR_GPA
+1:	mov	LAPIC_ID_GPA, %eax
+	shr	$24, %eax
+	jnz	6f
+	movl	$0, TIMER_ARMED_GPA
+	movl	$0, TIMER_HANDLED_GPA
+	movl	$TIMER_TDCR_DIV1, LAPIC_TDCR_GPA
+	movl	$TIMER_LVTT, LAPIC_LVTT_GPA
+	xor	%esi, %esi
+	sti
+	/*
+	 * Timer ESI: its TSC, counted, then the initial count, which starts
+	 * it (the write is a VM exit, taken once every instruction before
+	 * it retired, the RDTSC too: the TSC read is never after KVM starts
+	 * the timer); EBX:ECX the deadline
+	 */
+.Ltimer_arm:
+	rdtsc
+	mov	%eax, TIMER_ARM_LOG_GPA(, %esi, 8)
+	mov	%edx, TIMER_ARM_LOG_GPA + 4(, %esi, 8)
+	mov	%eax, %ecx
+	mov	%edx, %ebx
+	add	PARAM(GP_TIMER_TIMEOUT_TICKS), %ecx
+	adc	PARAM(GP_TIMER_TIMEOUT_TICKS + 4), %ebx
+	lea	1(%esi), %eax
+	mov	%eax, TIMER_ARMED_GPA
+	mov	PARAM(GP_TIMER_TMICT), %eax
+rip_timer:
+	mov	%eax, LAPIC_TMICT_GPA
+3:	cmp	TIMER_HANDLED_GPA, %esi
+	jb	4f
+	rdtsc
+	sub	%ecx, %eax
+	sbb	%ebx, %edx
+	jb	3b
+	mov	TIMER_HANDLED_GPA, %eax
+	mov	$TIMER_HANDLED_GPA, %ebx
+	jmp	.Lbad_read
+	/* handled: the next one at once */
+4:	inc	%esi
+	cmp	PARAM(GP_TIMER_COUNT), %esi
+	jb	.Ltimer_arm
+	cli
+6:	ret
+
+/*
+ * TIMER_VECTOR on vCPU 0: log the TSC as handler_tsc[handled] and count
+ * it, unless no timer is outstanding (handled == armed: a second run for
+ * one), which counts in extra instead, with the EIP it interrupted and
+ * its ESP; EOI, IRET.  Every register is kept.
+ */
+timer_handler:
+	push	%eax
+	push	%ecx
+	push	%edx
+	rdtsc
+	mov	TIMER_HANDLED_GPA, %ecx
+	cmp	TIMER_ARMED_GPA, %ecx
+	jae	1f
+	mov	%eax, TIMER_HANDLER_LOG_GPA(, %ecx, 8)
+	mov	%edx, TIMER_HANDLER_LOG_GPA + 4(, %ecx, 8)
+	inc	%ecx
+	mov	%ecx, TIMER_HANDLED_GPA
+	jmp	2f
+1:	incl	TIMER_EXTRA_GPA
+	mov	12(%esp), %eax
+	mov	%eax, TIMER_EXTRA_EIP_GPA
+	mov	%esp, TIMER_EXTRA_ESP_GPA
+rip_timer_eoi:
 2:	movl	$0, LAPIC_EOI_GPA
 	pop	%edx
 	pop	%ecx

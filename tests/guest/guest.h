@@ -21,9 +21,12 @@
  *   0x000710  |  --ipi: go, ready, sent,     |  the vCPUs' handshake; the
  *             |  handled, extra (u32 each)   |  VMM reads them after each
  *             |                              |  iteration (see below)
+ *   0x000724  |  --timer: armed, handled,    |  vCPU 0 and its handler;
+ *             |  extra, extra_eip, extra_esp |  the same (see below)
+ *             |  (u32 each)                  |
  *   0x000800  |  GDT: null, code 0x08,       |
  *             |       data 0x10 (flat 4 GiB) |
- *   0x000900  |  IDT: vectors 0..31 -> the   |  (not with --ipi)
+ *   0x000900  |  IDT: vectors 0..31 -> the   |  (not with --ipi, --timer)
  *             |  exception stubs, 0x25 -> the|
  *             |  --halt IRQ handler          |
  *   0x001000  +------------------------------+
@@ -31,14 +34,19 @@
  *             |  guest_code_start[]          |  exception stubs, IRQ
  *             |                              |  handlers
  *   0x002000  +------------------------------+
- *             |  --ipi's IDT: the same gates |  0xec would reach into the
- *             |  and 0xec -> ipi_handler     |  code from 0x900
+ *             |  --ipi's IDT: the same gates |  0xec (--timer: 0xef) would
+ *             |  and 0xec -> ipi_handler     |  reach into the code from
+ *             |  (--timer: 0xef ->           |  0x900
+ *             |  timer_handler)              |
  *   0x002800  +------------------------------+
  *             |  (unused)                    |
  *   0x100000  |  --ipi: send_tsc[IPI_MAX]    |  vCPU 0: TSC before each
  *             |                              |  ICR write (or MSI_PORT
- *             |                              |  OUT), by index
+ *             |                              |  OUT), by index; --timer:
+ *             |                              |  arm_tsc[], before each
+ *             |                              |  initial-count write
  *   0x140000  |  --ipi: handler_tsc[IPI_MAX] |  vCPU 1: TSC in the handler
+ *             |                              |  (--timer: vCPU 0's)
  *   0x180000  |  (unused)                    |
  *             |                 stacks ^     |  vCPU i's ESP starts at
  *   0x200000  +------------------------------+  MEM_SIZE - i * 4 KiB
@@ -63,6 +71,21 @@
  *   extra    instead, over the whole run of the VM
  * The VMM reads them and both logs after each iteration, while both vCPUs
  * are out of the guest (run.c's end_together()).
+ *
+ * --timer's words at 0x724 (--ipi and --timer are exclusive, so their logs
+ * share the pages), vCPU 0's alone:
+ *   armed    this iteration's timers so far, each counted before the
+ *            initial-count write that starts it (zeroed with handled at
+ *            the start of the phase)
+ *   handled  the handler: this iteration's interrupts handled, each after
+ *            its handler_tsc[]; a run with handled == armed (none
+ *            outstanding) counts in
+ *   extra    instead, over the whole run of the VM (hvguest.c: QEMU's)
+ *   extra_eip, extra_esp   the last such run's: the EIP it interrupted
+ *            (in its frame) and its ESP (whose stack: vCPU i's is below
+ *            MEM_SIZE - i * 4 KiB)
+ * The VMM reads them and both logs at vCPU 0's DONE exit, which ends the
+ * iteration: vCPU 0 is out of the guest, and no other vCPU writes them.
  */
 #ifndef _HVT_GUEST_H
 #define _HVT_GUEST_H
@@ -80,6 +103,11 @@
 #define IPI_SENT_GPA	0x718
 #define IPI_HANDLED_GPA	0x71c
 #define IPI_EXTRA_GPA	0x720
+#define TIMER_ARMED_GPA	0x724	/* --timer: drawn above */
+#define TIMER_HANDLED_GPA 0x728
+#define TIMER_EXTRA_GPA	0x72c
+#define TIMER_EXTRA_EIP_GPA 0x730
+#define TIMER_EXTRA_ESP_GPA 0x734
 #define GDT_GPA		0x800
 #define IDT_GPA		0x900
 #define CODE_GPA	0x1000
@@ -88,6 +116,9 @@
 #define IPI_SEND_LOG_GPA 0x100000
 #define IPI_HANDLER_LOG_GPA 0x140000
 #define IPI_MAX		0x8000	/* IPIs an iteration: 8-byte log entries */
+#define TIMER_ARM_LOG_GPA IPI_SEND_LOG_GPA	/* --timer: --ipi's log pages */
+#define TIMER_HANDLER_LOG_GPA IPI_HANDLER_LOG_GPA
+#define TIMER_MAX	IPI_MAX
 #define VCPU_STACK_SIZE	0x1000	/* vCPU i's stack ends at MEM_SIZE - i * this */
 
 /* --touch: memslot 1, far from the main slot; at most TOUCH_MAX pages a vCPU */
@@ -108,6 +139,10 @@
 #define LAPIC_SPURIOUS	0xff		/* the spurious vector, in the SVR */
 #define LAPIC_ICR_LO_GPA 0xfee00300	/* writing it sends the IPI */
 #define LAPIC_ICR_HI_GPA 0xfee00310	/* destination APIC ID in bits 24-31 */
+/* --timer: the timer's */
+#define LAPIC_LVTT_GPA	0xfee00320	/* LVT timer: vector, mask, mode */
+#define LAPIC_TMICT_GPA	0xfee00380	/* initial count: writing it starts it */
+#define LAPIC_TDCR_GPA	0xfee003e0	/* divide configuration */
 
 #define DONE_PORT	0x3f0	/* the end of a program iteration */
 #define FAULT_PORT	0x3f1	/* exception stubs report here */
@@ -163,6 +198,23 @@
 #define IPI_MSI_ADDR	(0xfee00000 | IPI_DEST << 12)
 #define IPI_MSI_DATA	IPI_VECTOR
 
+/*
+ * --timer: vCPU 0's local APIC timer, one-shot (LVTT bits 17-18 clear),
+ * unmasked (bit 16 clear), fixed vector TIMER_VECTOR; divide by 1 (TDCR
+ * 0xb: bits 0, 1 and 3 set).  KVM's APIC bus runs at 1 GHz
+ * (APIC_BUS_CYCLE_NS 1 in 6.1's arch/x86/kvm/lapic.h; 6.12's default
+ * apic_bus_cycle_ns, APIC_BUS_CYCLE_NS_DEFAULT 1, which only
+ * KVM_CAP_X86_APIC_BUS_CYCLES_NS changes): tmict_to_ns() is the initial
+ * count times 1 ns times the divisor, so USEC is an initial count of
+ * USEC * 1000.
+ */
+#define TIMER_VECTOR	0xef
+#define TIMER_LVTT	TIMER_VECTOR
+#define TIMER_TDCR_DIV1	0xb
+#define TIMER_COUNT_PER_USEC 1000
+#define TIMER_USEC_MAX	1000000	/* 1 s: the count fits in 32 bits */
+#define TIMER_TIMEOUT_SEC 5	/* vCPU 0 gives up USEC + this after arming */
+
 /* struct guest_params: offsets, for guest.S */
 #define GP_PIO_COUNT	0x00	/* one count per loop, in enum kind order */
 #define GP_MMIO_COUNT	0x04
@@ -185,6 +237,10 @@
 #define GP_IPI_GAP_TICKS 0x50	/* 64 bits: USEC in TSC ticks */
 #define GP_IPI_TIMEOUT_TICKS 0x58	/* 64 bits: IPI_TIMEOUT_SEC in ticks */
 #define GP_IPI_VIA_MSI	0x60	/* --ipi-via msi: non-zero */
+#define GP_TIMER_COUNT	0x64	/* --timer N, 0: none */
+#define GP_TIMER_TMICT	0x68	/* USEC * TIMER_COUNT_PER_USEC */
+#define GP_TIMER_TIMEOUT_TICKS 0x70	/* 64 bits: USEC + TIMER_TIMEOUT_SEC */
+#define GP_PHASES	0x78	/* non-zero: --ipi or --timer, a phase first */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -205,16 +261,22 @@ struct guest_params {
 	uint32_t ipi_count;	/* --ipi */
 	uint64_t ipi_gap_ticks, ipi_timeout_ticks;
 	uint32_t ipi_via_msi;	/* --ipi-via msi: OUT to MSI_PORT, no ICR */
+	uint32_t timer_count;	/* --timer */
+	uint32_t timer_tmict;
+	uint64_t timer_timeout_ticks;
+	uint32_t phases;	/* --ipi or --timer: guest_entry calls .Lphases */
 };
 
 /* guest.S's labels: only their place in guest_code_start[] means anything */
 extern const char guest_code_start[], guest_code_end[], guest_entry[];
 extern const char exception_stubs[], halt_irq_handler[], ipi_handler[];
+extern const char timer_handler[];
 extern const char rip_pio[], rip_mmio[], rip_cpuid[], rip_rdmsr[];
 extern const char rip_wrmsr[], rip_hlt[], rip_slow[], rip_done[];
 extern const char rip_halt_arm[], rip_halt[], rip_halt_eoi[], rip_spin[];
 extern const char rip_mark[], rip_mmio_read[], rip_lapic[], rip_touch[];
 extern const char rip_ipi[], rip_ipi_eoi[], rip_ipi_msi[];
+extern const char rip_timer[], rip_timer_eoi[];
 #endif
 
 #endif /* _HVT_GUEST_H */

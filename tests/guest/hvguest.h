@@ -10,6 +10,7 @@
  *   halt.c     --halt's timer thread
  *   ipi.c      --ipi's logs: checked and measured after each iteration;
  *              --ipi-via msi's MSIs
+ *   timer.c    --timer's logs: the same, for vCPU 0's LAPIC timer
  *   run.c      the threads that run a VM's vCPUs (one each, or --hop's two)
  *   check.c    exits against the expected sequence, KVM's statistics
  *   rounds.c   VMs one after another (--rounds), their teardown, --shrink
@@ -23,6 +24,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 #include <linux/kvm.h>
@@ -82,6 +84,8 @@ struct config {
 	uint64_t ipi_count, ipi_usec;	/* --ipi N[:USEC]; N 0: none */
 	const char *ipi_log;		/* --ipi-log FILE */
 	bool ipi_via_msi;		/* --ipi-via msi: the VMM sends them */
+	uint64_t timer_count, timer_usec;	/* --timer N[:USEC]; N 0: none */
+	const char *timer_log;		/* --timer-log FILE */
 	bool vmm_work_spin;		/* ... :spin */
 	bool shrink;
 	bool hop;
@@ -90,7 +94,7 @@ struct config {
 	double seconds;
 	bool forever;
 	bool hold;
-	bool irqchip;		/* --halt, --lapic, --ipi: KVM_CREATE_IRQCHIP */
+	bool irqchip;	/* --halt, --lapic, --ipi, --timer: KVM_CREATE_IRQCHIP */
 };
 
 /*
@@ -148,7 +152,7 @@ extern struct vcpu vcpus[MAX_VCPUS];
 extern int kvm_fd, vm_fd;
 extern size_t run_size;
 extern uint8_t *guest_mem;
-extern uint64_t tsc_khz;	/* the guest's, with --spin or --ipi */
+extern uint64_t tsc_khz;	/* the guest's, with --spin, --ipi or --timer */
 extern struct halt_timer halt_timer;
 
 /* hvguest.c */
@@ -157,6 +161,8 @@ void __noreturn __printf(2, 3) die(int code, const char *fmt, ...);
 void sleep_usec(uint32_t usec);
 uint64_t ts_ns(const struct timespec *ts);
 uint64_t now_ns(void);
+FILE *new_log(const char *opt, const char *path);
+uint64_t ticks_ns(uint64_t ticks);
 
 /* options.c */
 void parse_args(int argc, char **argv);
@@ -205,6 +211,21 @@ void ipi_start(void);
 void ipi_send_msi(const struct vcpu *v);
 void ipi_collect(const struct vcpu *v);
 
+/* timer.c: the round's timer interrupts so far (see report.c for the keys) */
+struct timer_stats {
+	uint64_t armed, handled, late_max_ns, late_sum_ns;
+	uint64_t early, early_max_ns;	/* handled before arm TSC + USEC */
+	uint64_t extra;			/* the handler's runs with none due */
+	uint32_t extra_eip, extra_esp;	/* the last one's */
+};
+
+extern struct timer_stats timer_stats;
+
+void timer_open_log(void);
+void timer_close_log(void);
+void timer_start(void);
+void timer_collect(const struct vcpu *v);
+
 /* check.c */
 void __noreturn __printf(2, 3) vcpu_fail(const struct vcpu *v, const char *fmt, ...);
 void reset_sequence(struct vcpu *v);
@@ -238,6 +259,7 @@ struct result {
 	uint64_t marks;			/* the last round's guest marks */
 	struct ipi_stats ipi;
 	uint64_t ipi_extra;
+	struct timer_stats timer;
 	uint64_t mark_tsc[MARK_LOG_SIZE];	/* by id % MARK_LOG_SIZE */
 };
 

@@ -18,11 +18,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hvguest.h"
 
@@ -31,25 +29,11 @@ static FILE *ipi_log;
 static uint64_t log_iteration;	/* the run's, over all rounds, from 0 */
 static uint32_t iteration_msis;	/* --ipi-via msi: sent in this iteration */
 
-/*
- * --ipi-log: a new file only, so that a run never clobbers another's
- * log; opened before the first VM, so a bad path fails at once.
- */
+/* --ipi-log: a new file (new_log()) */
 void ipi_open_log(void)
 {
-	int fd;
-
-	if (!cfg.ipi_log)
-		return;
-	fd = open(cfg.ipi_log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST)
-		usage_error("--ipi-log: %s exists; it is never overwritten",
-			    cfg.ipi_log);
-	if (fd < 0)
-		usage_error("--ipi-log: %s: %s", cfg.ipi_log, strerror(errno));
-	ipi_log = fdopen(fd, "w");
-	if (!ipi_log)
-		die(EXIT_MISMATCH, "--ipi-log: %s", strerror(errno));
+	if (cfg.ipi_log)
+		ipi_log = new_log("--ipi-log", cfg.ipi_log);
 }
 
 /* Before the final HVGUEST line: a log that could not be written fails. */
@@ -91,12 +75,6 @@ void ipi_send_msi(const struct vcpu *v)
 			  "the guest blocked it (vCPU 1's APIC not enabled?)");
 	iteration_msis++;
 	ipi_stats.msi++;
-}
-
-/* Guest TSC ticks in ns; never overflows, whatever the ticks. */
-static uint64_t ticks_ns(uint64_t ticks)
-{
-	return ticks / tsc_khz * 1000000 + ticks % tsc_khz * 1000000 / tsc_khz;
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #define MIN_HALT_USEC	1000	/* arm exit to HLT: 0.2-0.5 ms under TCG */
 #define DEFAULT_IPI_USEC 200	/* --ipi: from one IPI handled to the next */
+#define DEFAULT_TIMER_USEC 2000	/* --timer: from each arm to its deadline (hvguest.c) */
 
 /*
  * Default MSR: "HVG\0".  It lies outside every range covered by the VMX and
@@ -33,6 +34,7 @@ struct config cfg = {
 	.mmio_gpa = 0xd0000000u,
 	.mmio_read_gpa = 0xd0001000u,	/* --mmio's region, another page */
 	.ipi_usec = DEFAULT_IPI_USEC,
+	.timer_usec = DEFAULT_TIMER_USEC,
 };
 
 const char prog_name[] = "hvguest";
@@ -42,7 +44,7 @@ const char usage_line[] =
 	"[--wrmsr N[:MSR]] [--hlt N] [--slow N:USEC[:PORT]] "
 	"[--mmio-read N[:GPA]] [--lapic N] [--touch N] [--halt N:USEC] "
 	"[--spin MS] [--ipi N[:USEC]] [--ipi-via icr|msi] [--ipi-log FILE] "
-	"[--hold] [--rounds N] "
+	"[--timer N[:USEC]] [--timer-log FILE] [--hold] [--rounds N] "
 	"[--spare-vcpus K] [--shrink] [--hop] "
 	"[--vmm-work USEC[:spin]] [--tsc-step TICKS] [--name NAME] [--uuid UUID]\n";
 
@@ -100,6 +102,20 @@ static void __noreturn usage(void)
 	       "                         (the run's iteration and the IPI in it from 0,\n"
 	       "                         vCPU 0's TSC before the ICR write, vCPU 1's in\n"
 	       "                         the handler, their difference in ns)\n"
+	       "  --timer N[:USEC]       (instead of --ipi) vCPU 0 takes N (1..%d)\n"
+	       "                         interrupts of its local APIC timer, vector\n"
+	       "                         0x%x: one-shot, each started once the last\n"
+	       "                         was handled, to fire USEC (1..%d, default\n"
+	       "                         %d) later; it busy-loops with interrupts on\n"
+	       "                         (no HLT); the VMM checks and measures after\n"
+	       "                         each iteration (timer_*=); no exits to\n"
+	       "                         userspace.  KVM's in-kernel irqchip, so no\n"
+	       "                         --hlt\n"
+	       "  --timer-log FILE       --timer: one line per interrupt to FILE, a new\n"
+	       "                         file: ITERATION INDEX ARM_TSC HANDLER_TSC\n"
+	       "                         LATE_NS (the TSC before the write that\n"
+	       "                         started the timer, the TSC in the handler,\n"
+	       "                         their difference in ns less USEC, signed)\n"
 	       "  --vcpus N              vCPUs (1..%d, default 1, 2 with --ipi), one\n"
 	       "                         thread each\n"
 	       "  --cpu LIST             pin vCPU i to the i-th CPU of comma LIST (cycling),\n"
@@ -108,8 +124,8 @@ static void __noreturn usage(void)
 	       "  --forever              repeat the program until SIGINT/SIGTERM\n"
 	       "  --hold                 create the VM and vCPUs, run nothing, wait for\n"
 	       "                         SIGINT/SIGTERM (keeps KVM's static keys steady;\n"
-	       "                         with --halt, --lapic or --ipi, those of\n"
-	       "                         in-kernel LAPICs too)\n"
+	       "                         with --halt, --lapic, --ipi or --timer,\n"
+	       "                         those of in-kernel LAPICs too)\n"
 	       "  --rounds N             N rounds in one process, each: create the VM,\n"
 	       "                         run the program, destroy the VM (checked)\n"
 	       "  --spare-vcpus K        before each round's vCPUs create K (1..%d) that\n"
@@ -136,7 +152,8 @@ static void __noreturn usage(void)
 	       "test VM, 4 no KVM.\n",
 	       DEFAULT_MSR, MMIO_READ_DATA, LAPIC_VERSION_GPA, TOUCH_MAX, TOUCH_GPA,
 	       DONE_PORT, FAULT_PORT, ARM_PORT, HALT_IRQ, MIN_HALT_USEC, SPIN_PORT,
-	       IPI_MAX, IPI_VECTOR, DEFAULT_IPI_USEC, MSI_PORT, MAX_VCPUS,
+	       IPI_MAX, IPI_VECTOR, DEFAULT_IPI_USEC, MSI_PORT, TIMER_MAX,
+	       TIMER_VECTOR, TIMER_USEC_MAX, DEFAULT_TIMER_USEC, MAX_VCPUS,
 	       MAX_SPARES);
 	exit(0);
 }
@@ -181,6 +198,8 @@ static const struct field_opt {
 	{ "spin",  1, 1, { { "MS", 1, 3600000, &cfg.spin_ms } } },
 	{ "ipi",   2, 1, { { "count", 1, IPI_MAX, &cfg.ipi_count },
 			   { "USEC", 0, 10000000, &cfg.ipi_usec } } },
+	{ "timer", 2, 1, { { "count", 1, TIMER_MAX, &cfg.timer_count },
+			   { "USEC", 1, TIMER_USEC_MAX, &cfg.timer_usec } } },
 	{ "vcpus", 1, 1, { { "count", 1, MAX_VCPUS, &cfg.vcpus } } },
 	{ "rounds", 1, 1, { { "count", 1, 1000000, &cfg.rounds } } },
 	{ "spare-vcpus", 1, 1, { { "count", 1, MAX_SPARES, &cfg.spares } } },
@@ -328,6 +347,22 @@ static void check_ipi_config(void)
 		usage_error("--hold runs nothing: it takes no --ipi-log");
 }
 
+/* --timer: vCPU 0's own timer; one interrupt test at a time. */
+static void check_timer_config(void)
+{
+	if (!cfg.timer_count) {
+		if (cfg.timer_log)
+			usage_error("--timer-log logs --timer's interrupts: no "
+				    "--timer");
+		return;
+	}
+	if (cfg.ipi_count)
+		usage_error("--timer and --ipi are exclusive: one interrupt test "
+			    "at a time");
+	if (cfg.hold && cfg.timer_log)
+		usage_error("--hold runs nothing: it takes no --timer-log");
+}
+
 /* The program's own ports, whatever the options (not --halt's ARM_PORT). */
 static bool reserved_port(uint64_t port)
 {
@@ -339,6 +374,7 @@ static bool reserved_port(uint64_t port)
 static void check_config(void)
 {
 	check_ipi_config();
+	check_timer_config();
 	if (!cfg.vcpus)
 		cfg.vcpus = 1;
 	if (cfg.seconds > 0 && cfg.forever)
@@ -360,11 +396,13 @@ static void check_config(void)
 		usage_error("--slow: port 0x%" PRIx64 " is reserved", cfg.slow_port);
 	if (cfg.pio_port == cfg.slow_port)
 		usage_error("--pio and --slow must use different ports");
-	/* --lapic, --ipi use the in-kernel irqchip's local APICs, as --halt */
-	cfg.irqchip = cfg.halt_usec || cfg.count[K_LAPIC] || cfg.ipi_count;
+	/* --lapic, --ipi, --timer use the in-kernel irqchip's local APICs */
+	cfg.irqchip = cfg.halt_usec || cfg.count[K_LAPIC] || cfg.ipi_count ||
+		      cfg.timer_count;
 	if (cfg.irqchip)
 		check_irqchip_config(cfg.halt_usec ? "--halt" :
-				     cfg.count[K_LAPIC] ? "--lapic" : "--ipi");
+				     cfg.count[K_LAPIC] ? "--lapic" :
+				     cfg.ipi_count ? "--ipi" : "--timer");
 	check_mmio_gpa("--mmio", cfg.mmio_gpa);
 	if (cfg.count[K_MMIO_READ])
 		check_mmio_gpa("--mmio-read", cfg.mmio_read_gpa);
@@ -380,7 +418,7 @@ static void check_config(void)
 
 void parse_args(int argc, char **argv)
 {
-	static struct option opts[NR_FIELD_OPTS + 13] = {
+	static struct option opts[NR_FIELD_OPTS + 14] = {
 		[NR_FIELD_OPTS] = { "cpu", required_argument, NULL, 'C' },
 		{ "seconds",	required_argument, NULL, 'S' },
 		{ "forever",	no_argument,	   NULL, 'F' },
@@ -390,6 +428,7 @@ void parse_args(int argc, char **argv)
 		{ "vmm-work",	required_argument, NULL, 'W' },
 		{ "ipi-log",	required_argument, NULL, 'L' },
 		{ "ipi-via",	required_argument, NULL, 'V' },
+		{ "timer-log",	required_argument, NULL, 'T' },
 		{ "name",	required_argument, NULL, 'N' },
 		{ "uuid",	required_argument, NULL, 'U' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -432,6 +471,9 @@ void parse_args(int argc, char **argv)
 			break;
 		case 'V':
 			parse_ipi_via(optarg);
+			break;
+		case 'T':
+			cfg.timer_log = optarg;
 			break;
 		case 'N':
 		case 'U':

@@ -59,6 +59,17 @@ _Static_assert(offsetof(struct guest_params, ipi_gap_ticks) ==
 _Static_assert(offsetof(struct guest_params, ipi_timeout_ticks) ==
 	       GP_IPI_TIMEOUT_TICKS, "");
 _Static_assert(offsetof(struct guest_params, ipi_via_msi) == GP_IPI_VIA_MSI, "");
+_Static_assert(offsetof(struct guest_params, timer_count) ==
+	       GP_TIMER_COUNT, "");
+_Static_assert(offsetof(struct guest_params, timer_tmict) ==
+	       GP_TIMER_TMICT, "");
+_Static_assert(offsetof(struct guest_params, timer_timeout_ticks) ==
+	       GP_TIMER_TIMEOUT_TICKS, "");
+_Static_assert(offsetof(struct guest_params, phases) == GP_PHASES, "");
+_Static_assert((uint64_t)TIMER_USEC_MAX * TIMER_COUNT_PER_USEC <= UINT32_MAX,
+	       "--timer's initial count fits the 32-bit TMICT");
+_Static_assert(TIMER_VECTOR != IPI_VECTOR && TIMER_VECTOR > HALT_VECTOR &&
+	       TIMER_VECTOR != LAPIC_SPURIOUS, "--timer's vector is its own");
 _Static_assert(PARAMS_GPA + sizeof(struct guest_params) <= EOI_COUNT_GPA,
 	       "the parameters end before the --halt handler's count");
 _Static_assert(IDT_GPA + (HALT_VECTOR + 1) * 8 <= CODE_GPA &&
@@ -97,18 +108,20 @@ static void write_gdt(uint8_t *mem)
 }
 
 /*
- * The IDT: at IDT_GPA, up to the vector the options need; --ipi's vector
- * would reach into the code from there, so with it the IDT is at
- * IDT_IPI_GPA (only interrupts read it: the old options' pages stay put).
+ * The IDT: at IDT_GPA, up to the vector the options need; --ipi's and
+ * --timer's vectors would reach into the code from there, so with them
+ * the IDT is at IDT_IPI_GPA (only interrupts read it: the old options'
+ * pages stay put).
  */
 uint32_t idt_gpa(void)
 {
-	return cfg.ipi_count ? IDT_IPI_GPA : IDT_GPA;
+	return cfg.ipi_count || cfg.timer_count ? IDT_IPI_GPA : IDT_GPA;
 }
 
 uint16_t idt_limit(void)
 {
-	int vectors = cfg.ipi_count ? IPI_VECTOR + 1 :
+	int vectors = cfg.timer_count ? TIMER_VECTOR + 1 :
+		      cfg.ipi_count ? IPI_VECTOR + 1 :
 		      cfg.halt_usec ? HALT_VECTOR + 1 : NR_EXCEPTIONS;
 
 	return vectors * 8 - 1;
@@ -138,6 +151,8 @@ void load_program(void)
 	set_gate(guest_mem, HALT_VECTOR, guest_rip(halt_irq_handler));
 	if (cfg.ipi_count)
 		set_gate(guest_mem, IPI_VECTOR, guest_rip(ipi_handler));
+	if (cfg.timer_count)
+		set_gate(guest_mem, TIMER_VECTOR, guest_rip(timer_handler));
 	for (int k = K_PIO; k <= K_SLOW; k++)
 		p->count[k] = cfg.count[k];
 	for (int k = K_MMIO_READ; k <= K_TOUCH; k++)
@@ -150,6 +165,9 @@ void load_program(void)
 	p->cpuid_leaf = cfg.cpuid_leaf;
 	p->ipi_count = cfg.ipi_count;
 	p->ipi_via_msi = cfg.ipi_via_msi;
+	p->timer_count = cfg.timer_count;
+	p->timer_tmict = cfg.timer_usec * TIMER_COUNT_PER_USEC;
+	p->phases = cfg.ipi_count || cfg.timer_count;
 	*(uint32_t *)(guest_mem + MARK_NEXT_GPA) = 1;
 }
 
@@ -166,7 +184,7 @@ uint64_t marks_read(uint64_t tsc[MARK_LOG_SIZE])
 	return next - 1;
 }
 
-/* The guest's TSC frequency: --spin's and --ipi's times in its ticks. */
+/* The guest's TSC frequency: --spin's, --ipi's and --timer's times in ticks */
 void set_tsc_khz(uint64_t khz)
 {
 	struct guest_params *p = params();
@@ -174,6 +192,8 @@ void set_tsc_khz(uint64_t khz)
 	p->spin_ticks = cfg.spin_ms * khz;
 	p->ipi_gap_ticks = cfg.ipi_usec * khz / 1000;
 	p->ipi_timeout_ticks = IPI_TIMEOUT_SEC * khz * 1000;
+	p->timer_timeout_ticks = (cfg.timer_usec + TIMER_TIMEOUT_SEC * 1000000ull) *
+				 khz / 1000;
 }
 
 /* What the guest wrote at gpa (in the main memslot). */

@@ -53,6 +53,22 @@
  *   ipi_msi_port, ipi_msi_addr, ipi_msi_data, rip_ipi_msi   (--ipi-via
  *                    msi) that OUT's port and RIP, the MSI's address and
  *                    data
+ *   timer, timer_usec, timer_vector=239, timer_vcpu=0, timer_tmict,
+ *   timer_tdcr=0xb, timer_handled, timer_extra, timer_late_max_ns,
+ *   timer_late_sum_ns, timer_early, timer_early_max_ns, tsc_khz,
+ *   rip_timer, rip_timer_eoi   (--timer) the timers vCPU 0 armed (N an
+ *                    iteration), the interrupts it handled (always as
+ *                    many), the handler's runs with none outstanding
+ *                    (QEMU's, hvguest.c; with any, timer_extra_eip and
+ *                    timer_extra_esp: the last one's interrupted EIP and
+ *                    its ESP, whose stack says the vCPU); the initial count
+ *                    and divide configuration each was started with; of
+ *                    each interrupt's lateness, its handler's TSC minus
+ *                    its arm TSC in ns at tsc_khz minus USEC, the maximum
+ *                    and the sum, those below 0 counted as 0 there and in
+ *                    timer_early, the most ns early in timer_early_max_ns
+ *                    (timer.c); the RIPs of the initial-count and EOI
+ *                    writes.  vCPU 0's thread takes them: the first of tids
  *   last_exit=done last_exit_kvm=IO last_exit_port=0x3f0 last_exit_rip=RIP
  *   last_exits=N     the exit of each vCPU after which the VMM never calls
  *                    KVM_RUN again, one per vCPU and round (hvguest.c)
@@ -110,6 +126,8 @@ void result_of_round(struct result *r)
 		r->ipi = ipi_stats;
 		r->ipi_extra = guest_u32(IPI_EXTRA_GPA);
 	}
+	if (cfg.timer_count)
+		r->timer = timer_stats;
 	if (cfg.halt_usec) {
 		r->halt_armed_ns = halt_timer.armed_ns;
 		r->halt_late = halt_timer.late;
@@ -146,6 +164,19 @@ void result_add(struct result *sum, const struct result *r)
 	if (r->ipi.late_max_ns > sum->ipi.late_max_ns)
 		sum->ipi.late_max_ns = r->ipi.late_max_ns;
 	sum->ipi_extra += r->ipi_extra;
+	sum->timer.armed += r->timer.armed;
+	sum->timer.handled += r->timer.handled;
+	sum->timer.extra += r->timer.extra;
+	if (r->timer.extra) {
+		sum->timer.extra_eip = r->timer.extra_eip;
+		sum->timer.extra_esp = r->timer.extra_esp;
+	}
+	sum->timer.late_sum_ns += r->timer.late_sum_ns;
+	sum->timer.early += r->timer.early;
+	if (r->timer.late_max_ns > sum->timer.late_max_ns)
+		sum->timer.late_max_ns = r->timer.late_max_ns;
+	if (r->timer.early_max_ns > sum->timer.early_max_ns)
+		sum->timer.early_max_ns = r->timer.early_max_ns;
 	memcpy(sum->mark_tsc, r->mark_tsc, sizeof(sum->mark_tsc));
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		sum->vmm_ns[i] += r->vmm_ns[i];
@@ -290,6 +321,25 @@ static void report_ipi(const struct result *r)
 		       kind_rip(K_MSI));
 }
 
+static void report_timer(const struct result *r)
+{
+	printf(" timer=%" PRIu64 " timer_usec=%" PRIu64 " timer_vector=%d"
+	       " timer_vcpu=0 timer_tmict=%" PRIu64 " timer_tdcr=0x%x"
+	       " timer_handled=%" PRIu64 " timer_extra=%" PRIu64
+	       " timer_late_max_ns=%" PRIu64 " timer_late_sum_ns=%" PRIu64
+	       " timer_early=%" PRIu64 " timer_early_max_ns=%" PRIu64
+	       " tsc_khz=%" PRIu64 " rip_timer=0x%x rip_timer_eoi=0x%x",
+	       r->timer.armed, cfg.timer_usec, TIMER_VECTOR,
+	       cfg.timer_usec * TIMER_COUNT_PER_USEC, TIMER_TDCR_DIV1,
+	       r->timer.handled, r->timer.extra, r->timer.late_max_ns,
+	       r->timer.late_sum_ns,
+	       r->timer.early, r->timer.early_max_ns, tsc_khz,
+	       guest_rip(rip_timer), guest_rip(rip_timer_eoi));
+	if (r->timer.extra)
+		printf(" timer_extra_eip=0x%x timer_extra_esp=0x%x",
+		       r->timer.extra_eip, r->timer.extra_esp);
+}
+
 /* One round's line (round >= 0) or the final one (round < 0). */
 void report(const struct result *r, int round)
 {
@@ -324,6 +374,8 @@ void report(const struct result *r, int round)
 	report_later(r, tot);
 	if (cfg.ipi_count)
 		report_ipi(r);
+	if (cfg.timer_count)
+		report_timer(r);
 	printf(" run_ns=%" PRIu64, r->run_ns);
 	if (r->run_delay_ok)
 		printf(" run_delay_ns=%" PRIu64, r->run_delay_ns);

@@ -171,6 +171,7 @@ void run_rounds(void)
 			break;
 	}
 	ipi_close_log();
+	timer_close_log();
 	report(&total, -1);
 }
 

@@ -83,6 +83,9 @@ static bool finish_iteration(struct vcpu *v)
 {
 	v->iters++;
 	reset_sequence(v);
+	/* --timer: vCPU 0's own words, vCPU 0 out of the guest */
+	if (cfg.timer_count && v->id == 0)
+		timer_collect(v);
 	if (cfg.count[K_TOUCH] || cfg.ipi_count)
 		return end_together(v);
 	if (v->target_known)
@@ -385,6 +388,8 @@ bool run_vcpus(int round)
 		halt_timer_start();
 	if (cfg.ipi_count)
 		ipi_start();
+	if (cfg.timer_count)
+		timer_start();
 	for (unsigned int i = 0; i < cfg.vcpus; i++) {
 		reset_sequence(&vcpus[i]);
 		for (int j = 0; j < per_vcpu; j++)

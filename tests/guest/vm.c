@@ -2,8 +2,8 @@
 /*
  * The VMM's KVM calls: /dev/kvm, one VM with one memslot (two with
  * --touch) and its vCPUs in 32-bit flat protected mode, the MSR filter,
- * the in-kernel irqchip of --halt, --lapic and --ipi, KVM's binary
- * statistics, and the VM's destruction.  What runs in the VM is
+ * the in-kernel irqchip of --halt, --lapic, --ipi and --timer, KVM's
+ * binary statistics, and the VM's destruction.  What runs in the VM is
  * program.c's business; running it, run.c's.
  */
 #define _GNU_SOURCE
@@ -68,7 +68,7 @@ void open_kvm(void)
 	}
 	if (cfg.irqchip)
 		check_cap(KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP");
-	if (cfg.spin_ms || cfg.ipi_count)
+	if (cfg.spin_ms || cfg.ipi_count || cfg.timer_count)
 		check_cap(KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ");
 	if (cfg.ipi_via_msi)
 		check_cap(KVM_CAP_SIGNAL_MSI, "KVM_CAP_SIGNAL_MSI");
@@ -174,7 +174,7 @@ void create_vm(void)
 	vm_fd = ioctl(kvm_fd, KVM_CREATE_VM, 0);
 	if (vm_fd < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_VM: %s", strerror(errno));
-	/* --halt, --lapic, --ipi only: it changes how HLT ends, adds LAPICs */
+	/* --halt, --lapic, --ipi, --timer only: HLT ends otherwise, LAPICs */
 	if (cfg.irqchip && ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
 		die(EXIT_MISMATCH, "KVM_CREATE_IRQCHIP: %s", strerror(errno));
 	mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
@@ -264,7 +264,7 @@ static void init_vcpu_irqchip(struct vcpu *v)
 		    "interrupts cannot reach it", lvt0);
 }
 
-/* --spin, --ipi: the guest's TSC frequency, for their times in ticks. */
+/* --spin, --ipi, --timer: the guest's TSC frequency, their times in ticks */
 static void get_tsc_khz(struct vcpu *v)
 {
 	int khz = ioctl(v->fd, KVM_GET_TSC_KHZ, 0);
@@ -357,7 +357,7 @@ void create_vcpu(struct vcpu *v, int id)
 	init_vcpu_state(v);
 	if (cfg.irqchip)
 		init_vcpu_irqchip(v);
-	if ((cfg.spin_ms || cfg.ipi_count) && id == 0)
+	if ((cfg.spin_ms || cfg.ipi_count || cfg.timer_count) && id == 0)
 		get_tsc_khz(v);
 	stats_open(v);
 }

@@ -132,6 +132,7 @@ static void irq_inject_test(struct kunit *test)
  */
 static void irq_raise_new_test(struct kunit *test)
 {
+	u64 stamp;
 	struct hvt_irq_inflight f = {};
 	struct hvt_vcpu_irqs irqs = {};
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
@@ -146,10 +147,19 @@ static void irq_raise_new_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 500ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_DEVICE);
+	/* A LAPIC timer's expiry keeps its source, TIMER, to the injection. */
+	raised[0xef] = hvt_irq_stamp(8000, HVTRACE_VCPU_IRQ_TIMER);
+	hvt_irq_inject(&irqs, &f, raised, 0xef, false, 9000);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 2U);
+	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xef);
+	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 1000ULL);
+	KUNIT_EXPECT_EQ(test, rows[1].flags, HVTRACE_VCPU_IRQ_TIMER);
 	/* A stamp is never 0, even at time 0. */
 	KUNIT_EXPECT_NE(test, hvt_irq_stamp(0, HVTRACE_VCPU_IRQ_LOCAL), 0ULL);
-	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_source(hvt_irq_stamp(U64_MAX >> 4,
-				HVTRACE_VCPU_IRQ_DEVICE)), HVTRACE_VCPU_IRQ_DEVICE);
+	stamp = hvt_irq_stamp(U64_MAX >> HVT_IRQ_STAMP_SHIFT,
+			      HVTRACE_VCPU_IRQ_DEVICE);
+	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_source(stamp),
+			HVTRACE_VCPU_IRQ_DEVICE);
 }
 
 /*

@@ -3,9 +3,9 @@
  * hvctl stat --vcpus: the interrupts delivered to each vCPU, from a
  * canned GET_STATS dump. The client library's rows (sorted by vector,
  * the other row last, empty rows dropped), a malformed array refused and
- * a newer module's flags taken, the sources (local, ipi, device) named,
- * and the text (one table for all vCPUs, one line of what was not timed)
- * and JSON shown (stat_irq.h).
+ * a newer module's flags taken, the sources (timer, local, ipi, device)
+ * named, and the text (one table for all vCPUs, one line of what was not
+ * timed) and JSON shown (stat_irq.h).
  */
 #include "fake_nl.h"
 #include "util.h"
@@ -106,7 +106,7 @@ static void test_parse(void)
 	r = s.vcpus[0].irqs;
 	CHECK_INT(r[0].vector, 0xec);
 	CHECK(r[0].local && !r[0].ipi && !r[0].device && !r[0].other);
-	CHECK(!r[0].unknown);
+	CHECK(!r[0].unknown && !r[0].timer);
 	CHECK_U64(r[0].count, 12);
 	CHECK_U64(r[0].total_ns, 24000);
 	CHECK_U64(r[0].max_ns, 5000);
@@ -154,7 +154,7 @@ static void test_bad_length(void)
  * "unknown" when it knows none; JSON lists the known ones only.
  */
 static const struct hvtrace_vcpu_irq newer[] = {
-	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x10,
+	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_LOCAL | 0x40,
 	  .count = 1, .total_ns = 3000, .max_ns = 3000 },
 	{ .vector = 0x23, .flags = 0x20 | 0x80,
 	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
@@ -178,10 +178,10 @@ static void test_unknown_flags(void)
 	CHECK_INT(s.vcpus[0].nr_irqs, 2);
 	r = s.vcpus[0].irqs;
 	CHECK(r[0].local && !r[0].ipi && !r[0].device && !r[0].other &&
-	      r[0].unknown);
+	      !r[0].timer && r[0].unknown);
 	CHECK_INT(r[1].vector, 0x23);
 	CHECK(!r[1].local && !r[1].ipi && !r[1].device && !r[1].other &&
-	      r[1].unknown);
+	      !r[1].timer && r[1].unknown);
 	hvc_stats_free(&s);
 
 	put_newer();
@@ -228,7 +228,7 @@ static const struct hvtrace_vcpu_irq dev0[] = {
 };
 
 static const struct hvtrace_vcpu_irq dev1[] = {
-	{ .vector = 0x23, .flags = HVTRACE_VCPU_IRQ_DEVICE | 0x10,
+	{ .vector = 0x23, .flags = HVTRACE_VCPU_IRQ_DEVICE | 0x20,
 	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
 };
 
@@ -245,13 +245,15 @@ static void test_device(void)
 	CHECK_INT(s.vcpus[0].nr_irqs, 4);
 	r = s.vcpus[0].irqs;
 	CHECK_INT(r[0].vector, 0x22);
-	CHECK(!r[0].local && !r[0].ipi && r[0].device && !r[0].unknown);
+	CHECK(!r[0].local && !r[0].ipi && r[0].device && !r[0].unknown &&
+	      !r[0].timer);
 	CHECK(r[1].local && !r[1].ipi && r[1].device);
 	CHECK(!r[2].local && r[2].ipi && r[2].device);
 	CHECK(r[3].local && r[3].ipi && r[3].device && r[3].other);
 	CHECK_INT(s.vcpus[1].nr_irqs, 1);
 	r = s.vcpus[1].irqs;
-	CHECK(!r[0].local && !r[0].ipi && r[0].device && r[0].unknown);
+	CHECK(!r[0].local && !r[0].ipi && r[0].device && r[0].unknown &&
+	      !r[0].timer);
 	hvc_stats_free(&s);
 
 	/* The column widens for the whole table: "local+ipi+device". */
@@ -311,6 +313,151 @@ static void test_device(void)
 		  "vm 1 vcpu 1              251 (0xfb) ipi                  3"
 		  "    10.0us    20.0us\n"
 		  "vm 1 vcpu 1              other      local+ipi            4"
+		  "     1.0us     2.0us\n"
+		  "\ntop preemptors");
+	free(out);
+}
+
+/*
+ * The vCPU's LAPIC timer timed from its expiry (a module that probes
+ * apic_timer_fn): the source "timer", first, joined with '+'. VM 1 vCPU
+ * 0, in the module's order: the other row raised by all four, an IPI's
+ * vector also the timer's, the timer's alone, an irqfd's also the
+ * timer's, and a vector of the timer's and of the vCPU's own LVTs. VM 1
+ * vCPU 1: a newer module's flags, with the timer's and alone.
+ */
+static const struct hvtrace_vcpu_irq tim0[] = {
+	{ .flags = HVTRACE_VCPU_IRQ_OTHER | HVTRACE_VCPU_IRQ_TIMER |
+		   HVTRACE_VCPU_IRQ_LOCAL | HVTRACE_VCPU_IRQ_IPI |
+		   HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 4, .total_ns = 4000, .max_ns = 2000 },
+	{ .vector = 0xfb, .flags = HVTRACE_VCPU_IRQ_TIMER |
+				   HVTRACE_VCPU_IRQ_IPI,
+	  .count = 3, .total_ns = 30000, .max_ns = 20000 },
+	{ .vector = 0xec, .flags = HVTRACE_VCPU_IRQ_TIMER,
+	  .count = 12, .total_ns = 24000, .max_ns = 5000 },
+	{ .vector = 0x22, .flags = HVTRACE_VCPU_IRQ_TIMER |
+				   HVTRACE_VCPU_IRQ_DEVICE,
+	  .count = 30, .total_ns = 240000, .max_ns = 40000 },
+	{ .vector = 0xef, .flags = HVTRACE_VCPU_IRQ_TIMER |
+				   HVTRACE_VCPU_IRQ_LOCAL,
+	  .count = 6, .total_ns = 18000, .max_ns = 9000 },
+};
+
+static const struct hvtrace_vcpu_irq tim1[] = {
+	{ .vector = 0x24, .flags = 0x40,
+	  .count = 1, .total_ns = 1000, .max_ns = 1000 },
+	{ .vector = 0x23, .flags = HVTRACE_VCPU_IRQ_TIMER | 0x20,
+	  .count = 2, .total_ns = 8000, .max_ns = 6000 },
+};
+
+/* The timer's vector, an IPI's and the other row (local+ipi). */
+static const struct hvtrace_vcpu_irq tim2[] = {
+	{ .vector = 0xec, .flags = HVTRACE_VCPU_IRQ_TIMER,
+	  .count = 12, .total_ns = 24000, .max_ns = 5000 },
+	{ .vector = 0xfb, .flags = HVTRACE_VCPU_IRQ_IPI,
+	  .count = 3, .total_ns = 30000, .max_ns = 20000 },
+	{ .flags = HVTRACE_VCPU_IRQ_OTHER | HVTRACE_VCPU_IRQ_LOCAL |
+		   HVTRACE_VCPU_IRQ_IPI,
+	  .count = 4, .total_ns = 4000, .max_ns = 2000 },
+};
+
+static void put_timer(void)
+{
+	put_start();
+	put_vcpu(1, 0, tim0, ARRAY_SIZE(tim0), 0, 0, 0, 0, false);
+	put_vcpu(1, 1, tim1, ARRAY_SIZE(tim1), 0, 0, 0, 0, false);
+}
+
+static void test_timer(void)
+{
+	struct hvc_stats s = { 0 };
+	const struct hvc_vcpu_irq *r;
+	char *out;
+
+	put_timer();
+	get_stats(&s);
+	CHECK_INT(s.vcpus[0].nr_irqs, 5);
+	r = s.vcpus[0].irqs;
+	CHECK_INT(r[0].vector, 0x22);
+	CHECK(r[0].timer && !r[0].local && !r[0].ipi && r[0].device &&
+	      !r[0].unknown);
+	CHECK_INT(r[1].vector, 0xec);
+	CHECK(r[1].timer && !r[1].local && !r[1].ipi && !r[1].device &&
+	      !r[1].other && !r[1].unknown);
+	CHECK_INT(r[2].vector, 0xef);
+	CHECK(r[2].timer && r[2].local && !r[2].ipi && !r[2].device);
+	CHECK_INT(r[3].vector, 0xfb);
+	CHECK(r[3].timer && !r[3].local && r[3].ipi && !r[3].device);
+	CHECK(r[4].other && r[4].timer && r[4].local && r[4].ipi &&
+	      r[4].device && !r[4].unknown);
+	CHECK_INT(s.vcpus[1].nr_irqs, 2);
+	r = s.vcpus[1].irqs;
+	CHECK_INT(r[0].vector, 0x23);
+	CHECK(r[0].timer && !r[0].local && r[0].unknown);
+	CHECK_INT(r[1].vector, 0x24);
+	CHECK(!r[1].timer && !r[1].local && !r[1].ipi && !r[1].device &&
+	      r[1].unknown);
+	hvc_stats_free(&s);
+
+	/* The column widens for the whole table: "timer+local+ipi+device". */
+	put_timer();
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "                  count       avg       max\n"
+		  "vm 1 vcpu 0              34 (0x22)  timer+device       "
+		  "              30     8.0us    40.0us\n"
+		  "vm 1 vcpu 0              236 (0xec) timer              "
+		  "              12     2.0us     5.0us\n"
+		  "vm 1 vcpu 0              239 (0xef) timer+local        "
+		  "               6     3.0us     9.0us\n"
+		  "vm 1 vcpu 0              251 (0xfb) timer+ipi          "
+		  "               3    10.0us    20.0us\n"
+		  "vm 1 vcpu 0              other      timer+local+ipi+device "
+		  "           4     1.0us     2.0us\n"
+		  "vm 1 vcpu 1              35 (0x23)  timer              "
+		  "               2     4.0us     6.0us\n"
+		  "vm 1 vcpu 1              36 (0x24)  unknown            "
+		  "               1     1.0us     1.0us\n"
+		  "\ntop preemptors");
+	free(out);
+
+	put_timer();
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"irqs\":["
+		  "{\"vector\":34,\"sources\":[\"timer\",\"device\"],"
+		  "\"count\":30,\"total_ns\":240000,\"avg_ns\":8000,"
+		  "\"max_ns\":40000},"
+		  "{\"vector\":236,\"sources\":[\"timer\"],\"count\":12,"
+		  "\"total_ns\":24000,\"avg_ns\":2000,\"max_ns\":5000},"
+		  "{\"vector\":239,\"sources\":[\"timer\",\"local\"],"
+		  "\"count\":6,\"total_ns\":18000,\"avg_ns\":3000,"
+		  "\"max_ns\":9000},"
+		  "{\"vector\":251,\"sources\":[\"timer\",\"ipi\"],"
+		  "\"count\":3,\"total_ns\":30000,\"avg_ns\":10000,"
+		  "\"max_ns\":20000},"
+		  "{\"vector\":null,\"sources\":[\"timer\",\"local\","
+		  "\"ipi\",\"device\"],\"count\":4,\"total_ns\":4000,"
+		  "\"avg_ns\":1000,\"max_ns\":2000}],\"irq_unmatched\":0,");
+	CHECK_HAS(out, "\"irqs\":["
+		  "{\"vector\":35,\"sources\":[\"timer\"],\"count\":2,"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000},"
+		  "{\"vector\":36,\"sources\":[],\"count\":1,"
+		  "\"total_ns\":1000,\"avg_ns\":1000,\"max_ns\":1000}],"
+		  "\"irq_unmatched\":0,");
+	free(out);
+
+	/* "timer" alone is narrower than "local+ipi": its width kept. */
+	put_start();
+	put_vcpu(1, 0, tim2, ARRAY_SIZE(tim2), 0, 0, 0, 0, false);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "     count       avg       max\n"
+		  "vm 1 vcpu 0              236 (0xec) timer               12"
+		  "     2.0us     5.0us\n"
+		  "vm 1 vcpu 0              251 (0xfb) ipi                  3"
+		  "    10.0us    20.0us\n"
+		  "vm 1 vcpu 0              other      local+ipi            4"
 		  "     1.0us     2.0us\n"
 		  "\ntop preemptors");
 	free(out);
@@ -437,6 +584,7 @@ int main(void)
 	test_bad_length();
 	test_unknown_flags();
 	test_device();
+	test_timer();
 	test_text();
 	test_text_gone();
 	test_text_all_timed();

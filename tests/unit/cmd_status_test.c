@@ -95,7 +95,8 @@ static void test_json(void)
 		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
 		  "\"vcpus_reclaimed\":7,\"vms_live\":2,\"vcpus_refused\":0,"
 		  "\"reclaim\":true,\"irq_timed\":true,"
-		  "\"irq_every_source\":false,\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
+		  "\"irq_every_source\":false,\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,"
+		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
 		  "\"mem_bytes\":12582912,"
 		  "\"mem_cpu_bytes\":2670592,\"mem_vcpu_bytes\":1536,");
 	CHECK_HAS(out, "\"accounting\":{\"cpus\":[{\"cpu\":0,\"seen\":104,"
@@ -140,6 +141,8 @@ static void test_text(void)
 		  "  interrupts:    delivery timed (raise to injection)\n"
 		  "                 raises by vCPUs only (VMM, irqfd, PIT and "
 		  "IOAPIC interrupts count as unmatched)\n"
+		  "                 LAPIC timers from KVM's raise (a halt or "
+		  "preemption after the expiry is not in their time)\n"
 		  "                 posting off (kvm_amd avic=0): every "
 		  "interrupt is injected\n"
 		  "  memory:        12.0 MiB held (per traced CPU 2.5 MiB, per "
@@ -223,20 +226,14 @@ static void test_clock(void)
 /* The sysfs hvctl reads (apicv_sysfs): made in main(). */
 static char sysfs_dir[] = "/tmp/hvctl-apicv.XXXXXX";
 
-/* A sysfs with only PARAM of MODULE, set to VALUE (NULL: no module). */
-static void fake_sysfs(const char *module, const char *param,
+/* One more parameter, PARAM of MODULE, set to VALUE. */
+static void fake_param(const char *module, const char *param,
 		       const char *value)
 {
-	const char *dir = sysfs_dir;
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "rm -rf %s/module && mkdir -p "
-		 "%s/module/%s/parameters", dir, dir, module);
-	CHECK_INT(system(path), 0);
-	if (!value)
-		return;
-	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s", dir,
+	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s", sysfs_dir,
 		 module, param);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
@@ -246,11 +243,25 @@ static void fake_sysfs(const char *module, const char *param,
 	}
 }
 
+/* A sysfs with only PARAM of MODULE, set to VALUE (NULL: no module). */
+static void fake_sysfs(const char *module, const char *param,
+		       const char *value)
+{
+	const char *dir = sysfs_dir;
+	char path[256];
+
+	snprintf(path, sizeof(path), "rm -rf %s/module && mkdir -p "
+		 "%s/module/%s/parameters", dir, dir, module);
+	CHECK_INT(system(path), 0);
+	if (value)
+		fake_param(module, param, value);
+}
+
 /*
  * Interrupt delivery: timed, or not (a probe missing), or a module that
- * does not say; every raiser's or vCPUs' only (true, false, null in
- * JSON; in text where timed only); posting on is said loudly, no vendor
- * module nothing.
+ * does not say; every raiser's or vCPUs' only, LAPIC timers from their
+ * expiry or from KVM's raise (true, false, null in JSON; in text where
+ * timed only); posting on is said loudly, no vendor module nothing.
  */
 static void test_interrupts(void)
 {
@@ -262,10 +273,13 @@ static void test_interrupts(void)
 	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
 		  "                 raises by vCPUs only (VMM, irqfd, PIT and "
 		  "IOAPIC interrupts count as unmatched)\n"
+		  "                 LAPIC timers from KVM's raise (a halt or "
+		  "preemption after the expiry is not in their time)\n"
 		  "                 posting on (kvm_intel enable_apicv=Y): "
 		  "interrupts posted to vCPUs are NOT injected: counted "
 		  "(posted), NOT timed\n  memory:");
 	CHECK_HASNT(out, "every raiser");
+	CHECK_HASNT(out, "apic_timer_fn");
 	free(out);
 	/* The raise probed by the kprobe: every raiser's. */
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
@@ -274,25 +288,90 @@ static void test_interrupts(void)
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
 		  "                 every raiser (kprobe __apic_accept_irq)\n"
+		  "                 LAPIC timers from KVM's raise (a halt or "
+		  "preemption after the expiry is not in their time)\n"
 		  "                 posting on (kvm_intel enable_apicv=Y): ");
 	CHECK_HASNT(out, "vCPUs only");
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":true,"
+		  "\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,\"irq_posted_counted\":true,"
+		  "\"apicv\":\"kvm_intel enable_apicv=Y\",");
+	free(out);
+	/* The timer's expiry probed too: LAPIC timers from it. */
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
+			  HVTRACE_IRQ_PROBE_POSTED | HVTRACE_IRQ_PROBE_EVERY |
+			  HVTRACE_IRQ_PROBE_TIMER;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
+		  "                 every raiser (kprobe __apic_accept_irq)\n"
+		  "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	CHECK_HASNT(out, "KVM's raise");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":true,"
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,"
 		  "\"irq_posted_counted\":true,"
 		  "\"apicv\":\"kvm_intel enable_apicv=Y\",");
 	free(out);
+	/*
+	 * Intel's VMX preemption timer on: a running vCPU's timer never
+	 * goes through apic_timer_fn, said; off, as on AMD.
+	 */
+	fake_param("kvm_intel", "preemption_timer", "Y");
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn) only while their vCPU is halted "
+		  "(kvm_intel preemption_timer=Y)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timer_expiry\":true,"
+		  "\"vmx_preemption_timer\":true,");
+	free(out);
+	fake_param("kvm_intel", "preemption_timer", "N");
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timer_expiry\":true,"
+		  "\"vmx_preemption_timer\":false,");
+	free(out);
+	fake_sysfs("kvm_intel", "enable_apicv", "Y");
+	/* Each flag said as the module sets it, whatever it pairs it with. */
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
+			  HVTRACE_IRQ_PROBE_TIMER;
+	put_status(0, 1);
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "  interrupts:    delivery timed (raise to injection)\n"
+		  "                 raises by vCPUs only (VMM, irqfd, PIT and "
+		  "IOAPIC interrupts count as unmatched)\n"
+		  "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":false,"
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,\"irq_posted_counted\":false,");
+	free(out);
 	/* Not timed (no injection probe): whose raises, in JSON only. */
-	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY;
+	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY |
+			  HVTRACE_IRQ_PROBE_TIMER;
 	put_status(0, 1);
 	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "  interrupts:    delivery NOT timed (KVM's "
 		  "kvm_apic_accept_irq or kvm_inj_virq not probed)\n"
 		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	CHECK_HASNT(out, "LAPIC timers");
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":true,"
-		  "\"irq_posted_counted\":false,");
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,\"irq_posted_counted\":false,");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", "1");
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_POSTED;
@@ -301,10 +380,12 @@ static void test_interrupts(void)
 	CHECK_HAS(out, "  interrupts:    delivery NOT timed (KVM's "
 		  "kvm_apic_accept_irq or kvm_inj_virq not probed)\n"
 		  "                 posting on (kvm_amd avic=1): ");
+	CHECK_HASNT(out, "LAPIC timers");
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":false,"
-		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=1\",");
+		  "\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,\"irq_posted_counted\":true,"
+		  "\"apicv\":\"kvm_amd avic=1\",");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", NULL);
 	fake_irq_probes = -1;
@@ -315,7 +396,7 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":null,\"irq_every_source\":null,"
-		  "\"apicv\":null,");
+		  "\"irq_timer_expiry\":null,\"apicv\":null,");
 	free(out);
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
 			  HVTRACE_IRQ_PROBE_POSTED;

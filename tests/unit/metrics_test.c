@@ -433,7 +433,8 @@ static void test_empty(void)
  * A why is said, 0 included, only where its probe is attached: posted
  * needs kvm_apicv_accept_irq's; a module that does not say, none. The
  * maximum (restarted at each clear) is no metric. Whose raises are timed
- * (hvctl status) is said in HELP, not in a label.
+ * and whence a LAPIC timer's time (hvctl status) are said in HELP, not in
+ * a label.
  */
 static void test_irq_probes(void)
 {
@@ -457,6 +458,10 @@ static void test_irq_probes(void)
 		  "interrupts not timed, by why: unmatched (injected without "
 		  "a timed raise: where only vCPUs' raises are timed, the "
 		  "VMM's ioctls, irqfds, the in-kernel PIT and IOAPIC), ");
+	CHECK_HAS(text, "\n# HELP hvtrace_irq_delivery_seconds_total Their "
+		  "time, each from its raise (KVM accepting it into the "
+		  "vCPU's local APIC; a LAPIC timer's from its expiry where "
+		  "the module probes KVM's apic_timer_fn) to the VM entry ");
 	CHECK_HASNT(text, "source=");
 	free(text);
 	st.irq_probes_known = false;

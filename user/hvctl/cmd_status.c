@@ -222,21 +222,25 @@ static void print_memory(struct out *o, const struct hvc_status *st)
  * Interrupt delivery: timed where both of KVM's ends are probed; every
  * raiser's with the raise probed at KVM's __apic_accept_irq (a kprobe),
  * else only vCPUs' (the kvm_apic_accept_irq tracepoint names the target
- * by id alone, its VM only where a vCPU raises). Posted interrupts
- * (APICv, AVIC) never reach the injection: said loudly when the host
- * posts them.
+ * by id alone, its VM only where a vCPU raises). LAPIC timers from their
+ * expiry with KVM's apic_timer_fn probed (a kprobe), else from KVM's
+ * raise when the vCPU's thread next runs. Posted interrupts (APICv,
+ * AVIC) never reach the injection: said loudly when the host posts them.
  */
 static void print_interrupts(struct out *o, const struct hvc_status *st)
 {
 	const uint8_t both = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT;
 	bool timed = (st->irq_probes & both) == both;
 	bool every = st->irq_probes & HVTRACE_IRQ_PROBE_EVERY;
+	bool expiry = st->irq_probes & HVTRACE_IRQ_PROBE_TIMER;
+	int vmx_timer = vmx_preemption_timer();
 	char apicv[64];
 	bool posting = apicv_on(apicv, sizeof(apicv));
 
 	if (!st->irq_probes_known) {
 		out_null(o, "irq_timed");
 		out_null(o, "irq_every_source");
+		out_null(o, "irq_timer_expiry");
 		if (!o->json)
 			printf("  interrupts:    not timed (a module that does not say)\n");
 	} else {
@@ -252,6 +256,24 @@ static void print_interrupts(struct out *o, const struct hvc_status *st)
 			 "                 raises by vCPUs only (VMM, irqfd, PIT "
 			 "and IOAPIC interrupts count as unmatched)\n",
 			 every);
+		/*
+		 * Whence a LAPIC timer's time: said where delivery is timed;
+		 * on Intel with the VMX preemption timer, halted vCPUs' only.
+		 */
+		out_bool(o, "irq_timer_expiry", !timed ? NULL : !expiry ?
+			 "                 LAPIC timers from KVM's raise (a halt "
+			 "or preemption after the expiry is not in their "
+			 "time)\n" : vmx_timer == 1 ?
+			 "                 LAPIC timers from their expiry "
+			 "(kprobe apic_timer_fn) only while their vCPU is "
+			 "halted (kvm_intel preemption_timer=Y)\n" :
+			 "                 LAPIC timers from their expiry "
+			 "(kprobe apic_timer_fn)\n",
+			 expiry);
+		if (vmx_timer < 0)
+			out_null(o, "vmx_preemption_timer");
+		else
+			out_bool(o, "vmx_preemption_timer", NULL, vmx_timer);
 		out_bool(o, "irq_posted_counted", NULL,
 			 st->irq_probes & HVTRACE_IRQ_PROBE_POSTED);
 	}

@@ -34,21 +34,26 @@ void stat_vcpu_label(char *buf, size_t len, const struct hvc_vcpu_row *v)
 		 v->gone ? " (gone)" : "");
 }
 
-/* The sources hvctl knows, in the order they are named. */
-enum irq_source { IS_LOCAL, IS_IPI, IS_DEVICE, IS_NR };
+/*
+ * The sources hvctl knows, in the order they are named: from the vCPU's
+ * own to the farthest, its timer first (stat_irq.h).
+ */
+enum irq_source { IS_TIMER, IS_LOCAL, IS_IPI, IS_DEVICE, IS_NR };
 
 static const char *const source_names[IS_NR] = {
+	[IS_TIMER] = "timer",
 	[IS_LOCAL] = "local",
 	[IS_IPI] = "ipi",
 	[IS_DEVICE] = "device",
 };
 
-/* The longest name of sources, "local+ipi+device", and its NUL. */
-#define SOURCE_LEN	17
+/* The longest name of sources, and its NUL. */
+#define SOURCE_LEN	sizeof("timer+local+ipi+device")
 
 static bool has_source(const struct hvc_vcpu_irq *r, enum irq_source i)
 {
 	const bool on[IS_NR] = {
+		[IS_TIMER] = r->timer,
 		[IS_LOCAL] = r->local,
 		[IS_IPI] = r->ipi,
 		[IS_DEVICE] = r->device,
@@ -58,7 +63,7 @@ static bool has_source(const struct hvc_vcpu_irq *r, enum irq_source i)
 }
 
 /*
- * The known sources joined with '+' into BUF ("local+device"); "unknown"
+ * The known sources joined with '+' into BUF ("timer+device"); "unknown"
  * for flags of a newer module's only.
  */
 static const char *source_name(char *buf, size_t len,

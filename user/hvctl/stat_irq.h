@@ -12,26 +12,30 @@
  *
  * interrupt delivery       vector     source           count       avg       max
  * vm 1 vcpu 0              34 (0x22)  device              30     8.0us    40.0us
- * vm 1 vcpu 0              236 (0xec) local               12     2.0us     5.0us
+ * vm 1 vcpu 0              236 (0xec) timer               12     2.0us     5.0us
  * vm 1 vcpu 0              other      local+ipi            4     1.0us     2.0us
  * vm 2 vcpu 1 (gone)       251 (0xfb) ipi                  3    10.0us    20.0us
  * not timed: unmatched 7, reinjected 2, posted 5 (on 3 vCPUs)
  *
  * A row's source says who raised its interrupts: the flags this hvctl
- * knows joined with '+' in the order local (the vCPU itself), ipi
- * (another vCPU of its VM), device (no vCPU of its VM: the VMM, irqfds,
- * the PIT and IOAPIC; only from a module that probes every raiser), as
- * "local+ipi+device"; a row with only flags it does not know (a newer
- * module's sources) says "unknown". The column is as wide as
- * "local+ipi", and the whole table's wider when a row's sources need it
- * (16 for "local+ipi+device"), as the first column is the time split's
- * width, wider when a vCPU's name needs it.
+ * knows joined with '+' in the order timer (the vCPU's LAPIC timer, timed
+ * from its expiry; only from a module that probes apic_timer_fn, else
+ * its interrupts are local), local (the vCPU itself), ipi (another vCPU
+ * of its VM), device (no vCPU of its VM: the VMM, irqfds, the PIT and
+ * IOAPIC; only from a module that probes every raiser), as
+ * "timer+local+ipi+device": from the vCPU's own to the farthest, and of
+ * the vCPU's own the timer first, the narrower (one of local's LVTs, told
+ * apart when its expiry is probed). A row with only flags it does not
+ * know (a newer module's sources) says "unknown". The column is as wide
+ * as "local+ipi", and the whole table's wider when a row's sources need
+ * it (22 for "timer+local+ipi+device"), as the first column is the time
+ * split's width, wider when a vCPU's name needs it.
  *
  * JSON, members of each vCPU's object: "irqs", rows of "vector" (null in
- * the row of the other vectors), "sources" (those known of "local",
- * "ipi", "device", in that order: [] for a row of unknown sources only),
- * "count", "total_ns", "avg_ns", "max_ns"; then "irq_unmatched",
- * "irq_reinjected" and "irq_posted", always (0: none).
+ * the row of the other vectors), "sources" (those known of "timer",
+ * "local", "ipi", "device", in that order: [] for a row of unknown
+ * sources only), "count", "total_ns", "avg_ns", "max_ns"; then
+ * "irq_unmatched", "irq_reinjected" and "irq_posted", always (0: none).
  */
 #ifndef HVCTL_STAT_IRQ_H
 #define HVCTL_STAT_IRQ_H

@@ -310,7 +310,8 @@ struct hvc_vcpu_reason {
 struct hvc_vcpu_irq {
 	unsigned int vector;	/* 0 in the other row */
 	bool other;		/* the vectors past the first few, together */
-	bool local;		/* raised by the vCPU itself (timer, LVT) */
+	bool timer;		/* its LAPIC timer, timed from the expiry */
+	bool local;		/* by the vCPU itself (LVTs, a timer's raise) */
 	bool ipi;		/* raised by another vCPU of its VM */
 	bool device;		/* by no vCPU of its VM (VMM, irqfd, PIT) */
 	/*

@@ -144,6 +144,7 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a)
 			.other = e.flags & HVTRACE_VCPU_IRQ_OTHER,
 			.vector = e.flags & HVTRACE_VCPU_IRQ_OTHER ? 0 :
 				  e.vector,
+			.timer = e.flags & HVTRACE_VCPU_IRQ_TIMER,
 			.local = e.flags & HVTRACE_VCPU_IRQ_LOCAL,
 			.ipi = e.flags & HVTRACE_VCPU_IRQ_IPI,
 			.device = e.flags & HVTRACE_VCPU_IRQ_DEVICE,

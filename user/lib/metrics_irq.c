@@ -174,9 +174,11 @@ static void delivery_metrics(FILE *f, const struct irq_view *v, bool ns)
 	if (ns)
 		prom_family(f, name, PROM_COUNTER,
 			    "Their time, each from its raise (KVM accepting it "
-			    "into the vCPU's local APIC) to the VM entry that "
-			    "injected it; no maximum (the module's starts "
-			    "again at every hvctl clear)");
+			    "into the vCPU's local APIC; a LAPIC timer's from "
+			    "its expiry where the module probes KVM's "
+			    "apic_timer_fn) to the VM entry that injected it; "
+			    "no maximum (the module's starts again at every "
+			    "hvctl clear)");
 	else
 		prom_family(f, name, PROM_COUNTER,
 			    "Interrupts delivered to a vCPU (injected at a VM "

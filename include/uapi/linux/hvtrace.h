@@ -102,7 +102,8 @@
  *    HVTRACE_A_IRQ_PROBES: NLA_U8, HVTRACE_IRQ_PROBE_*: KVM's interrupt
  *        probes hvtrace is attached to (interrupt delivery is timed with
  *        RAISE and INJECT both; every raiser's with EVERY too, vCPUs'
- *        only without); absent from older modules
+ *        only without; LAPIC timers from their expiry with TIMER);
+ *        absent from older modules
  *
  * SEEN = FILTERED + BELOW + RECORDED + LOST holds for each set, per CPU
  * and in total; DRAINED and OVERWRITTEN count records of both kinds. The
@@ -762,18 +763,26 @@ struct hvtrace_vcpu_reason {
  * HVTRACE_VCPU_IRQS: interrupts delivered to a vCPU, a row per vector.
  * An interrupt is timed from KVM accepting it into the vCPU's local APIC
  * (raised) to the entry that injects it. Who raised it: the vCPU's own
- * thread (its LAPIC timer, LVTs, self-IPIs: LOCAL), another vCPU of its
+ * thread (its LAPIC timer where its expiry is not probed, LVTs,
+ * self-IPIs: LOCAL), another vCPU of its
  * VM (an IPI: IPI), or anything else (DEVICE: the VMM's ioctls, irqfds
  * such as virtio's and VFIO's, the in-kernel PIT and IOAPIC). DEVICE
  * raises are seen only where HVTRACE_A_IRQ_PROBES has EVERY (a kprobe
  * on KVM's __apic_accept_irq, which names the target vCPU itself); with
  * RAISE alone (the kvm_apic_accept_irq tracepoint, which names it by id)
  * only vCPUs' raises are timed, and the injections of the others are
- * HVTRACE_VCPU_IRQ_UNMATCHED. With EVERY a raise counts when KVM accepts
- * it: an enabled local APIC, fixed or lowest-priority, edge or a level
- * assertion, vector 16 to 255 (with RAISE alone: edge only, whatever the
- * APIC's state); either way one merged into a pending raise of its
- * vector (one IRR bit) adds nothing.
+ * HVTRACE_VCPU_IRQ_UNMATCHED. With TIMER too (a kprobe on KVM's
+ * apic_timer_fn), an interrupt of the vCPU's LAPIC timer is timed from
+ * the timer's expiry, not from KVM's raise when the vCPU's thread next
+ * runs (a halt or a preemption between the two is in its time): source
+ * TIMER, in place of LOCAL, for a raise of LVTT's vector with an expiry
+ * pending in KVM since the vCPU's last entry (only KVM's hrtimer is
+ * probed: on Intel with the VMX preemption timer, a halted vCPU's).
+ * With EVERY a raise counts when KVM accepts it: an enabled local APIC,
+ * fixed or lowest-priority, edge or a level assertion, vector 16 to 255
+ * (with RAISE alone: edge only, whatever the APIC's state); either way
+ * one merged into a pending raise of its vector (one IRR bit) adds
+ * nothing.
  *
  *   raise (accept)        entry injecting it
  *   |--- in the guest, kicked / in an exit / VMM / halted / preempted ---|
@@ -793,13 +802,15 @@ struct hvtrace_vcpu_reason {
 #define HVTRACE_IRQ_PROBE_INJECT	(1U << 1)	/* kvm_inj_virq */
 #define HVTRACE_IRQ_PROBE_POSTED	(1U << 2)	/* kvm_apicv_accept_irq */
 #define HVTRACE_IRQ_PROBE_EVERY		(1U << 3)	/* __apic_accept_irq */
-#define __HVTRACE_IRQ_PROBE_ALL		((1U << 4) - 1)
+#define HVTRACE_IRQ_PROBE_TIMER		(1U << 4)	/* apic_timer_fn */
+#define __HVTRACE_IRQ_PROBE_ALL		((1U << 5) - 1)
 
 #define HVTRACE_VCPU_IRQ_LOCAL		(1U << 0)	/* raised by itself */
 #define HVTRACE_VCPU_IRQ_IPI		(1U << 1)	/* by another vCPU */
 #define HVTRACE_VCPU_IRQ_OTHER		(1U << 2)	/* the other vectors */
 #define HVTRACE_VCPU_IRQ_DEVICE		(1U << 3)	/* by no vCPU of its VM */
-#define __HVTRACE_VCPU_IRQ_ALL		((1U << 4) - 1)
+#define HVTRACE_VCPU_IRQ_TIMER		(1U << 4)	/* its LAPIC timer */
+#define __HVTRACE_VCPU_IRQ_ALL		((1U << 5) - 1)
 #define HVTRACE_VCPU_IRQ_VECTORS	7
 
 struct hvtrace_vcpu_irq {
