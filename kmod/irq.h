@@ -66,7 +66,7 @@ struct hvt_irq_row {
 	u64 total_ns;
 	u64 max_ns;
 	u8 vector;		/* 0: no vector yet (or the row of the rest) */
-	u8 flags;		/* HVTRACE_VCPU_IRQ_LOCAL/_IPI/_DEVICE since the clear */
+	u8 flags;		/* HVTRACE_VCPU_IRQ_* sources since the clear */
 	/* Where total_ns went (struct hvtrace_vcpu_irq_split). */
 	u64 guest_ns;
 	u64 part_ns[HVTRACE_NR_PARTS];

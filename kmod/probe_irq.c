@@ -121,6 +121,41 @@ static u8 raise_source(const struct hvt_vcpu *t,
 	return HVTRACE_VCPU_IRQ_DEVICE;
 }
 
+#if HVT_LAPIC_TIMER_KNOWN
+/*
+ * The expiry of T's LAPIC timer that this raise of VEC delivers, taken
+ * (0: none). KVM raises an expiry it marked pending from the vCPU's own
+ * thread before its next entry (or at once, in hard interrupt context,
+ * where it posts timer interrupts): a raise of LVTT's vector with one
+ * pending, from there. An expiry older than the vCPU's last entry was
+ * dropped by KVM (the timer rewritten or cancelled, LVTT masked or
+ * changed, the APIC disabled or reset): never a later raise's time.
+ */
+static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,
+			     const struct kvm_vcpu *target, u8 vec)
+{
+	u64 expiry;
+
+	if (!READ_ONCE(t->timer_expiry) ||
+	    (in_task() && kvm_get_running_vcpu() != target) ||
+	    !hvt_lapic_timer_pending(apic))
+		return 0;
+	expiry = xchg(&t->timer_expiry, 0);
+	/* The vector was written before the expiry (hvt_on_apic_timer()). */
+	smp_rmb();
+	if (!expiry || READ_ONCE(t->timer_vec) != vec ||
+	    hvt_irq_stamp_ts(expiry) < READ_ONCE(t->entry_ts))
+		return 0;
+	return expiry;
+}
+#else
+static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,
+			     const struct kvm_vcpu *target, u8 vec)
+{
+	return 0;
+}
+#endif
+
 /*
  * __apic_accept_irq(apic, delivery_mode, vector, level, trig_mode,
  * dest_map), at its entry: the raises KVM goes on to accept, as it tests
@@ -134,7 +169,7 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	struct hvt_irq_seen *seen = this_cpu_ptr(&hvt_irq_seen);
 	struct kvm_vcpu *target;
 	struct hvt_vcpu *t;
-	u64 stamp;
+	u64 stamp, expiry;
 
 	seen->t = NULL;
 	/* Fixed or lowest priority, not a level's deassertion. */
@@ -150,15 +185,13 @@ static int hvt_on_apic_accept(struct kprobe *kp, struct pt_regs *regs)
 	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
 	    !hvt_lapic_enabled(apic, target))
 		return 0;
+	/* The raise of T's timer expiry, before it merges or not. */
+	expiry = timer_expiry_take(t, apic, target, vec);
 	stamp = 0;
 	/* Pending: it merges. */
 	if (hvt_lapic_bit(apic, APIC_IRR, vec))
 		goto seen;
-	/* The raise of a LAPIC timer's expiry: its time is the expiry's. */
-	stamp = READ_ONCE(t->raised[vec]);
-	if (hvt_irq_stamp_source(stamp) == HVTRACE_VCPU_IRQ_TIMER)
-		goto seen;
-	stamp = hvt_irq_stamp(hvt_clock(), raise_source(t, target));
+	stamp = expiry ?: hvt_irq_stamp(hvt_clock(), raise_source(t, target));
 	/*
 	 * In service: maybe acknowledged (IRR to ISR) and not yet injected,
 	 * its stamp not taken yet: that one stays. Else a new delivery.
@@ -189,34 +222,31 @@ static bool accept_kprobe_on;
 /*
  * apic_timer_fn(hrtimer), at its entry: a vCPU's LAPIC timer expired.
  * KVM only marks it pending and kicks or wakes the vCPU; the raise comes
- * when the vCPU's thread next runs, and the kprobe there keeps this
- * stamp, so a halt or a preemption in between is in the delivery's
- * time. As KVM: nothing while an expiry is still pending, or with the
- * timer's LVT entry masked. Hard interrupt context.
+ * when the vCPU's thread next runs, and takes this expiry as its time
+ * (timer_expiry_take()), so a halt or a preemption in between is in the
+ * delivery's time. As KVM: nothing while an expiry is still pending, or
+ * with the timer's LVT entry masked or the APIC disabled. Hard interrupt
+ * context.
  */
 static int hvt_on_apic_timer(struct kprobe *kp, struct pt_regs *regs)
 {
 	const void *apic = hvt_lapic_of_timer((void *)hvt_kprobe_arg(regs, 0));
 	struct kvm_vcpu *target = hvt_lapic_vcpu(apic);
 	struct hvt_vcpu *t = hvt_vcpu_slot_of(target);
-	u64 stamp;
 	u32 lvtt;
 	u8 vec;
 
 	if (!t || !hvt_vcpu_same(t, target) || !hvt_lapic_is(apic, target) ||
-	    hvt_lapic_timer_pending(apic))
+	    !hvt_lapic_enabled(apic, target) || hvt_lapic_timer_pending(apic))
 		return 0;
 	lvtt = hvt_lapic_reg(apic, APIC_LVTT);
 	vec = lvtt & APIC_VECTOR_MASK;
-	if ((lvtt & APIC_LVT_MASKED) || vec < 16 ||
-	    hvt_lapic_bit(apic, APIC_IRR, vec))
+	if ((lvtt & APIC_LVT_MASKED) || vec < 16)
 		return 0;
-	stamp = hvt_irq_stamp(hvt_clock(), HVTRACE_VCPU_IRQ_TIMER);
-	/* As a raise (hvt_on_apic_accept()). */
-	if (hvt_lapic_bit(apic, APIC_ISR, vec))
-		hvt_irq_raise(t->raised, vec, stamp);
-	else
-		hvt_irq_raise_new(t->raised, vec, stamp);
+	WRITE_ONCE(t->timer_vec, vec);
+	smp_wmb();	/* pairs with timer_expiry_take() */
+	WRITE_ONCE(t->timer_expiry,
+		   hvt_irq_stamp(hvt_clock(), HVTRACE_VCPU_IRQ_TIMER));
 	return 0;
 }
 

@@ -118,6 +118,12 @@ struct hvt_vcpu {
 	u64 raised[256];
 	struct hvt_irq_inflight irq_inflight;	/* the vCPU's thread's */
 	/*
+	 * Its LAPIC timer's last expiry (a TIMER stamp, 0: none) and the
+	 * vector LVTT had then: the timer's raise takes it (probe_irq.c).
+	 */
+	u64 timer_expiry;
+	u8 timer_vec;
+	/*
 	 * Exits per reason (hvt_vcpu_rsn_index()): 292 x 16 bytes, last.
 	 * Slots are preallocated (vcpu_table.c), so this is never allocated
 	 * on the exit path; a new vCPU's starts zeroed (slot_reset()).

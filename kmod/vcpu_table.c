@@ -367,6 +367,7 @@ static void slot_reset(struct hvt_vcpu *v)
 	memset(v->rsn, 0, sizeof(v->rsn));
 	memset(v->raised, 0, sizeof(v->raised));
 	memset(&v->irq_inflight, 0, sizeof(v->irq_inflight));
+	v->timer_expiry = 0;
 }
 
 static void vcpu_init(struct hvt_vcpu *v, const struct hvt_vcpu_ident *id)

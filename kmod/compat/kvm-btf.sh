@@ -26,7 +26,11 @@
 #   kprobe on __apic_accept_irq can time every raise (probe_irq.c).
 #   Without them (another kernel's BTF, other types) only vCPUs' raises
 #   are timed, through the kvm_apic_accept_irq tracepoint; the build says
-#   so.
+#   so. With those, struct kvm_lapic's lapic_timer (a struct kvm_timer)
+#   and in it timer (the hrtimer) and pending (an atomic_t):
+#   HVT_LAPIC_TIMER_OFFSET, HVT_KTIMER_HRTIMER_OFFSET and
+#   HVT_KTIMER_PENDING_OFFSET, so that a kprobe on apic_timer_fn notes a
+#   LAPIC timer's expiry.
 #
 # Where the image is looked for: $HVT_BTF_ROOT (an unpacked image, as the
 # test harness has them), then the system (/boot, /lib/modules). The

@@ -2,7 +2,9 @@
 /*
  * What the raise probe reads of KVM's struct kvm_lapic (arch/x86/kvm/
  * lapic.h, which headers packages do not ship): the vCPU it belongs to,
- * whether the guest enabled it, and its IRR. kvm-btf.sh finds the byte
+ * whether the guest enabled it, its IRR, ISR and LVTT; and of its
+ * struct kvm_timer (lapic_timer), the hrtimer that apic_timer_fn gets
+ * and whether an expiry is pending. kvm-btf.sh finds the byte
  * offsets in the target kernel's BTF (HVT_LAPIC_*_OFFSET); without them,
  * HVT_LAPIC_KNOWN is 0 and nothing here is used.
  */
@@ -70,6 +72,9 @@ static __always_inline u32 hvt_lapic_reg(const void *apic,
  */
 #if HVT_LAPIC_KNOWN && defined(HVT_LAPIC_TIMER_OFFSET) && \
 	defined(HVT_KTIMER_HRTIMER_OFFSET) && defined(HVT_KTIMER_PENDING_OFFSET)
+/* The BTF's layout: pending after the whole hrtimer, as in these headers. */
+static_assert(HVT_KTIMER_HRTIMER_OFFSET + sizeof(struct hrtimer) <=
+	      HVT_KTIMER_PENDING_OFFSET);
 #define HVT_LAPIC_TIMER_KNOWN	1
 
 static __always_inline const void *hvt_lapic_of_timer(const struct hrtimer *t)

@@ -94,6 +94,9 @@ check_run() {
 	expect_eq "$1: hvtrace: reinjected as ftrace" "$(injections "$tid" $VEC 1)" \
 		"$(echo "$s" | py "${vcpu}['irq_reinjected']")"
 	ehist=$(cat "$exp/hist")
+	# One run a timer: the test VMs emulate AMD, which has no VMX
+	# preemption timer (on Intel, KVM's hrtimer runs only while the
+	# vCPU blocks).
 	expect_eq "$1: ftrace: apic_timer_fn's runs, one an interrupt" "$n" \
 		"$(sed -n 's/^{ function: .* apic_timer_fn .*} hitcount: *\([0-9]*\)$/\1/p' <<<"$ehist" | grep . || echo 0)"
 	irqs=$(echo "$s" | py "[(i['vector'], i['sources'], i['count']) for i in ${vcpu}['irqs']]")

@@ -95,7 +95,7 @@ static void test_json(void)
 		  "\"vcpus_live\":3,\"vcpus_max\":1024,\"vcpus_created\":10,"
 		  "\"vcpus_reclaimed\":7,\"vms_live\":2,\"vcpus_refused\":0,"
 		  "\"reclaim\":true,\"irq_timed\":true,"
-		  "\"irq_every_source\":false,\"irq_timer_expiry\":false,"
+		  "\"irq_every_source\":false,\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,"
 		  "\"irq_posted_counted\":true,\"apicv\":\"kvm_amd avic=0\","
 		  "\"mem_bytes\":12582912,"
 		  "\"mem_cpu_bytes\":2670592,\"mem_vcpu_bytes\":1536,");
@@ -226,20 +226,14 @@ static void test_clock(void)
 /* The sysfs hvctl reads (apicv_sysfs): made in main(). */
 static char sysfs_dir[] = "/tmp/hvctl-apicv.XXXXXX";
 
-/* A sysfs with only PARAM of MODULE, set to VALUE (NULL: no module). */
-static void fake_sysfs(const char *module, const char *param,
+/* One more parameter, PARAM of MODULE, set to VALUE. */
+static void fake_param(const char *module, const char *param,
 		       const char *value)
 {
-	const char *dir = sysfs_dir;
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "rm -rf %s/module && mkdir -p "
-		 "%s/module/%s/parameters", dir, dir, module);
-	CHECK_INT(system(path), 0);
-	if (!value)
-		return;
-	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s", dir,
+	snprintf(path, sizeof(path), "%s/module/%s/parameters/%s", sysfs_dir,
 		 module, param);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
@@ -247,6 +241,20 @@ static void fake_sysfs(const char *module, const char *param,
 		fprintf(f, "%s\n", value);
 		fclose(f);
 	}
+}
+
+/* A sysfs with only PARAM of MODULE, set to VALUE (NULL: no module). */
+static void fake_sysfs(const char *module, const char *param,
+		       const char *value)
+{
+	const char *dir = sysfs_dir;
+	char path[256];
+
+	snprintf(path, sizeof(path), "rm -rf %s/module && mkdir -p "
+		 "%s/module/%s/parameters", dir, dir, module);
+	CHECK_INT(system(path), 0);
+	if (value)
+		fake_param(module, param, value);
 }
 
 /*
@@ -287,7 +295,7 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":true,"
-		  "\"irq_timer_expiry\":false,\"irq_posted_counted\":true,"
+		  "\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,\"irq_posted_counted\":true,"
 		  "\"apicv\":\"kvm_intel enable_apicv=Y\",");
 	free(out);
 	/* The timer's expiry probed too: LAPIC timers from it. */
@@ -305,9 +313,36 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":true,"
-		  "\"irq_timer_expiry\":true,\"irq_posted_counted\":true,"
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,"
+		  "\"irq_posted_counted\":true,"
 		  "\"apicv\":\"kvm_intel enable_apicv=Y\",");
 	free(out);
+	/*
+	 * Intel's VMX preemption timer on: a running vCPU's timer never
+	 * goes through apic_timer_fn, said; off, as on AMD.
+	 */
+	fake_param("kvm_intel", "preemption_timer", "Y");
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn) only while their vCPU is halted "
+		  "(kvm_intel preemption_timer=Y)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timer_expiry\":true,"
+		  "\"vmx_preemption_timer\":true,");
+	free(out);
+	fake_param("kvm_intel", "preemption_timer", "N");
+	out = FAKE_OUTPUT(false, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "                 LAPIC timers from their expiry (kprobe "
+		  "apic_timer_fn)\n"
+		  "                 posting on (kvm_intel enable_apicv=Y): ");
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
+	CHECK_HAS(out, "\"irq_timer_expiry\":true,"
+		  "\"vmx_preemption_timer\":false,");
+	free(out);
+	fake_sysfs("kvm_intel", "enable_apicv", "Y");
 	/* Each flag said as the module sets it, whatever it pairs it with. */
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_INJECT |
 			  HVTRACE_IRQ_PROBE_TIMER;
@@ -322,7 +357,7 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":true,\"irq_every_source\":false,"
-		  "\"irq_timer_expiry\":true,\"irq_posted_counted\":false,");
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,\"irq_posted_counted\":false,");
 	free(out);
 	/* Not timed (no injection probe): whose raises, in JSON only. */
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_EVERY |
@@ -336,7 +371,7 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":true,"
-		  "\"irq_timer_expiry\":true,\"irq_posted_counted\":false,");
+		  "\"irq_timer_expiry\":true,\"vmx_preemption_timer\":null,\"irq_posted_counted\":false,");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", "1");
 	fake_irq_probes = HVTRACE_IRQ_PROBE_RAISE | HVTRACE_IRQ_PROBE_POSTED;
@@ -349,7 +384,7 @@ static void test_interrupts(void)
 	free(out);
 	out = FAKE_OUTPUT(true, hvctl_cmd_status, "status", NULL);
 	CHECK_HAS(out, "\"irq_timed\":false,\"irq_every_source\":false,"
-		  "\"irq_timer_expiry\":false,\"irq_posted_counted\":true,"
+		  "\"irq_timer_expiry\":false,\"vmx_preemption_timer\":null,\"irq_posted_counted\":true,"
 		  "\"apicv\":\"kvm_amd avic=1\",");
 	free(out);
 	fake_sysfs("kvm_amd", "avic", NULL);

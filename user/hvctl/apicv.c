@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's interrupt posting (apicv.h): kvm_intel's enable_apicv, or
- * kvm_amd's avic, as the module says it (Y/N or 1/0).
+ * kvm_amd's avic, as the module says it (Y/N or 1/0); and kvm_intel's
+ * preemption_timer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,4 +43,21 @@ bool apicv_on(char *buf, size_t len)
 	if (len)
 		buf[0] = '\0';
 	return false;
+}
+
+int vmx_preemption_timer(void)
+{
+	char path[256], v[8];
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "%s/module/kvm_intel/parameters/preemption_timer", apicv_sysfs);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = '\0';
+	fclose(f);
+	v[strcspn(v, "\n")] = '\0';
+	return !strcmp(v, "Y") || !strcmp(v, "1");
 }

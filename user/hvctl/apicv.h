@@ -21,4 +21,12 @@ extern const char *apicv_sysfs;
  */
 bool apicv_on(char *buf, size_t len);
 
+/*
+ * kvm_intel's preemption_timer: 1 on, 0 off, -1 without kvm_intel. With
+ * it on, a running vCPU's LAPIC timer never goes through KVM's hrtimer
+ * (apic_timer_fn), so only halted vCPUs' timers are timed from their
+ * expiry.
+ */
+int vmx_preemption_timer(void);
+
 #endif /* _HVCTL_APICV_H */

@@ -233,6 +233,7 @@ static void print_interrupts(struct out *o, const struct hvc_status *st)
 	bool timed = (st->irq_probes & both) == both;
 	bool every = st->irq_probes & HVTRACE_IRQ_PROBE_EVERY;
 	bool expiry = st->irq_probes & HVTRACE_IRQ_PROBE_TIMER;
+	int vmx_timer = vmx_preemption_timer();
 	char apicv[64];
 	bool posting = apicv_on(apicv, sizeof(apicv));
 
@@ -255,14 +256,24 @@ static void print_interrupts(struct out *o, const struct hvc_status *st)
 			 "                 raises by vCPUs only (VMM, irqfd, PIT "
 			 "and IOAPIC interrupts count as unmatched)\n",
 			 every);
-		/* Whence a LAPIC timer's time: said where delivery is timed. */
-		out_bool(o, "irq_timer_expiry", !timed ? NULL : expiry ?
-			 "                 LAPIC timers from their expiry "
-			 "(kprobe apic_timer_fn)\n" :
+		/*
+		 * Whence a LAPIC timer's time: said where delivery is timed;
+		 * on Intel with the VMX preemption timer, halted vCPUs' only.
+		 */
+		out_bool(o, "irq_timer_expiry", !timed ? NULL : !expiry ?
 			 "                 LAPIC timers from KVM's raise (a halt "
 			 "or preemption after the expiry is not in their "
-			 "time)\n",
+			 "time)\n" : vmx_timer == 1 ?
+			 "                 LAPIC timers from their expiry "
+			 "(kprobe apic_timer_fn) only while their vCPU is "
+			 "halted (kvm_intel preemption_timer=Y)\n" :
+			 "                 LAPIC timers from their expiry "
+			 "(kprobe apic_timer_fn)\n",
 			 expiry);
+		if (vmx_timer < 0)
+			out_null(o, "vmx_preemption_timer");
+		else
+			out_bool(o, "vmx_preemption_timer", NULL, vmx_timer);
 		out_bool(o, "irq_posted_counted", NULL,
 			 st->irq_probes & HVTRACE_IRQ_PROBE_POSTED);
 	}

@@ -767,7 +767,8 @@ struct hvtrace_vcpu_reason {
  * HVTRACE_VCPU_IRQS: interrupts delivered to a vCPU, a row per vector.
  * An interrupt is timed from KVM accepting it into the vCPU's local APIC
  * (raised) to the entry that injects it. Who raised it: the vCPU's own
- * thread (its LAPIC timer, LVTs, self-IPIs: LOCAL), another vCPU of its
+ * thread (its LAPIC timer where its expiry is not probed, LVTs,
+ * self-IPIs: LOCAL), another vCPU of its
  * VM (an IPI: IPI), or anything else (DEVICE: the VMM's ioctls, irqfds
  * such as virtio's and VFIO's, the in-kernel PIT and IOAPIC). DEVICE
  * raises are seen only where HVTRACE_A_IRQ_PROBES has EVERY (a kprobe
@@ -778,11 +779,14 @@ struct hvtrace_vcpu_reason {
  * apic_timer_fn), an interrupt of the vCPU's LAPIC timer is timed from
  * the timer's expiry, not from KVM's raise when the vCPU's thread next
  * runs (a halt or a preemption between the two is in its time): source
- * TIMER, in place of LOCAL. With EVERY a raise counts when KVM accepts
- * it: an enabled local APIC, fixed or lowest-priority, edge or a level
- * assertion, vector 16 to 255 (with RAISE alone: edge only, whatever the
- * APIC's state); either way one merged into a pending raise of its
- * vector (one IRR bit) adds nothing.
+ * TIMER, in place of LOCAL, for a raise of LVTT's vector with an expiry
+ * pending in KVM since the vCPU's last entry (only KVM's hrtimer is
+ * probed: on Intel with the VMX preemption timer, a halted vCPU's).
+ * With EVERY a raise counts when KVM accepts it: an enabled local APIC,
+ * fixed or lowest-priority, edge or a level assertion, vector 16 to 255
+ * (with RAISE alone: edge only, whatever the APIC's state); either way
+ * one merged into a pending raise of its vector (one IRR bit) adds
+ * nothing.
  *
  *   raise (accept)        entry injecting it
  *   |--- in the guest, kicked / in an exit / VMM / halted / preempted ---|
