@@ -69,6 +69,10 @@ void hvt_time_window(const struct hvt_split *s, u64 from, u64 now,
 	for (i = 0; i <= HVT_KSLEEP; i++)
 		window_add(w, i, min(s->folded[i],
 				     hvt_since(s->folded_end, lo)));
+	/* Without the KVM_RUN kprobe the VMM has it until now, as closed. */
+	if (s->in_user)
+		window_add(w, HVTRACE_PART_VMM,
+			   hvt_since(now, max(s->user_ts, lo)));
 	/* Clocks of several CPUs: the parts never exceed the window. */
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
 		sum += w->part[i];

@@ -7,6 +7,11 @@
 #include <kunit/test.h>
 
 #include "irq.h"
+#include "task.h"
+#include "vcpu_time.h"
+
+/* A vCPU with no exit in flight: a wait is all handling. */
+static const struct hvt_split no_exit;
 
 /* Vectors 32, 33, ... each delivered I + 1 times, I + 1 us each. */
 static void irq_fill(struct hvt_vcpu_irqs *irqs, unsigned int nr_vectors)
@@ -115,7 +120,7 @@ static void irq_inject_test(struct kunit *test)
 	/* Raised again while pending: merged, the first raise stays. */
 	KUNIT_EXPECT_FALSE(test, hvt_irq_raise(raised, 0xec,
 					       hvt_irq_stamp(3000, HVTRACE_VCPU_IRQ_LOCAL)));
-	hvt_irq_inject(&irqs, &f, raised, 0xec, false, 5000);
+	hvt_irq_inject(&irqs, &f, raised, 0xec, false, 5000, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0xec], 0ULL);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xec);
@@ -123,6 +128,80 @@ static void irq_inject_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_IPI);
 	KUNIT_EXPECT_EQ(test, irqs.unmatched, 0ULL);
+}
+
+/*
+ * Where the waits went, into their row: a timer's expiry at 5000 while
+ * the vCPU was halted (exit at 1000, blocked at 1100), a hog on its CPU
+ * until 9000, injected at 9200: 4000 runnable, 200 handling, the hog
+ * named. Then an IPI raised at 20000 while the vCPU ran in the guest,
+ * the exit at 20300, injected at 20400: guest 300, handling 100. The
+ * split goes out in the rows' order; a clear starts the longest wait's
+ * preemptor again.
+ */
+static void irq_split_test(struct kunit *test)
+{
+	struct hvt_split *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *thread = hvt_test_task(test, 50, "CPU 0/KVM");
+	struct task_struct *hog = hvt_test_task(test, 100, "hvhog");
+	struct task_struct *idle = hvt_test_task(test, 0, "swapper/1");
+	struct hvtrace_vcpu_irq_split split[HVT_IRQ_ROWS];
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	struct hvt_vcpu_irqs irqs = {}, base, out;
+	struct hvt_irq_inflight f = {};
+	struct hvt_switched_in w = {};
+	u64 *raised = irq_raised(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	thread->__state = TASK_INTERRUPTIBLE;
+	hvt_time_init(s);
+	hvt_split_own(s, thread);
+	hvt_time_test_now = 1000;
+	hvt_time_exit(s);
+	hvt_time_switch_out(s, thread, false, idle, false, 1100, 1);
+	hvt_time_test_now = 5000;
+	hvt_time_wakeup(s, thread);
+	hvt_irq_raise_new(raised, 0xef,
+			  hvt_irq_stamp(5000, HVTRACE_VCPU_IRQ_TIMER));
+	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, hog, false,
+						   9000, &w));
+	hvt_split_leave(s);
+	hvt_time_test_now = 9100;
+	hvt_time_halted(s, 8100, true);
+	hvt_irq_inject(&irqs, &f, raised, 0xef, false, 9200, s);
+	hvt_time_close(s, 9200 - 1000);
+	hvt_time_reset(s);
+
+	hvt_time_test_now = 20300;
+	hvt_time_exit(s);
+	hvt_irq_raise_new(raised, 0xfb,
+			  hvt_irq_stamp(20000, HVTRACE_VCPU_IRQ_IPI));
+	hvt_irq_inject(&irqs, &f, raised, 0xfb, false, 20400, s);
+
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 2U);
+	hvt_irqs_split(&irqs, split);
+	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xef);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4200ULL);
+	KUNIT_EXPECT_EQ(test, split[0].guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_RUNNABLE], 4000ULL);
+	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_HALT], 0ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_pid, 100U);
+	KUNIT_EXPECT_STREQ(test, split[0].pre_comm, "hvhog");
+	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xfb);
+	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 400ULL);
+	KUNIT_EXPECT_EQ(test, split[1].guest_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, split[1].part_ns[HVTRACE_PART_RUNNABLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, split[1].pre_pid, 0U);
+
+	/* A clear: the sums since it, the preemptor again from none. */
+	base = irqs;
+	hvt_irqs_restart(&irqs);
+	KUNIT_EXPECT_EQ(test, irqs.row[0].pre_pid, 0U);
+	KUNIT_EXPECT_EQ(test, irqs.row[0].pre_ns, 0ULL);
+	hvt_irqs_since_clear(&out, &irqs, &base);
+	KUNIT_EXPECT_EQ(test, out.row[0].part_ns[HVTRACE_PART_RUNNABLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, out.row[1].guest_ns, 0ULL);
 }
 
 /*
@@ -143,13 +222,13 @@ static void irq_raise_new_test(struct kunit *test)
 	hvt_irq_raise_new(raised, 0x51,
 			  hvt_irq_stamp(7000, HVTRACE_VCPU_IRQ_DEVICE));
 	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_ts(raised[0x51]), 7000ULL);
-	hvt_irq_inject(&irqs, &f, raised, 0x51, false, 7500);
+	hvt_irq_inject(&irqs, &f, raised, 0x51, false, 7500, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 500ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_DEVICE);
 	/* A LAPIC timer's expiry keeps its source, TIMER, to the injection. */
 	raised[0xef] = hvt_irq_stamp(8000, HVTRACE_VCPU_IRQ_TIMER);
-	hvt_irq_inject(&irqs, &f, raised, 0xef, false, 9000);
+	hvt_irq_inject(&irqs, &f, raised, 0xef, false, 9000, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 2U);
 	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xef);
 	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 1000ULL);
@@ -175,17 +254,17 @@ static void irq_reinject_test(struct kunit *test)
 	u64 *raised = irq_raised(test);
 
 	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
-	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 2000);
-	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 9000);
-	hvt_irq_inject(&irqs, &f, raised, 0x31, true, 12000);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 2000, &no_exit);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 9000, &no_exit);
+	hvt_irq_inject(&irqs, &f, raised, 0x31, true, 12000, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 8000ULL);
 	KUNIT_EXPECT_EQ(test, irqs.reinjected, 2ULL);
 	/* An injection of no raise: unmatched, and it ends the delivery. */
-	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 20000);
-	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 30000);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 20000, &no_exit);
+	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 30000, &no_exit);
 	KUNIT_EXPECT_EQ(test, irqs.unmatched, 1ULL);
 	hvt_irqs_rows(&irqs, rows);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
@@ -201,17 +280,18 @@ static void irq_unmatched_test(struct kunit *test)
 
 	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
 	hvt_irq_inject(&irqs, &f, raised, 0x40, false,
-		       1000 + HVT_IRQ_STALE_NS);
+		       1000 + HVT_IRQ_STALE_NS, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0x40], 0ULL);
-	hvt_irq_inject(&irqs, &f, raised, 0x41, false, 5000);
+	hvt_irq_inject(&irqs, &f, raised, 0x41, false, 5000, &no_exit);
 	raised[8] = hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL);
-	hvt_irq_inject(&irqs, &f, raised, 8, false, 5000);
+	hvt_irq_inject(&irqs, &f, raised, 8, false, 5000, &no_exit);
 	KUNIT_EXPECT_EQ(test, irqs.unmatched, 3ULL);
 	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(&irqs, rows), 0U);
 }
 
 static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_rows_test),
+	KUNIT_CASE(irq_split_test),
 	KUNIT_CASE(irq_other_row_test),
 	KUNIT_CASE(irq_since_clear_test),
 	KUNIT_CASE(irq_inject_test),
