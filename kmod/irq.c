@@ -130,7 +130,7 @@ void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 		o->pre_ns = s->pre_ns;
 		o->pre_pid = s->pre_pid;
 		o->pre_flags = s->pre_flags;
-		memcpy(o->pre_comm, s->pre_comm, TASK_COMM_LEN);
+		memmove(o->pre_comm, s->pre_comm, TASK_COMM_LEN);	/* OUT may be STAT */
 	}
 	out->unmatched = hvt_sub_floor0(stat->unmatched, base->unmatched);
 	out->reinjected = hvt_sub_floor0(stat->reinjected, base->reinjected);

@@ -151,7 +151,10 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
  */
 unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 			   u8 source);
-/* OUT = STAT less BASE, rows by position (a row's vector never changes). */
+/*
+ * OUT = STAT less BASE, rows by position (a row's vector never changes);
+ * OUT may be STAT.
+ */
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 			  const struct hvt_vcpu_irqs *stat,
 			  const struct hvt_vcpu_irqs *base);

@@ -93,30 +93,30 @@ void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
 			       const struct hvt_vcpu_stat *base,
 			       unsigned long gen)
 {
+	/* OUT may be STAT: each field is read before it is written. */
 	const struct hvt_reason_stat *e = &stat->exits, *b = &base->exits;
-	struct hvt_vcpu_stat s = {};	/* OUT may be STAT */
+	struct hvt_reason_stat *o = &out->exits;
 	int i;
 
-	if (gen == READ_ONCE(hvt_gen)) {
-		s.exits.count = hvt_sub_floor0(e->count, b->count);
-		s.exits.total_ns = hvt_sub_floor0(e->total_ns, b->total_ns);
-		s.exits.no_entry = hvt_sub_floor0(e->no_entry, b->no_entry);
-		for (i = 0; i < HVTRACE_NR_PARTS; i++)
-			s.exits.part_ns[i] = hvt_sub_floor0(e->part_ns[i],
-							    b->part_ns[i]);
-		/* Reset at the clear, not counters. */
-		if (s.exits.count)
-			s.exits.min_ns = hvt_min_shown(e->min_ns);
-		s.exits.max_ns = e->max_ns;
-		s.guest_ns = hvt_sub_floor0(stat->guest_ns, base->guest_ns);
-		s.preemptions = hvt_sub_floor0(stat->preemptions,
-					       base->preemptions);
-		s.preempted_ns = hvt_sub_floor0(stat->preempted_ns,
-						base->preempted_ns);
-		hvt_irqs_since_clear(&s.irqs, &stat->irqs, &base->irqs);
+	/* No count since the clear: no baseline yet, nothing to show. */
+	if (gen != READ_ONCE(hvt_gen)) {
+		memset(out, 0, sizeof(*out));
+		return;
 	}
-	/* Else no count since the clear: no baseline yet. */
-	*out = s;
+	o->count = hvt_sub_floor0(e->count, b->count);
+	o->total_ns = hvt_sub_floor0(e->total_ns, b->total_ns);
+	o->no_entry = hvt_sub_floor0(e->no_entry, b->no_entry);
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		o->part_ns[i] = hvt_sub_floor0(e->part_ns[i], b->part_ns[i]);
+	/* Reset at the clear, not counters. */
+	o->min_ns = o->count ? hvt_min_shown(e->min_ns) : 0;
+	o->max_ns = e->max_ns;
+	out->guest_ns = hvt_sub_floor0(stat->guest_ns, base->guest_ns);
+	out->preemptions = hvt_sub_floor0(stat->preemptions,
+					  base->preemptions);
+	out->preempted_ns = hvt_sub_floor0(stat->preempted_ns,
+					   base->preempted_ns);
+	hvt_irqs_since_clear(&out->irqs, &stat->irqs, &base->irqs);
 }
 
 void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
