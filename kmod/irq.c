@@ -42,7 +42,8 @@ unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 
 /*
  * Row R's time from FROM to NOW: where the vCPU's thread was (S); its
- * preemptor if this runnable wait is the row's longest since the clear.
+ * runnable time and who ran most of it if it is the row's longest
+ * runnable wait since the clear (pre_pid 0: nobody known).
  */
 static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
 		      u64 from, u64 now)
@@ -54,7 +55,8 @@ static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
 	r->guest_ns += w.guest_ns;
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
 		r->part_ns[i] += w.part[i];
-	if (w.pre_pid && w.part[HVTRACE_PART_RUNNABLE] > r->pre_ns) {
+	/* The row's longest runnable wait, whoever is known to have run. */
+	if (w.part[HVTRACE_PART_RUNNABLE] > r->pre_ns) {
 		r->pre_ns = w.part[HVTRACE_PART_RUNNABLE];
 		r->pre_pid = w.pre_pid;
 		r->pre_flags = w.pre_flags;

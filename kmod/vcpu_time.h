@@ -97,6 +97,10 @@ struct hvt_stretch {
 	u64 end;
 	u64 ns;			/* at most end - start: polling less its gaps */
 	u8 part;		/* HVTRACE_PART_* or HVT_KSLEEP */
+	/* RUNNABLE: who ran instead (pid 0: nobody known). */
+	bool vcpu;
+	u32 pid;
+	char comm[TASK_COMM_LEN];
 };
 
 /*
@@ -137,7 +141,6 @@ struct hvt_split {
 	u32 off_pid;
 	bool off_vcpu;
 	char off_comm[TASK_COMM_LEN];
-	u64 pre_end;		/* the longest runnable stretch ended */
 	/* The parts as stretches (hvt_time_window()); nr counts them all. */
 	struct hvt_stretch log[HVT_STRETCHES];
 	u32 nr_log;
@@ -247,7 +250,22 @@ static inline void hvt_time_log(struct hvt_split *s, u8 part, u64 start,
 	e->end = end;
 	e->ns = ns;
 	e->part = part;
+	e->pid = 0;
 	s->nr_log++;
+}
+
+/* Who ran instead during the runnable stretch from START, just logged. */
+static inline void hvt_time_log_who(struct hvt_split *s, u64 start, u32 pid,
+				    const char *comm, bool vcpu)
+{
+	struct hvt_stretch *e = &s->log[(s->nr_log - 1) % HVT_STRETCHES];
+
+	if (!s->nr_log || e->part != HVTRACE_PART_RUNNABLE ||
+	    e->start != start)
+		return;
+	e->pid = pid;
+	e->vcpu = vcpu;
+	memcpy(e->comm, comm, TASK_COMM_LEN);
 }
 
 /* NS of PART from START to NOW: credited and logged. */
@@ -356,13 +374,15 @@ static inline u64 __hvt_time_switch_in(struct hvt_split *s,
 		__hvt_time_unblock(s, now);	/* the wake-up went unseen */
 	} else if (s->where == HVT_OFF_RUNNABLE) {
 		r = hvt_since(now, s->run_ts);
-		hvt_time_credit(s, HVTRACE_PART_RUNNABLE, s->run_ts, now);
 		if (!s->off_pid && prev->pid)
 			hvt_note_task(&s->off_pid, s->off_comm, &s->off_vcpu,
 				      prev, prev_vcpu);
+		hvt_time_credit(s, HVTRACE_PART_RUNNABLE, s->run_ts, now);
+		if (s->off_pid)
+			hvt_time_log_who(s, s->run_ts, s->off_pid,
+					 s->off_comm, s->off_vcpu);
 		if (s->off_pid && r > s->pre_ns) {
 			s->pre_ns = r;
-			s->pre_end = now;
 			s->pre_pid = s->off_pid;
 			memcpy(s->pre_comm, s->off_comm, TASK_COMM_LEN);
 			s->pre_flags = s->off_vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
@@ -481,7 +501,6 @@ static inline void hvt_time_reset(struct hvt_split *s)
 	s->preempted = false;
 	s->pre_pid = 0;
 	s->pre_ns = 0;
-	s->pre_end = 0;
 	s->pre_flags = 0;
 	s->nr_log = 0;
 	memset(s->folded, 0, sizeof(s->folded));
@@ -497,8 +516,8 @@ void hvt_time_init(struct hvt_split *s);
  * inject an interrupt raised at FROM (its wait): in the guest before the
  * exit in flight began (guest_ns: the kick, or entries that could not
  * inject it), then the exit's parts credited after FROM; handling is the
- * rest. The preemptor is the exit's longest (pre_*) if that stretch ended
- * after FROM, else none (pre_pid 0).
+ * rest. The preemptor ran during the runnable stretch that holds most of
+ * the window's runnable time (pre_pid 0: nobody known, or it was folded).
  */
 struct hvt_window {
 	u64 guest_ns;
@@ -671,6 +690,7 @@ static inline void hvt_time_ran_most(struct hvt_split *s,
 	s->off_pid = pid;
 	memcpy(s->off_comm, comm, TASK_COMM_LEN);
 	s->off_vcpu = vcpu;
+	hvt_time_log_who(s, w->run_from, pid, comm, vcpu);
 	if (w->longest) {
 		s->pre_pid = pid;
 		memcpy(s->pre_comm, comm, TASK_COMM_LEN);

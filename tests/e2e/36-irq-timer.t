@@ -103,11 +103,12 @@ check_run() {
 	expect_eq "$1: hvtrace: vCPU 0's deliveries" "[($VEC, ['$source'], $n)]" "$irqs"
 	expect_eq "$1: hvtrace: none unmatched or posted" "0 0" \
 		"$(echo "$s" | py "'%d %d' % (${vcpu}['irq_unmatched'], ${vcpu}['irq_posted'])")"
-	# Where the waits went adds up to their time, exactly.
-	expect_eq "$1: hvtrace: the wait split adds up to the total" \
-		"$(echo "$s" | py "${vcpu}['irqs'][0]['total_ns']")" \
-		"$(echo "$s" | py "sum(${vcpu}['irqs'][0][k] for k in ('guest_ns', 'handling_ns', 'vmm_ns', 'halt_ns', 'runnable_ns', 'other_ns'))")"
+	# Where the waits went: the guest spins on RAM (its logs are in
+	# memory), so no wait holds a VMM exit or a halt.
+	expect_eq "$1: hvtrace: the waits' VMM and halt time" "0 0" \
+		"$(echo "$s" | py "'%d %d' % (${vcpu}['irqs'][0]['vmm_ns'], ${vcpu}['irqs'][0]['halt_ns'])")"
 	split=$(echo "$s" | py "json.dumps(${vcpu}['irqs'][0])")
+	echo "  $1: the waits split: $split"
 	worst=$(echo "$s" | py "${vcpu}['irqs'][0]['max_ns']")
 	total=$(echo "$s" | py "${vcpu}['irqs'][0]['total_ns']")
 	gworst=$(field timer_late_max_ns "$r") gsum=$(field timer_late_sum_ns "$r")

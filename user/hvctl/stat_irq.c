@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "put.h"
 #include "stat_irq.h"
 #include "time_parts.h"
 #include "util.h"
@@ -106,7 +107,8 @@ static void split_json(struct out *o, const struct hvc_vcpu_irq *r)
 	}
 	out_u64(o, "guest_ns", NULL, r->guest_ns);
 	out_time_parts(o, irq_exit_ns(r), r->part_ns);
-	if (!r->pre_pid) {
+	/* The longest runnable wait: who ran most of it, if known. */
+	if (!r->pre_ns || !r->pre_pid) {
 		out_null(o, "preemptor");
 		return;
 	}
@@ -220,6 +222,7 @@ static void vector_label(char *buf, size_t len, const struct hvc_vcpu_irq *r)
 static void print_split_table(struct out *o, const struct hvc_stats *s)
 {
 	char label[64], name[48], vector[8], dur[DURATION_LEN];
+	char pre[PREEMPTOR_LEN];
 	int width = sizeof("interrupt wait split");
 	bool any = false;
 
@@ -261,11 +264,13 @@ static void print_split_table(struct out *o, const struct hvc_stats *s)
 			for (int k = 0; k < HVTRACE_NR_PARTS; k++)
 				ns[1 + k] = r->part_ns[k];
 			time_split_cells(o, ns, r->total_ns, true);
-			if (r->pre_pid)
-				fprintf(o->f, "  %s %s (%" PRIu32 "%s)",
+			if (r->pre_ns) {
+				*put_preemptor(pre, r->pre_comm, r->pre_pid,
+					       r->pre_vcpu) = '\0';
+				fprintf(o->f, "  %s %s",
 					duration_str(dur, r->pre_ns),
-					r->pre_comm, r->pre_pid,
-					r->pre_vcpu ? ", a vCPU" : "");
+					r->pre_pid ? pre : "(nobody known)");
+			}
 			fputc('\n', o->f);
 		}
 	}

@@ -121,14 +121,20 @@ static int by_vector(const void *a, const void *b)
 	return x->vector < y->vector ? -1 : x->vector > y->vector;
 }
 
-/* Row I's split from SPLIT (absent: an older module's, none) into R. */
+/*
+ * Row I's split, entry I of SPLIT (absent: an older module's), into R.
+ * Entries are STRIDE bytes: a newer module's may be longer, and only
+ * what this hvctl knows of each is read.
+ */
 static void irq_split(struct hvc_vcpu_irq *r, const struct nlattr *split,
-		      unsigned int i)
+		      size_t stride, unsigned int i)
 {
 	struct hvtrace_vcpu_irq_split e;
 
-	if (!array_entry(split, sizeof(e), i, &e))
+	if (!split)
 		return;
+	memcpy(&e, (const char *)mnl_attr_get_payload(split) + i * stride,
+	       sizeof(e));
 	r->has_split = true;
 	r->guest_ns = e.guest_ns;
 	memcpy(r->part_ns, e.part_ns, sizeof(r->part_ns));
@@ -140,8 +146,23 @@ static void irq_split(struct hvc_vcpu_irq *r, const struct nlattr *split,
 }
 
 /*
+ * The stride of SPLIT's entries for ROWS rows, or 0 when it cannot be
+ * read (an entry shorter than this hvctl's, or not one per row): then
+ * the rows show no split, and the rest of the reply is read as ever.
+ */
+static size_t split_stride(const struct nlattr *split, unsigned int rows)
+{
+	size_t len = split ? mnl_attr_get_payload_len(split) : 0;
+
+	if (!rows || len % rows || len / rows <
+	    sizeof(struct hvtrace_vcpu_irq_split))
+		return 0;
+	return len / rows;
+}
+
+/*
  * The vCPU's interrupt deliveries in A (absent: none) into V, with their
- * splits in SPLIT, one per row of A in its order. Flags this
+ * splits in SPLIT, one per row of A in its order (unreadable: none). Flags this
  * hvctl does not know, a newer module's, are kept apart as unknown and
  * the row shown with the ones it knows, as nl.c ignores newer attributes:
  * a module adding a source must not break every older hvctl. A length
@@ -152,13 +173,13 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a,
 			 const struct nlattr *split)
 {
 	struct hvtrace_vcpu_irq e;
+	size_t stride;
 	int ret;
 
-	if (split && (!a || mnl_attr_get_payload_len(split) /
-			    sizeof(struct hvtrace_vcpu_irq_split) !=
-			    mnl_attr_get_payload_len(a) / sizeof(e)))
-		return hvc_err(EPROTO, "the module's interrupt split has "
-			       "not one entry per interrupt row");
+	stride = split_stride(split, a ? mnl_attr_get_payload_len(a) /
+				      sizeof(e) : 0);
+	if (!stride)
+		split = NULL;
 	for (unsigned int i = 0; array_entry(a, sizeof(e), i, &e); i++) {
 		if (!e.count)
 			continue;
@@ -178,7 +199,7 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a,
 			.total_ns = e.total_ns,
 			.max_ns = e.max_ns,
 		};
-		irq_split(&v->irqs[v->nr_irqs - 1], split, i);
+		irq_split(&v->irqs[v->nr_irqs - 1], split, stride, i);
 	}
 	if (v->nr_irqs)
 		qsort(v->irqs, v->nr_irqs, sizeof(*v->irqs), by_vector);

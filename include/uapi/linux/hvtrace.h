@@ -835,9 +835,11 @@ struct hvtrace_vcpu_irq {
  * guest's interrupts off, its priority; their exits are in guest_ns
  * too). Then that exit's parts after the raise, as enum hvtrace_part
  * splits an exit: part_ns; handling is the rest (total_ns - guest_ns -
- * the parts). The preemptor: who ran instead of the vCPU during the
- * longest runnable wait of one delivery since the clear (pre_ns of it),
- * as an exit names its longest (pre_pid 0: none, or not known).
+ * the parts). pre_ns: the longest runnable time of one delivery since
+ * the clear, and who ran instead of the vCPU during most of it, as an
+ * exit names its preemptor (pre_pid 0: nobody known). A raise inside an
+ * exit's older stretches (past the last 8 it logs: one preempted again
+ * and again) is split from their sums per part.
  */
 struct hvtrace_vcpu_irq_split {
 	__u64 guest_ns;
