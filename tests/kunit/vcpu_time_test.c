@@ -1209,11 +1209,12 @@ static void vt_check(struct vt_walk *w, u64 d)
  * in the guest and the exit's own parts, whatever the stretches folded;
  * one from FROM within it (WIN) has the model's parts from FROM, unless
  * stretches were folded (hvt_time_window()'s approximation), where the
- * exit's own parts are the model's. Its parts never exceed the wait.
+ * exit's own parts are the model's. Its parts never exceed the wait (on
+ * the clock the entry read: NOW).
  * Counted in windows: the split exits so checked.
  */
 static void vt_check_windows(struct vt_walk *w, const struct hvt_window *all,
-			     const struct hvt_window *win, u64 from)
+			     const struct hvt_window *win, u64 from, u64 now)
 {
 	const struct hvt_split *s = w->f->s;
 	u64 model[HVTRACE_NR_PARTS], sum = 0;
@@ -1222,7 +1223,7 @@ static void vt_check_windows(struct vt_walk *w, const struct hvt_window *all,
 
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
 		sum += win->part[i];
-	bad |= win->guest_ns || sum > w->t - from;
+	bad |= win->guest_ns || sum > hvt_since(now, from);
 	if (!w->skew) {
 		bad |= all->guest_ns != 7;
 		for (i = 0; i < HVTRACE_NR_PARTS; i++)
@@ -1435,7 +1436,7 @@ entry:
 	w->exits++;
 	w->split += s->split;
 	vt_check(w, d);
-	vt_check_windows(w, &all, &win, from);
+	vt_check_windows(w, &all, &win, from, now);
 	vt_done(f);
 	if ((s->split || vt_sum(s) || s->ksleep || s->sleep_ts ||
 	     s->in_user || s->pre_pid || s->pre_ns) && !w->bad++)
