@@ -847,8 +847,8 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 #define HVT_NLA_U64	(HVT_NLA(sizeof(u64)) + HVT_NLA(0))
 /*
  * A vCPU's first message at its largest (put_vcpu_stats()): headers, the
- * nest, 5 u32, 11 u64 and the parts, 2 u8, its interrupts' rows, a full
- * batch of reasons.
+ * nest, 5 u32, 11 u64 and the parts, 2 u8, its interrupts' rows and
+ * their splits, a full batch of reasons.
  */
 #define HVT_VCPU_MSG_MAX						\
 	(NLMSG_HDRLEN + GENL_HDRLEN + HVT_NLA(0) +			\
@@ -856,6 +856,7 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 	 (11 + HVTRACE_NR_PARTS) * HVT_NLA_U64 +			\
 	 2 * HVT_NLA(sizeof(u8)) +					\
 	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq)) +	\
+	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq_split)) + \
 	 HVT_NLA(HVT_VCPU_RSN_BATCH * sizeof(struct hvtrace_vcpu_reason)))
 
 enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
@@ -1009,8 +1010,17 @@ static int put_vcpu_irqs(struct sk_buff *skb, const struct hvt_vcpu_irqs *irqs)
 	unsigned int n = hvt_irqs_rows(irqs, rows);
 	u64 posted = atomic64_read(&irqs->posted);
 
+	struct nlattr *split;
+
 	if (n && nla_put(skb, HVTRACE_VCPU_IRQS, n * sizeof(rows[0]), rows))
 		return -EMSGSIZE;
+	if (n) {
+		split = nla_reserve(skb, HVTRACE_VCPU_IRQ_SPLIT,
+				    n * sizeof(struct hvtrace_vcpu_irq_split));
+		if (!split)
+			return -EMSGSIZE;
+		hvt_irqs_split(irqs, nla_data(split));
+	}
 	if (irqs->unmatched &&
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_IRQ_UNMATCHED, irqs->unmatched,
 			      HVTRACE_VCPU_PAD))

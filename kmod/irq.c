@@ -40,30 +40,57 @@ unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 	return r - irqs->row;
 }
 
+/*
+ * Row R's time from FROM to NOW: where the vCPU's thread was (S); its
+ * runnable time and who ran most of it if it is the row's longest
+ * runnable wait since the clear (pre_pid 0: nobody known).
+ */
+static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
+		      u64 from, u64 now)
+{
+	struct hvt_window w;
+	unsigned int i;
+
+	hvt_time_window(s, from, now, &w);
+	r->guest_ns += w.guest_ns;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		r->part_ns[i] += w.part[i];
+	/* The row's longest runnable wait, whoever is known to have run. */
+	if (w.part[HVTRACE_PART_RUNNABLE] > r->pre_ns) {
+		r->pre_ns = w.part[HVTRACE_PART_RUNNABLE];
+		r->pre_pid = w.pre_pid;
+		r->pre_flags = w.pre_flags;
+		memcpy(r->pre_comm, w.pre_comm, TASK_COMM_LEN);
+	}
+}
+
 /* The delivery in F took until NOW: its row's time runs on. */
 static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		       u64 now)
+		       u64 now, const struct hvt_split *s)
 {
 	struct hvt_irq_row *r = &irqs->row[f->row];
-	u64 ns = hvt_since(now, hvt_irq_stamp_ts(f->stamp));
+	u64 from = hvt_irq_stamp_ts(f->stamp);
+	u64 ns = hvt_since(now, from);
 
 	if (ns <= f->ns)
 		return;
 	r->total_ns += ns - f->ns;
 	if (ns > r->max_ns)
 		r->max_ns = ns;
+	irq_split(r, s, from + f->ns, now);
 	f->ns = ns;
 }
 
 void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		    u64 *raised, unsigned int vec, bool reinjected, u64 now)
+		    u64 *raised, unsigned int vec, bool reinjected, u64 now,
+		    const struct hvt_split *s)
 {
 	u64 stamp, ns;
 
 	if (reinjected) {
 		irqs->reinjected++;
 		if (f->stamp && f->vector == vec)
-			irq_extend(irqs, f, now);
+			irq_extend(irqs, f, now, s);
 		return;
 	}
 	f->stamp = 0;
@@ -76,6 +103,7 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 		return;
 	}
 	f->row = hvt_irq_count(irqs, vec, ns, hvt_irq_stamp_source(stamp));
+	irq_split(&irqs->row[f->row], s, hvt_irq_stamp_ts(stamp), now);
 	f->stamp = stamp;
 	f->ns = ns;
 	f->vector = vec;
@@ -85,7 +113,7 @@ void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 			  const struct hvt_vcpu_irqs *stat,
 			  const struct hvt_vcpu_irqs *base)
 {
-	unsigned int i;
+	unsigned int i, p;
 
 	for (i = 0; i < HVT_IRQ_ROWS; i++) {
 		const struct hvt_irq_row *s = &stat->row[i], *b = &base->row[i];
@@ -94,9 +122,17 @@ void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 		o->vector = s->vector;
 		o->count = hvt_sub_floor0(s->count, b->count);
 		o->total_ns = hvt_sub_floor0(s->total_ns, b->total_ns);
+		o->guest_ns = hvt_sub_floor0(s->guest_ns, b->guest_ns);
+		for (p = 0; p < HVTRACE_NR_PARTS; p++)
+			o->part_ns[p] = hvt_sub_floor0(s->part_ns[p],
+						       b->part_ns[p]);
 		/* Started again at the clear, as the sources. */
 		o->max_ns = s->max_ns;
 		o->flags = s->flags;
+		o->pre_ns = s->pre_ns;
+		o->pre_pid = s->pre_pid;
+		o->pre_flags = s->pre_flags;
+		memmove(o->pre_comm, s->pre_comm, TASK_COMM_LEN);	/* OUT may be STAT */
 	}
 	out->unmatched = hvt_sub_floor0(stat->unmatched, base->unmatched);
 	out->reinjected = hvt_sub_floor0(stat->reinjected, base->reinjected);
@@ -112,6 +148,8 @@ void hvt_irqs_restart(struct hvt_vcpu_irqs *irqs)
 	for (i = 0; i < HVT_IRQ_ROWS; i++) {
 		irqs->row[i].max_ns = 0;
 		irqs->row[i].flags = 0;
+		irqs->row[i].pre_ns = 0;
+		irqs->row[i].pre_pid = 0;
 	}
 }
 
@@ -136,4 +174,23 @@ unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
 		n++;
 	}
 	return n;
+}
+
+void hvt_irqs_split(const struct hvt_vcpu_irqs *irqs,
+		    struct hvtrace_vcpu_irq_split *out)
+{
+	const struct hvt_irq_row *r;
+
+	for (r = irqs->row; r < irqs->row + HVT_IRQ_ROWS; r++) {
+		if (!r->count)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->guest_ns = r->guest_ns;
+		memcpy(out->part_ns, r->part_ns, sizeof(out->part_ns));
+		out->pre_ns = r->pre_ns;
+		out->pre_pid = r->pre_pid;
+		out->pre_flags = r->pre_flags;
+		memcpy(out->pre_comm, r->pre_comm, sizeof(out->pre_comm));
+		out++;
+	}
 }

@@ -40,6 +40,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/sched.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
@@ -58,12 +59,22 @@
 #define HVT_IRQ_STAMP_SOURCE	(BIT(HVT_IRQ_STAMP_SHIFT) - 1)
 static_assert(!(__HVTRACE_VCPU_IRQ_ALL & ~HVT_IRQ_STAMP_SOURCE));
 
+struct hvt_split;
+
 struct hvt_irq_row {
 	u64 count;
 	u64 total_ns;
 	u64 max_ns;
 	u8 vector;		/* 0: no vector yet (or the row of the rest) */
 	u8 flags;		/* HVTRACE_VCPU_IRQ_* sources since the clear */
+	/* Where total_ns went (struct hvtrace_vcpu_irq_split). */
+	u64 guest_ns;
+	u64 part_ns[HVTRACE_NR_PARTS];
+	/* The longest runnable wait since the clear, and who ran. */
+	u64 pre_ns;
+	u32 pre_pid;
+	u16 pre_flags;
+	char pre_comm[TASK_COMM_LEN];
 };
 
 /* The first HVTRACE_VCPU_IRQ_VECTORS vectors a row each, then the rest. */
@@ -125,10 +136,13 @@ static inline void hvt_irq_raise_new(u64 *raised, u8 vec, u64 stamp)
 /*
  * An injection of VEC at NOW (REINJECTED: again, after KVM cancelled the
  * entry or an exit cut the delivery): counted in IRQS from the raise in
- * RAISED, or unmatched; F follows the delivery until the next one.
+ * RAISED, or unmatched, and its wait split by where the vCPU's thread
+ * was (S, its exit in flight: hvt_time_window()); F follows the delivery
+ * until the next one.
  */
 void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		    u64 *raised, unsigned int vec, bool reinjected, u64 now);
+		    u64 *raised, unsigned int vec, bool reinjected, u64 now,
+		    const struct hvt_split *s);
 
 /*
  * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL,
@@ -137,7 +151,10 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
  */
 unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 			   u8 source);
-/* OUT = STAT less BASE, rows by position (a row's vector never changes). */
+/*
+ * OUT = STAT less BASE, rows by position (a row's vector never changes);
+ * OUT may be STAT.
+ */
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,
 			  const struct hvt_vcpu_irqs *stat,
 			  const struct hvt_vcpu_irqs *base);
@@ -146,6 +163,9 @@ void hvt_irqs_restart(struct hvt_vcpu_irqs *irqs);
 /* The rows with deliveries, as the uapi has them; returns how many. */
 unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
 			   struct hvtrace_vcpu_irq *out);
+/* Their splits, in the same order (as many as hvt_irqs_rows() said). */
+void hvt_irqs_split(const struct hvt_vcpu_irqs *irqs,
+		    struct hvtrace_vcpu_irq_split *out);
 
 /* KVM's tracepoints (kvm.ko's table: probe_vcpu_run.c attaches them). */
 u8 hvt_irq_probes(void);	/* HVTRACE_IRQ_PROBE_*: those attached */

@@ -404,7 +404,7 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		return;
 	f = &v->irq_inflight;
 	hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, f, v->raised, vector,
-		       reinjected, hvt_clock());
+		       reinjected, hvt_clock(), &v->split);
 	/* Timed; a reinjection may make it late only now. */
 	if (f->stamp && !f->late)
 		f->late = hvt_watch_irq(v, f->vector, f->ns);

@@ -80,8 +80,7 @@ DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 struct hvt_departed {
 	unsigned long seq;
 	unsigned long gen;
-	struct hvt_vcpu_stat base;
-	struct hvt_vcpu_view view;	/* since load */
+	struct hvt_vcpu_view view;	/* since load, with its baseline */
 };
 
 static struct hvt_vmem departed_mem;
@@ -93,37 +92,35 @@ void hvt_vcpu_stat_since_clear(struct hvt_vcpu_stat *out,
 			       const struct hvt_vcpu_stat *base,
 			       unsigned long gen)
 {
+	/* OUT may be STAT: each field is read before it is written. */
 	const struct hvt_reason_stat *e = &stat->exits, *b = &base->exits;
-	struct hvt_vcpu_stat s = {};	/* OUT may be STAT */
+	struct hvt_reason_stat *o = &out->exits;
 	int i;
 
-	if (gen == READ_ONCE(hvt_gen)) {
-		s.exits.count = hvt_sub_floor0(e->count, b->count);
-		s.exits.total_ns = hvt_sub_floor0(e->total_ns, b->total_ns);
-		s.exits.no_entry = hvt_sub_floor0(e->no_entry, b->no_entry);
-		for (i = 0; i < HVTRACE_NR_PARTS; i++)
-			s.exits.part_ns[i] = hvt_sub_floor0(e->part_ns[i],
-							    b->part_ns[i]);
-		/* Reset at the clear, not counters. */
-		if (s.exits.count)
-			s.exits.min_ns = hvt_min_shown(e->min_ns);
-		s.exits.max_ns = e->max_ns;
-		s.guest_ns = hvt_sub_floor0(stat->guest_ns, base->guest_ns);
-		s.preemptions = hvt_sub_floor0(stat->preemptions,
-					       base->preemptions);
-		s.preempted_ns = hvt_sub_floor0(stat->preempted_ns,
-						base->preempted_ns);
-		hvt_irqs_since_clear(&s.irqs, &stat->irqs, &base->irqs);
+	/* No count since the clear: no baseline yet, nothing to show. */
+	if (gen != READ_ONCE(hvt_gen)) {
+		memset(out, 0, sizeof(*out));
+		return;
 	}
-	/* Else no count since the clear: no baseline yet. */
-	*out = s;
+	o->count = hvt_sub_floor0(e->count, b->count);
+	o->total_ns = hvt_sub_floor0(e->total_ns, b->total_ns);
+	o->no_entry = hvt_sub_floor0(e->no_entry, b->no_entry);
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		o->part_ns[i] = hvt_sub_floor0(e->part_ns[i], b->part_ns[i]);
+	/* Reset at the clear, not counters. */
+	o->min_ns = o->count ? hvt_min_shown(e->min_ns) : 0;
+	o->max_ns = e->max_ns;
+	out->guest_ns = hvt_sub_floor0(stat->guest_ns, base->guest_ns);
+	out->preemptions = hvt_sub_floor0(stat->preemptions,
+					  base->preemptions);
+	out->preempted_ns = hvt_sub_floor0(stat->preempted_ns,
+					   base->preempted_ns);
+	hvt_irqs_since_clear(&out->irqs, &stat->irqs, &base->irqs);
 }
 
 void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
 		   bool since_load)
 {
-	struct hvt_vcpu_stat base;
-
 	out->vm_id = READ_ONCE(v->vm_id);
 	out->vm_pid = READ_ONCE(v->vm_pid);
 	out->vcpu_id = READ_ONCE(v->vcpu_id);
@@ -135,13 +132,13 @@ void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
 		out->stat.exits.min_ns = hvt_min_shown(out->stat.exits.min_ns);
 		return;
 	}
-	memcpy(&base, &v->base, sizeof(base));
+	memcpy(&out->base, &v->base, sizeof(out->base));
 	/*
 	 * The copies before gen (pairs with slot_reset()): counters a reset
 	 * zeroed go with gen 0, shown as nothing since the clear.
 	 */
 	smp_rmb();
-	hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &base,
+	hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &out->base,
 				  READ_ONCE(v->gen));
 }
 
@@ -153,7 +150,7 @@ static void depart(const struct hvt_vcpu *v)
 	WRITE_ONCE(d->seq, d->seq + 1);
 	smp_wmb();	/* odd before the copy */
 	hvt_vcpu_view(v, &d->view, true);
-	d->base = v->base;
+	d->view.base = v->base;
 	d->gen = v->gen;
 	smp_wmb();	/* the copy before even */
 	WRITE_ONCE(d->seq, d->seq + 1);
@@ -166,18 +163,17 @@ bool hvt_vcpu_departed(unsigned int i, struct hvt_vcpu_view *out,
 	/* Pairs with depart()'s second write barrier: the copy is whole. */
 	unsigned long seq = smp_load_acquire(&d->seq);
 	unsigned long gen = READ_ONCE(d->gen);
-	struct hvt_vcpu_stat base;
 
 	if (!seq || (seq & 1))
 		return false;
 	memcpy(out, &d->view, sizeof(*out));
-	memcpy(&base, &d->base, sizeof(base));
 	smp_rmb();	/* the copy before the second look */
 	if (READ_ONCE(d->seq) != seq)
 		return false;
 	/* From the copies only: the entry may be rewritten by now. */
 	if (!since_load)
-		hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &base, gen);
+		hvt_vcpu_stat_since_clear(&out->stat, &out->stat, &out->base,
+					  gen);
 	return out->stat.exits.count;
 }
 
@@ -196,9 +192,9 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 						 4U * HVT_VCPU_PROBES)));
 	n = 1U << slot_bits;
 	/*
-	 * Pinned at load (5.2 KiB a slot, rsn[] mostly): at most half of
-	 * what is available, the watch's rule (genl_watch.c) for its own
-	 * preallocation, so a large max_vcpus is refused with a reason
+	 * Pinned at load (9 KiB a slot, rsn[] and raised[] mostly): at
+	 * most half of what is available, the watch's rule (genl_watch.c)
+	 * for its own preallocation, so a large max_vcpus is refused with a reason
 	 * rather than taking the host's memory.
 	 */
 	need = (u64)n * (sizeof(*slots) + sizeof(*vms)) +

@@ -59,6 +59,8 @@ struct hvt_vcpu_view {
 	u32 tid;
 	/* Since the last clear (zero: nothing since), or since load. */
 	struct hvt_vcpu_stat stat;
+	/* The baseline STAT was taken against, copied here, off the stack. */
+	struct hvt_vcpu_stat base;
 	/* Since load only: exits per reason (hvt_vcpu_rsn_ridx()). */
 	u8 isa;
 	struct hvt_vcpu_rsn rsn[HVT_VCPU_NR_RSN];

@@ -83,6 +83,27 @@ enum hvt_where {
 #define HVT_GAPS		4
 
 /*
+ * The parts an exit credited, as stretches of time, so that a window of
+ * the exit (an interrupt's wait, from its raise: hvt_time_window()) gets
+ * its own split. A kernel sleep is HVT_KSLEEP until a halt's end makes it
+ * HALT (else it is OTHER). The last HVT_STRETCHES are kept apart; older
+ * ones are folded into one per part, which ends at the latest of them.
+ */
+#define HVT_KSLEEP		HVTRACE_NR_PARTS
+#define HVT_STRETCHES		8
+
+struct hvt_stretch {
+	u64 start;
+	u64 end;
+	u64 ns;			/* at most end - start: polling less its gaps */
+	u8 part;		/* HVTRACE_PART_* or HVT_KSLEEP */
+	/* RUNNABLE: who ran instead (pid 0: nobody known). */
+	bool vcpu;
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+};
+
+/*
  * The split of a vCPU's exit in flight. Writers: the vCPU thread's own
  * probes, and the scheduler's probes about that thread between
  * hvt_split_enter() and hvt_split_leave(); see hvt_split_own() for a
@@ -120,6 +141,11 @@ struct hvt_split {
 	u32 off_pid;
 	bool off_vcpu;
 	char off_comm[TASK_COMM_LEN];
+	/* The parts as stretches (hvt_time_window()); nr counts them all. */
+	struct hvt_stretch log[HVT_STRETCHES];
+	u32 nr_log;
+	u64 folded[HVTRACE_NR_PARTS + 1];
+	u64 folded_end;
 };
 
 /*
@@ -204,15 +230,65 @@ static inline void hvt_split_let_go(struct hvt_split *s,
  * them once the guards pass.
  */
 
+/*
+ * NS of PART (HVTRACE_PART_* or HVT_KSLEEP) between START and END: into
+ * the stretches, the oldest folded when they are full. The caller adds
+ * NS to its part (a kernel sleep to ksleep).
+ */
+static inline void hvt_time_log(struct hvt_split *s, u8 part, u64 start,
+				u64 end, u64 ns)
+{
+	struct hvt_stretch *e = &s->log[s->nr_log % HVT_STRETCHES];
+
+	if (!ns)
+		return;
+	if (s->nr_log >= HVT_STRETCHES) {
+		s->folded[e->part] += e->ns;
+		s->folded_end = max(s->folded_end, e->end);
+	}
+	e->start = start;
+	e->end = end;
+	e->ns = ns;
+	e->part = part;
+	e->pid = 0;
+	s->nr_log++;
+}
+
+/* Who ran instead during the runnable stretch from START, just logged. */
+static inline void hvt_time_log_who(struct hvt_split *s, u64 start, u32 pid,
+				    const char *comm, bool vcpu)
+{
+	struct hvt_stretch *e = &s->log[(s->nr_log - 1) % HVT_STRETCHES];
+
+	if (!s->nr_log || e->part != HVTRACE_PART_RUNNABLE ||
+	    e->start != start)
+		return;
+	e->pid = pid;
+	e->vcpu = vcpu;
+	memcpy(e->comm, comm, TASK_COMM_LEN);
+}
+
+/* NS of PART from START to NOW: credited and logged. */
+static inline void hvt_time_credit(struct hvt_split *s, u8 part, u64 start,
+				   u64 now)
+{
+	u64 ns = hvt_since(now, start);
+
+	s->part[part] += ns;
+	hvt_time_log(s, part, start, now, ns);
+}
+
 /* Blocked time ends (woken, or switched in without a wake-up seen). */
 static inline void __hvt_time_unblock(struct hvt_split *s, u64 now)
 {
 	u64 d = hvt_since(now, s->off_ts);
 
-	if (s->in_user)
-		s->part[HVTRACE_PART_VMM] += d;
-	else
+	if (s->in_user) {
+		hvt_time_credit(s, HVTRACE_PART_VMM, s->off_ts, now);
+	} else {
 		s->ksleep += d;
+		hvt_time_log(s, HVT_KSLEEP, s->off_ts, now, d);
+	}
 }
 
 /*
@@ -228,7 +304,7 @@ static inline void hvt_time_settle(struct hvt_split *s, u64 now)
 	if (s->where == HVT_OFF_BLOCKED)
 		__hvt_time_unblock(s, now);
 	else
-		s->part[HVTRACE_PART_RUNNABLE] += hvt_since(now, s->run_ts);
+		hvt_time_credit(s, HVTRACE_PART_RUNNABLE, s->run_ts, now);
 	WRITE_ONCE(s->where, HVT_ON_CPU);
 	s->on_ts = now;
 	s->user_ts = now;
@@ -240,7 +316,7 @@ static inline void hvt_time_settle(struct hvt_split *s, u64 now)
 static inline void __hvt_time_from_user(struct hvt_split *s, u64 now)
 {
 	hvt_time_settle(s, now);
-	s->part[HVTRACE_PART_VMM] += hvt_since(now, s->user_ts);
+	hvt_time_credit(s, HVTRACE_PART_VMM, s->user_ts, now);
 	WRITE_ONCE(s->in_user, false);
 }
 
@@ -262,7 +338,7 @@ static inline void __hvt_time_switch_out(struct hvt_split *s, bool runnable,
 					 bool next_vcpu, u64 now, int cpu)
 {
 	if (s->in_user)
-		s->part[HVTRACE_PART_VMM] += hvt_since(now, s->user_ts);
+		hvt_time_credit(s, HVTRACE_PART_VMM, s->user_ts, now);
 	else if (!runnable && !s->sleep_ts)
 		s->sleep_ts = now;	/* perhaps a halt's block */
 	s->off_ts = now;
@@ -298,10 +374,13 @@ static inline u64 __hvt_time_switch_in(struct hvt_split *s,
 		__hvt_time_unblock(s, now);	/* the wake-up went unseen */
 	} else if (s->where == HVT_OFF_RUNNABLE) {
 		r = hvt_since(now, s->run_ts);
-		s->part[HVTRACE_PART_RUNNABLE] += r;
 		if (!s->off_pid && prev->pid)
 			hvt_note_task(&s->off_pid, s->off_comm, &s->off_vcpu,
 				      prev, prev_vcpu);
+		hvt_time_credit(s, HVTRACE_PART_RUNNABLE, s->run_ts, now);
+		if (s->off_pid)
+			hvt_time_log_who(s, s->run_ts, s->off_pid,
+					 s->off_comm, s->off_vcpu);
 		if (s->off_pid && r > s->pre_ns) {
 			s->pre_ns = r;
 			s->pre_pid = s->off_pid;
@@ -348,6 +427,9 @@ static inline u64 hvt_on_cpu(const struct hvt_split *s, u64 from, u64 to)
 	return inside < HVT_GAPS ? t : min(t, hvt_since(to, last));
 }
 
+/* The kernel sleeps logged so far were a halt's (vcpu_time.c). */
+void hvt_time_ksleep_halted(struct hvt_split *s);
+
 /*
  * KVM's halt of NS (its own clock, ktime) ended. The halt is its polling
  * on CPU plus its blocked time; runnable time after the wake-up stays
@@ -357,12 +439,14 @@ static inline u64 hvt_on_cpu(const struct hvt_split *s, u64 from, u64 to)
 static inline void __hvt_time_halted(struct hvt_split *s, u64 ns,
 				     bool waited, u64 now)
 {
-	u64 start = max(hvt_since(now, ns), s->exit_ts), halt;
+	u64 start = max(hvt_since(now, ns), s->exit_ts), halt, end = now;
 
 	if (waited && s->sleep_ts) {
-		halt = s->ksleep;
 		/* Polled from the halt's start to its first block. */
-		halt += hvt_on_cpu(s, start, s->sleep_ts);
+		end = s->sleep_ts;
+		halt = hvt_on_cpu(s, start, end);
+		s->part[HVTRACE_PART_HALT] += s->ksleep;
+		hvt_time_ksleep_halted(s);
 		s->ksleep = 0;
 		s->sleep_ts = 0;
 	} else if (!s->sleep_ts) {
@@ -370,9 +454,11 @@ static inline void __hvt_time_halted(struct hvt_split *s, u64 ns,
 		halt = hvt_on_cpu(s, start, now);
 	} else {
 		/* After a kernel sleep of this exit: since the switch-in. */
-		halt = hvt_since(now, max(start, s->on_ts));
+		start = max(start, s->on_ts);
+		halt = hvt_since(now, start);
 	}
 	s->part[HVTRACE_PART_HALT] += halt;
+	hvt_time_log(s, HVTRACE_PART_HALT, start, end, halt);
 	s->split = true;
 }
 
@@ -416,11 +502,33 @@ static inline void hvt_time_reset(struct hvt_split *s)
 	s->pre_pid = 0;
 	s->pre_ns = 0;
 	s->pre_flags = 0;
+	s->nr_log = 0;
+	memset(s->folded, 0, sizeof(s->folded));
+	s->folded_end = 0;
 	s->split = false;
 }
 
 /* Out of line (vcpu_time.c): a new vCPU in the slot, no exit, no thread. */
 void hvt_time_init(struct hvt_split *s);
+
+/*
+ * Where a vCPU's thread was from FROM to NOW, at an entry about to
+ * inject an interrupt raised at FROM (its wait): in the guest before the
+ * exit in flight began (guest_ns: the kick, or entries that could not
+ * inject it), then the exit's parts credited after FROM; handling is the
+ * rest. The preemptor ran during the runnable stretch that holds most of
+ * the window's runnable time (pre_pid 0: nobody known, or it was folded).
+ */
+struct hvt_window {
+	u64 guest_ns;
+	u64 part[HVTRACE_NR_PARTS];
+	u32 pre_pid;
+	u16 pre_flags;
+	char pre_comm[TASK_COMM_LEN];
+};
+
+void hvt_time_window(const struct hvt_split *s, u64 from, u64 now,
+		     struct hvt_window *w);
 
 /* The entry points, one per event, each with its guards. */
 
@@ -582,6 +690,7 @@ static inline void hvt_time_ran_most(struct hvt_split *s,
 	s->off_pid = pid;
 	memcpy(s->off_comm, comm, TASK_COMM_LEN);
 	s->off_vcpu = vcpu;
+	hvt_time_log_who(s, w->run_from, pid, comm, vcpu);
 	if (w->longest) {
 		s->pre_pid = pid;
 		memcpy(s->pre_comm, comm, TASK_COMM_LEN);

@@ -103,6 +103,12 @@ check_run() {
 	expect_eq "$1: hvtrace: vCPU 0's deliveries" "[($VEC, ['$source'], $n)]" "$irqs"
 	expect_eq "$1: hvtrace: none unmatched or posted" "0 0" \
 		"$(echo "$s" | py "'%d %d' % (${vcpu}['irq_unmatched'], ${vcpu}['irq_posted'])")"
+	# Where the waits went: the guest spins on RAM (its logs are in
+	# memory), so no wait holds a VMM exit or a halt.
+	expect_eq "$1: hvtrace: the waits' VMM and halt time" "0 0" \
+		"$(echo "$s" | py "'%d %d' % (${vcpu}['irqs'][0]['vmm_ns'], ${vcpu}['irqs'][0]['halt_ns'])")"
+	split=$(echo "$s" | py "json.dumps(${vcpu}['irqs'][0])")
+	echo "  $1: the waits split: $split"
 	worst=$(echo "$s" | py "${vcpu}['irqs'][0]['max_ns']")
 	total=$(echo "$s" | py "${vcpu}['irqs'][0]['total_ns']")
 	gworst=$(field timer_late_max_ns "$r") gsum=$(field timer_late_sum_ns "$r")
@@ -182,6 +188,16 @@ if [ "$source" = timer ]; then
 	[ $((total * 2)) -ge "$gsum" ] ||
 		fail "hog: hvtrace's deliveries took ${total}ns in all: want at least half the guest's ${gsum}ns (the bursts are after the expiries)"
 	echo "  hog: hvtrace's total ${total} ns, at least half the guest's ${gsum} ns"
+	# Why: the vCPU's thread waited runnable, and the hog ran instead.
+	hog=$(sed -n 's/^HVHOG pid=[0-9]* tid=\([0-9]*\) comm=\([^ ]*\) .*/\1 \2/p' /tmp/timer-hog.out | head -n 1)
+	runnable=$(echo "$split" | py "d['runnable_ns']")
+	[ "$runnable" -ge 100000000 ] ||
+		fail "hog: hvtrace's waits of vector $VEC runnable ${runnable}ns: want >= 100ms (the hog's bursts), the split: $split"
+	echo "  hog: the waits runnable ${runnable} ns >= 100 ms"
+	expect_eq "hog: the longest runnable wait's preemptor is the hog (tid comm)" \
+		"$hog" "$(echo "$split" | py "'%d %s' % (d['preemptor']['pid'], d['preemptor']['comm'])")"
+	[ "$(echo "$split" | py "d['preemptor']['ns']")" -ge 100000000 ] ||
+		fail "hog: the longest runnable wait: want >= 100ms, the split: $split"
 else
 	# Timed from KVM's raise, which comes after the burst: a burst is in
 	# hvtrace's time only if it began between a raise and its injection

@@ -7,6 +7,21 @@
 #include <kunit/test.h>
 
 #include "irq.h"
+#include "task.h"
+#include "vcpu_time.h"
+
+/* A vCPU with no exit in flight: a wait is all handling. */
+static const struct hvt_split no_exit;
+
+/* A vCPU's rows, zeroed (856 bytes: not on the stack). */
+static struct hvt_vcpu_irqs *irq_new(struct kunit *test)
+{
+	struct hvt_vcpu_irqs *irqs = kunit_kzalloc(test, sizeof(*irqs),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, irqs);
+	return irqs;
+}
 
 /* Vectors 32, 33, ... each delivered I + 1 times, I + 1 us each. */
 static void irq_fill(struct hvt_vcpu_irqs *irqs, unsigned int nr_vectors)
@@ -24,11 +39,11 @@ static void irq_fill(struct hvt_vcpu_irqs *irqs, unsigned int nr_vectors)
 static void irq_rows_test(struct kunit *test)
 {
 	struct hvtrace_vcpu_irq out[HVT_IRQ_ROWS];
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	unsigned int i, n;
 
-	irq_fill(&irqs, HVTRACE_VCPU_IRQ_VECTORS);
-	n = hvt_irqs_rows(&irqs, out);
+	irq_fill(irqs, HVTRACE_VCPU_IRQ_VECTORS);
+	n = hvt_irqs_rows(irqs, out);
 	KUNIT_ASSERT_EQ(test, n, (unsigned int)HVTRACE_VCPU_IRQ_VECTORS);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_EQ(test, out[i].vector, 32 + i);
@@ -46,13 +61,13 @@ static void irq_rows_test(struct kunit *test)
 static void irq_other_row_test(struct kunit *test)
 {
 	struct hvtrace_vcpu_irq out[HVT_IRQ_ROWS];
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	unsigned int n;
 
-	irq_fill(&irqs, HVTRACE_VCPU_IRQ_VECTORS + 2);
+	irq_fill(irqs, HVTRACE_VCPU_IRQ_VECTORS + 2);
 	/* A known vector still goes to its own row. */
-	hvt_irq_count(&irqs, 32, 50000, HVTRACE_VCPU_IRQ_IPI);
-	n = hvt_irqs_rows(&irqs, out);
+	hvt_irq_count(irqs, 32, 50000, HVTRACE_VCPU_IRQ_IPI);
+	n = hvt_irqs_rows(irqs, out);
 	KUNIT_ASSERT_EQ(test, n, (unsigned int)HVT_IRQ_ROWS);
 	KUNIT_EXPECT_EQ(test, out[0].count, 2ULL);
 	KUNIT_EXPECT_EQ(test, out[0].max_ns, 50000ULL);
@@ -68,29 +83,30 @@ static void irq_other_row_test(struct kunit *test)
 /* Since a clear: counts less the baseline; maxima and sources anew. */
 static void irq_since_clear_test(struct kunit *test)
 {
-	struct hvt_vcpu_irqs stat = {}, base, out;
+	struct hvt_vcpu_irqs *stat = irq_new(test), *base = irq_new(test);
+	struct hvt_vcpu_irqs *out = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 
-	irq_fill(&stat, 2);
-	stat.unmatched = 5;
-	stat.reinjected = 1;
-	atomic64_set(&stat.posted, 3);
-	base = stat;
-	hvt_irqs_restart(&stat);
-	hvt_irq_count(&stat, 33, 700, HVTRACE_VCPU_IRQ_LOCAL);
-	stat.unmatched++;
-	atomic64_inc(&stat.posted);
-	hvt_irqs_since_clear(&out, &stat, &base);
+	irq_fill(stat, 2);
+	stat->unmatched = 5;
+	stat->reinjected = 1;
+	atomic64_set(&stat->posted, 3);
+	*base = *stat;
+	hvt_irqs_restart(stat);
+	hvt_irq_count(stat, 33, 700, HVTRACE_VCPU_IRQ_LOCAL);
+	stat->unmatched++;
+	atomic64_inc(&stat->posted);
+	hvt_irqs_since_clear(out, stat, base);
 	/* Vector 32 had nothing since: no row. */
-	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&out, rows), 1U);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(out, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].vector, 33);
 	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 700ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 700ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_LOCAL);
-	KUNIT_EXPECT_EQ(test, out.unmatched, 1ULL);
-	KUNIT_EXPECT_EQ(test, out.reinjected, 0ULL);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&out.posted), 1LL);
+	KUNIT_EXPECT_EQ(test, out->unmatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, out->reinjected, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&out->posted), 1LL);
 }
 
 /* A vCPU's raise stamps, zeroed (2 KiB: not on the stack). */
@@ -106,7 +122,7 @@ static u64 *irq_raised(struct kunit *test)
 static void irq_inject_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
@@ -115,14 +131,122 @@ static void irq_inject_test(struct kunit *test)
 	/* Raised again while pending: merged, the first raise stays. */
 	KUNIT_EXPECT_FALSE(test, hvt_irq_raise(raised, 0xec,
 					       hvt_irq_stamp(3000, HVTRACE_VCPU_IRQ_LOCAL)));
-	hvt_irq_inject(&irqs, &f, raised, 0xec, false, 5000);
+	hvt_irq_inject(irqs, &f, raised, 0xec, false, 5000, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0xec], 0ULL);
-	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xec);
 	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_IPI);
-	KUNIT_EXPECT_EQ(test, irqs.unmatched, 0ULL);
+	KUNIT_EXPECT_EQ(test, irqs->unmatched, 0ULL);
+}
+
+/*
+ * Where the waits went, into their row: a timer's expiry at 5000 while
+ * the vCPU was halted (exit at 1000, blocked at 1100), a hog on its CPU
+ * until 9000, injected at 9200: 4000 runnable, 200 handling, the hog
+ * named. Then an IPI raised at 20000 while the vCPU ran in the guest,
+ * the exit at 20300, injected at 20400: guest 300, handling 100. The
+ * split goes out in the rows' order; a clear starts the longest wait's
+ * preemptor again.
+ */
+static void irq_split_test(struct kunit *test)
+{
+	struct hvt_split *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *thread = hvt_test_task(test, 50, "CPU 0/KVM");
+	struct task_struct *hog = hvt_test_task(test, 100, "hvhog");
+	struct task_struct *idle = hvt_test_task(test, 0, "swapper/1");
+	struct task_struct *kworker = hvt_test_task(test, 300, "kworker/1:0");
+	struct hvtrace_vcpu_irq_split split[HVT_IRQ_ROWS];
+	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
+	struct hvt_vcpu_irqs *irqs = irq_new(test), *base = irq_new(test);
+	struct hvt_vcpu_irqs *out = irq_new(test);
+	struct hvt_irq_inflight f = {};
+	struct hvt_switched_in w = {};
+	u64 *raised = irq_raised(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	thread->__state = TASK_INTERRUPTIBLE;
+	hvt_time_init(s);
+	hvt_split_own(s, thread);
+	hvt_time_test_now = 1000;
+	hvt_time_exit(s);
+	hvt_time_switch_out(s, thread, false, idle, false, 1100, 1);
+	hvt_time_test_now = 5000;
+	hvt_time_wakeup(s, thread);
+	hvt_irq_raise_new(raised, 0xef,
+			  hvt_irq_stamp(5000, HVTRACE_VCPU_IRQ_TIMER));
+	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, hog, false,
+						   9000, &w));
+	hvt_split_leave(s);
+	hvt_time_test_now = 9100;
+	hvt_time_halted(s, 8100, true);
+	hvt_irq_inject(irqs, &f, raised, 0xef, false, 9200, s);
+	/*
+	 * The entry is cancelled: a kworker preempts the thread from 9300
+	 * to 9800, and KVM injects it again at 9900. The same delivery: its
+	 * time and its split run on; its longest wait is still the hog's.
+	 */
+	hvt_time_switch_out(s, thread, true, kworker, false, 9300, 1);
+	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, kworker, false,
+						   9800, &w));
+	hvt_split_leave(s);
+	hvt_irq_inject(irqs, &f, raised, 0xef, true, 9900, s);
+	hvt_time_close(s, 9950 - 1000);
+	hvt_time_reset(s);
+
+	hvt_time_test_now = 20300;
+	hvt_time_exit(s);
+	hvt_irq_raise_new(raised, 0xfb,
+			  hvt_irq_stamp(20000, HVTRACE_VCPU_IRQ_IPI));
+	hvt_irq_inject(irqs, &f, raised, 0xfb, false, 20400, s);
+
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 2U);
+	hvt_irqs_split(irqs, split);
+	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xef);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4900ULL);
+	KUNIT_EXPECT_EQ(test, irqs->reinjected, 1ULL);
+	KUNIT_EXPECT_EQ(test, split[0].guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_RUNNABLE], 4500ULL);
+	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_HALT], 0ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_pid, 100U);
+	KUNIT_EXPECT_STREQ(test, split[0].pre_comm, "hvhog");
+	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xfb);
+	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 400ULL);
+	KUNIT_EXPECT_EQ(test, split[1].guest_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, split[1].part_ns[HVTRACE_PART_RUNNABLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, split[1].pre_pid, 0U);
+
+	/*
+	 * A clear, then a timer raised at 30050 in an exit from 30000, the
+	 * thread preempted by the kworker from 30100 to 36100, injected at
+	 * 36200: the sums since the clear, the kworker the longest wait's.
+	 */
+	*base = *irqs;
+	hvt_irqs_restart(irqs);
+	KUNIT_EXPECT_EQ(test, irqs->row[0].pre_pid, 0U);
+	KUNIT_EXPECT_EQ(test, irqs->row[0].pre_ns, 0ULL);
+	hvt_time_test_now = 30000;
+	hvt_time_exit(s);
+	hvt_irq_raise_new(raised, 0xef,
+			  hvt_irq_stamp(30050, HVTRACE_VCPU_IRQ_TIMER));
+	hvt_time_switch_out(s, thread, true, kworker, false, 30100, 1);
+	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, kworker, false,
+						   36100, &w));
+	hvt_split_leave(s);
+	hvt_irq_inject(irqs, &f, raised, 0xef, false, 36200, s);
+	hvt_irqs_since_clear(out, irqs, base);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(out, rows), 1U);
+	hvt_irqs_split(out, split);
+	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xef);
+	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 6150ULL);
+	KUNIT_EXPECT_EQ(test, split[0].guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_RUNNABLE], 6000ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_ns, 6000ULL);
+	KUNIT_EXPECT_EQ(test, split[0].pre_pid, 300U);
+	KUNIT_EXPECT_STREQ(test, split[0].pre_comm, "kworker/1:0");
 }
 
 /*
@@ -134,7 +258,7 @@ static void irq_raise_new_test(struct kunit *test)
 {
 	u64 stamp;
 	struct hvt_irq_inflight f = {};
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
@@ -143,14 +267,14 @@ static void irq_raise_new_test(struct kunit *test)
 	hvt_irq_raise_new(raised, 0x51,
 			  hvt_irq_stamp(7000, HVTRACE_VCPU_IRQ_DEVICE));
 	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_ts(raised[0x51]), 7000ULL);
-	hvt_irq_inject(&irqs, &f, raised, 0x51, false, 7500);
-	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	hvt_irq_inject(irqs, &f, raised, 0x51, false, 7500, &no_exit);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 500ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_DEVICE);
 	/* A LAPIC timer's expiry keeps its source, TIMER, to the injection. */
 	raised[0xef] = hvt_irq_stamp(8000, HVTRACE_VCPU_IRQ_TIMER);
-	hvt_irq_inject(&irqs, &f, raised, 0xef, false, 9000);
-	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 2U);
+	hvt_irq_inject(irqs, &f, raised, 0xef, false, 9000, &no_exit);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 2U);
 	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xef);
 	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 1000ULL);
 	KUNIT_EXPECT_EQ(test, rows[1].flags, HVTRACE_VCPU_IRQ_TIMER);
@@ -170,24 +294,24 @@ static void irq_raise_new_test(struct kunit *test)
 static void irq_reinject_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
 	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
-	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 2000);
-	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 9000);
-	hvt_irq_inject(&irqs, &f, raised, 0x31, true, 12000);
-	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(&irqs, rows), 1U);
+	hvt_irq_inject(irqs, &f, raised, 0x30, false, 2000, &no_exit);
+	hvt_irq_inject(irqs, &f, raised, 0x30, true, 9000, &no_exit);
+	hvt_irq_inject(irqs, &f, raised, 0x31, true, 12000, &no_exit);
+	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 8000ULL);
-	KUNIT_EXPECT_EQ(test, irqs.reinjected, 2ULL);
+	KUNIT_EXPECT_EQ(test, irqs->reinjected, 2ULL);
 	/* An injection of no raise: unmatched, and it ends the delivery. */
-	hvt_irq_inject(&irqs, &f, raised, 0x30, false, 20000);
-	hvt_irq_inject(&irqs, &f, raised, 0x30, true, 30000);
-	KUNIT_EXPECT_EQ(test, irqs.unmatched, 1ULL);
-	hvt_irqs_rows(&irqs, rows);
+	hvt_irq_inject(irqs, &f, raised, 0x30, false, 20000, &no_exit);
+	hvt_irq_inject(irqs, &f, raised, 0x30, true, 30000, &no_exit);
+	KUNIT_EXPECT_EQ(test, irqs->unmatched, 1ULL);
+	hvt_irqs_rows(irqs, rows);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
 }
 
@@ -195,23 +319,24 @@ static void irq_reinject_test(struct kunit *test)
 static void irq_unmatched_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
-	struct hvt_vcpu_irqs irqs = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
 	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
-	hvt_irq_inject(&irqs, &f, raised, 0x40, false,
-		       1000 + HVT_IRQ_STALE_NS);
+	hvt_irq_inject(irqs, &f, raised, 0x40, false,
+		       1000 + HVT_IRQ_STALE_NS, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0x40], 0ULL);
-	hvt_irq_inject(&irqs, &f, raised, 0x41, false, 5000);
+	hvt_irq_inject(irqs, &f, raised, 0x41, false, 5000, &no_exit);
 	raised[8] = hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL);
-	hvt_irq_inject(&irqs, &f, raised, 8, false, 5000);
-	KUNIT_EXPECT_EQ(test, irqs.unmatched, 3ULL);
-	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(&irqs, rows), 0U);
+	hvt_irq_inject(irqs, &f, raised, 8, false, 5000, &no_exit);
+	KUNIT_EXPECT_EQ(test, irqs->unmatched, 3ULL);
+	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(irqs, rows), 0U);
 }
 
 static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_rows_test),
+	KUNIT_CASE(irq_split_test),
 	KUNIT_CASE(irq_other_row_test),
 	KUNIT_CASE(irq_since_clear_test),
 	KUNIT_CASE(irq_inject_test),

@@ -278,28 +278,32 @@ static void vtab_baseline_test(struct kunit *test)
 static void vtab_floor_test(struct kunit *test)
 {
 	struct hvt_vcpu_ident id = vtab_id(VT_KVM(0), 100, 5);
-	struct hvt_vcpu_stat stat = {}, base = {}, out;
+	struct hvt_vcpu_stat *stat, *base, *out;
 	struct hvt_vcpu *v;
 
+	stat = kunit_kzalloc(test, 3 * sizeof(*stat), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, stat);
+	base = stat + 1;
+	out = stat + 2;
 	KUNIT_EXPECT_EQ(test, hvt_sub_floor0(7, 5), 2ULL);
 	KUNIT_EXPECT_EQ(test, hvt_sub_floor0(5, 7), 0ULL);
 	/* Counts read before a clear, the baseline taken after it. */
-	stat.exits.count = 3;
-	stat.guest_ns = 100;
-	base.exits.count = 5;
-	base.guest_ns = 400;
-	hvt_vcpu_stat_since_clear(&out, &stat, &base, hvt_gen);
-	KUNIT_EXPECT_EQ(test, out.exits.count, 0ULL);
-	KUNIT_EXPECT_EQ(test, out.guest_ns, 0ULL);
+	stat->exits.count = 3;
+	stat->guest_ns = 100;
+	base->exits.count = 5;
+	base->guest_ns = 400;
+	hvt_vcpu_stat_since_clear(out, stat, base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, out->exits.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, out->guest_ns, 0ULL);
 	/* The first exit since the clear counted, its time not yet in. */
-	stat.exits.count = 6;
-	stat.exits.min_ns = U64_MAX;
-	hvt_vcpu_stat_since_clear(&out, &stat, &base, hvt_gen);
-	KUNIT_EXPECT_EQ(test, out.exits.count, 1ULL);
-	KUNIT_EXPECT_EQ(test, out.exits.min_ns, 0ULL);
+	stat->exits.count = 6;
+	stat->exits.min_ns = U64_MAX;
+	hvt_vcpu_stat_since_clear(out, stat, base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, out->exits.count, 1ULL);
+	KUNIT_EXPECT_EQ(test, out->exits.min_ns, 0ULL);
 	/* OUT may be STAT. */
-	hvt_vcpu_stat_since_clear(&stat, &stat, &base, hvt_gen);
-	KUNIT_EXPECT_EQ(test, stat.exits.count, 1ULL);
+	hvt_vcpu_stat_since_clear(stat, stat, base, hvt_gen);
+	KUNIT_EXPECT_EQ(test, stat->exits.count, 1ULL);
 
 	v = hvt_vcpu_claim(VT_KEY(0), &id);
 	KUNIT_ASSERT_NOT_NULL(test, v);

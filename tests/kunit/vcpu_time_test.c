@@ -797,6 +797,112 @@ static void vt_guards_test(struct kunit *test)
 }
 
 /*
+ * An interrupt's wait (hvt_time_window()): a LAPIC timer expires while
+ * its vCPU is halted and blocked; a hog keeps the woken thread off its
+ * CPU. From the expiry, the wait is runnable time and handling, and the
+ * hog ran instead; from before the halting exit, the guest's time, the
+ * halt (polling and blocked) and the runnable time.
+ */
+static void vt_window_halt_hog_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
+	struct hvt_window w;
+
+	AT(1000, hvt_time_exit(s));
+	vt_out(f, false, f->idle, false, 1100);		/* the halt blocks */
+	AT(5000, hvt_time_wakeup(s, f->thread));	/* the timer's expiry */
+	KUNIT_EXPECT_EQ(test, vt_in(f, f->hog, false, 9000), 4000ULL);
+	AT(9100, hvt_time_halted(s, 8100, true));	/* since 1000 */
+
+	hvt_time_window(s, 5000, 9200, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 0ULL);
+	KUNIT_EXPECT_EQ(test, w.part[HALT], 0ULL);
+	KUNIT_EXPECT_EQ(test, w.part[RUNNABLE], 4000ULL);
+	KUNIT_EXPECT_EQ(test, w.part[OTHER], 0ULL);
+	KUNIT_EXPECT_EQ(test, w.pre_pid, 100U);
+	KUNIT_EXPECT_STREQ(test, w.pre_comm, "hvhog");
+	KUNIT_EXPECT_EQ(test, w.pre_flags, (u16)0);
+
+	hvt_time_window(s, 900, 9200, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns, 100ULL);
+	KUNIT_EXPECT_EQ(test, w.part[HALT], 4000ULL);	/* 100 + 3900 */
+	KUNIT_EXPECT_EQ(test, w.part[RUNNABLE], 4000ULL);
+	KUNIT_EXPECT_EQ(test, w.part[OTHER], 0ULL);
+
+	/* Raised after the hog's stretch: nobody ran instead of it. */
+	hvt_time_window(s, 9050, 9200, &w);
+	KUNIT_EXPECT_EQ(test, w.part[HALT] + w.part[RUNNABLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, w.pre_pid, 0U);
+	KUNIT_EXPECT_STREQ(test, w.pre_comm, "");
+}
+
+/*
+ * Raised while the vCPU ran in the guest: the guest's time to the exit,
+ * then the VMM's; raised while the VMM had the exit: the VMM's time from
+ * the raise on. Without the KVM_RUN kprobe the VMM has it up to now.
+ */
+static void vt_window_vmm_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
+	struct hvt_window w;
+
+	/* Before the exit: nothing but handling (no exit in flight). */
+	hvt_time_window(s, 1000, 1500, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns + w.part[VMM], 0ULL);
+
+	AT(2000, hvt_time_exit(s));
+	AT(2100, hvt_time_to_user(s));
+	hvt_time_window(s, 2600, 2800, &w);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 200ULL);
+	AT(3000, hvt_time_run(s));
+
+	hvt_time_window(s, 1500, 3100, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns, 500ULL);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 900ULL);
+	hvt_time_window(s, 2500, 3100, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 500ULL);
+	KUNIT_EXPECT_EQ(test, w.part[RUNNABLE] + w.part[HALT], 0ULL);
+}
+
+/*
+ * More stretches than the log keeps: preempted six times in the VMM
+ * (13 stretches). A wait from before the exit still has all of them
+ * (the oldest folded); one that starts after the folded ones, exactly
+ * those after it.
+ */
+static void vt_window_folded_test(struct kunit *test)
+{
+	struct vt_fix *f = test->priv;
+	struct hvt_split *s = f->s;
+	struct hvt_window w;
+	u64 t;
+
+	AT(10000, hvt_time_exit(s));
+	AT(10000, hvt_time_to_user(s));
+	for (t = 10000; t < 16000; t += 1000) {
+		vt_out(f, true, f->hog, false, t + 500);
+		vt_in(f, f->hog, false, t + 1000);
+	}
+	AT(16500, hvt_time_run(s));
+	KUNIT_EXPECT_EQ(test, s->nr_log, 13U);
+	VT_EXPECT_PARTS(test, s, 3500, 0, 3000, 0);
+
+	hvt_time_window(s, 9000, 16600, &w);
+	KUNIT_EXPECT_EQ(test, w.guest_ns, 1000ULL);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 3500ULL);
+	KUNIT_EXPECT_EQ(test, w.part[RUNNABLE], 3000ULL);
+	KUNIT_EXPECT_EQ(test, w.pre_pid, 100U);
+
+	hvt_time_window(s, 13000, 16600, &w);
+	KUNIT_EXPECT_EQ(test, w.part[VMM], 2000ULL);
+	KUNIT_EXPECT_EQ(test, w.part[RUNNABLE], 1500ULL);
+}
+
+/*
  * Random walks. Each exit is a random sequence of the transitions the
  * probes see, with random gaps (zero included), and a timeline of the
  * thread's states kept on the side. The model classifies the timeline
@@ -884,6 +990,7 @@ struct vt_walk {
 	/* Totals, to show the walk went everywhere. */
 	bool wrong;		/* a switch-in returned the wrong time */
 	u64 exits, split, differ, bad;
+	u64 windows;		/* waits checked exactly against the model */
 	u64 nev[VT_EV_SWITCH_IN + 1];
 	u64 part[HVTRACE_NR_PARTS];
 	u64 model[HVTRACE_NR_PARTS];	/* the last exit's, by the model */
@@ -978,17 +1085,19 @@ static u64 vt_overlap(u64 a, u64 b, u64 c, u64 d)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The model's parts of the exit that ends at END. */
-static void vt_model(const struct vt_walk *w, u64 end,
-		     u64 part[HVTRACE_NR_PARTS])
+/* The model's parts of the exit that ends at END, from FROM on. */
+static void vt_model_from(const struct vt_walk *w, u64 from, u64 end,
+			  u64 part[HVTRACE_NR_PARTS])
 {
 	unsigned int i, j;
 	u64 a, b, in;
 
 	memset(part, 0, sizeof(u64) * HVTRACE_NR_PARTS);
 	for (i = 0; i < w->nseg; i++) {
-		a = w->seg[i].from;
+		a = max(w->seg[i].from, from);
 		b = i + 1 < w->nseg ? w->seg[i + 1].from : end;
+		if (b <= a)
+			continue;
 		switch (w->seg[i].state) {
 		case VT_USER:
 		case VT_SLEEP_USER:
@@ -1011,6 +1120,13 @@ static void vt_model(const struct vt_walk *w, u64 end,
 			break;
 		}
 	}
+}
+
+/* The model's parts of the exit that ends at END. */
+static void vt_model(const struct vt_walk *w, u64 end,
+		     u64 part[HVTRACE_NR_PARTS])
+{
+	vt_model_from(w, 0, end, part);
 }
 
 static void vt_dump(struct vt_walk *w)
@@ -1089,6 +1205,54 @@ static void vt_check(struct vt_walk *w, u64 d)
 }
 
 /*
+ * At the entry, without skew: a wait from before the exit (ALL) has 7 ns
+ * in the guest and the exit's own parts, whatever the stretches folded;
+ * one from FROM within it (WIN) has the model's parts from FROM, unless
+ * stretches were folded (hvt_time_window()'s approximation), where the
+ * exit's own parts are the model's. Its parts never exceed the wait (on
+ * the clock the entry read: NOW).
+ * Counted in windows: the split exits so checked.
+ */
+static void vt_check_windows(struct vt_walk *w, const struct hvt_window *all,
+			     const struct hvt_window *win, u64 from, u64 now)
+{
+	const struct hvt_split *s = w->f->s;
+	u64 model[HVTRACE_NR_PARTS], sum = 0;
+	bool bad = false, exact;
+	int i;
+
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		sum += win->part[i];
+	bad |= win->guest_ns || sum > hvt_since(now, from);
+	if (!w->skew) {
+		bad |= all->guest_ns != 7;
+		for (i = 0; i < HVTRACE_NR_PARTS; i++)
+			bad |= all->part[i] != s->part[i];
+		vt_model_from(w, from, w->t, model);
+		exact = s->nr_log <= HVT_STRETCHES &&
+			!memcmp(w->model, s->part, sizeof(s->part));
+		for (i = 0; exact && i < HVTRACE_NR_PARTS; i++)
+			bad |= win->part[i] != model[i];
+		w->windows += exact && s->split;
+	}
+	if (bad && !w->bad++) {
+		KUNIT_FAIL(w->test, "exit %llu: wrong wait split from %llu",
+			   w->exits, from);
+		kunit_info(w->test, "  all: guest %llu VMM %llu halt %llu runnable %llu other %llu\n",
+			   all->guest_ns, all->part[VMM], all->part[HALT],
+			   all->part[RUNNABLE], all->part[OTHER]);
+		kunit_info(w->test, "  win: VMM %llu halt %llu runnable %llu other %llu\n",
+			   win->part[VMM], win->part[HALT],
+			   win->part[RUNNABLE], win->part[OTHER]);
+		vt_model_from(w, from, w->t, model);
+		kunit_info(w->test, "  model from %llu: VMM %llu halt %llu runnable %llu other %llu\n",
+			   from, model[VMM], model[HALT], model[RUNNABLE],
+			   model[OTHER]);
+		vt_show(w, "wrong wait split", 0);
+	}
+}
+
+/*
  * What may happen next, by where the thread is; the first move of each
  * list heads for the entry (after VT_MAX_STEPS).
  */
@@ -1127,8 +1291,9 @@ static void vt_walk_exit(struct vt_walk *w)
 	unsigned int steps = 0;
 	struct task_struct *p;
 	u8 st = VT_KERNEL, move;
+	struct hvt_window all, win;
 	bool pv, wind;
-	u64 now, d, r;
+	u64 now, d, r, from;
 
 	w->nseg = 0;
 	w->nhalt = 0;
@@ -1262,11 +1427,16 @@ static void vt_walk_exit(struct vt_walk *w)
 	}
 entry:
 	vt_log(w, VT_EV_ENTRY, now, 0);
+	/* An interrupt's wait from before the exit, and from within it. */
+	from = s->exit_ts + (w->skew ? 0 : vt_pick(w, now - s->exit_ts + 1));
+	hvt_time_window(s, s->exit_ts - 7, now, &all);
+	hvt_time_window(s, from, now, &win);
 	d = vt_entry(f, now);
 	vt_model(w, w->t, w->model);
 	w->exits++;
 	w->split += s->split;
 	vt_check(w, d);
+	vt_check_windows(w, &all, &win, from, now);
 	vt_done(f);
 	if ((s->split || vt_sum(s) || s->ksleep || s->sleep_ts ||
 	     s->in_user || s->pre_pid || s->pre_ns) && !w->bad++)
@@ -1294,9 +1464,10 @@ static void vt_walk_run(struct vt_walk *w)
 
 	for (i = 0; i < VT_EXITS; i++)
 		vt_walk_exit(w);
-	kunit_info(w->test, "%llu exits, %llu split, %llu differ from the model, %llu wrong; VMM %llu halt %llu runnable %llu other %llu ns\n",
-		   w->exits, w->split, w->differ, w->bad, w->part[VMM],
-		   w->part[HALT], w->part[RUNNABLE], w->part[OTHER]);
+	kunit_info(w->test, "%llu exits, %llu split, %llu differ from the model, %llu wrong, %llu waits split exactly; VMM %llu halt %llu runnable %llu other %llu ns\n",
+		   w->exits, w->split, w->differ, w->bad, w->windows,
+		   w->part[VMM], w->part[HALT], w->part[RUNNABLE],
+		   w->part[OTHER]);
 	/* The walk went everywhere. */
 	for (i = 0; i < ARRAY_SIZE(w->nev); i++)
 		KUNIT_EXPECT_GT_MSG(w->test, w->nev[i], 100ULL, "event %s",
@@ -1317,6 +1488,8 @@ static void vt_model_test(struct kunit *test)
 
 	vt_walk_run(w);
 	KUNIT_EXPECT_EQ(test, w->differ, 0ULL);
+	/* Most split exits' waits are checked against the model. */
+	KUNIT_EXPECT_GT(test, w->windows, w->split / 2);
 }
 
 /*
@@ -1444,6 +1617,9 @@ static struct kunit_case vt_cases[] = {
 	KUNIT_CASE(vt_trim_skewed_test),
 	KUNIT_CASE(vt_reset_test),
 	KUNIT_CASE(vt_guards_test),
+	KUNIT_CASE(vt_window_halt_hog_test),
+	KUNIT_CASE(vt_window_vmm_test),
+	KUNIT_CASE(vt_window_folded_test),
 	KUNIT_CASE(vt_model_test),
 	KUNIT_CASE(vt_skew_test),
 	KUNIT_CASE(vt_halt_poll_preempted_test),

@@ -10,6 +10,15 @@
 #include "fake_nl.h"
 #include "util.h"
 
+/* A row's split members from a module that sends none. */
+#define NO_SPLIT "\"guest_ns\":null,\"handling_ns\":null," \
+	"\"vmm_ns\":null,\"halt_ns\":null,\"runnable_ns\":null," \
+	"\"other_ns\":null,\"preemptor\":null"
+
+/* The next vCPU's HVTRACE_VCPU_IRQ_SPLIT, if any (SPLIT_LEN bytes). */
+static const struct hvtrace_vcpu_irq_split *put_split;
+static size_t put_split_len;
+
 /* A vCPU of VM with IRQS of N rows (LEN bytes, if not N rows). */
 static void put_vcpu(uint32_t vm, uint32_t id,
 		     const struct hvtrace_vcpu_irq *irqs, unsigned int n,
@@ -39,6 +48,10 @@ static void put_vcpu(uint32_t vm, uint32_t id,
 				 reinjected);
 	if (posted)
 		mnl_attr_put_u64(nlh, HVTRACE_VCPU_IRQ_POSTED, posted);
+	if (put_split)
+		mnl_attr_put(nlh, HVTRACE_VCPU_IRQ_SPLIT, put_split_len,
+			     put_split);
+	put_split = NULL;
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -199,9 +212,9 @@ static void test_unknown_flags(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
 	CHECK_HAS(out, "\"irqs\":["
 		  "{\"vector\":34,\"sources\":[\"local\"],\"count\":1,"
-		  "\"total_ns\":3000,\"avg_ns\":3000,\"max_ns\":3000},"
+		  "\"total_ns\":3000,\"avg_ns\":3000,\"max_ns\":3000," NO_SPLIT "},"
 		  "{\"vector\":35,\"sources\":[],\"count\":2,"
-		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000}],"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000," NO_SPLIT "}],"
 		  "\"irq_unmatched\":0,");
 	free(out);
 }
@@ -282,20 +295,20 @@ static void test_device(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
 	CHECK_HAS(out, "\"irqs\":["
 		  "{\"vector\":34,\"sources\":[\"device\"],\"count\":30,"
-		  "\"total_ns\":240000,\"avg_ns\":8000,\"max_ns\":40000},"
+		  "\"total_ns\":240000,\"avg_ns\":8000,\"max_ns\":40000," NO_SPLIT "},"
 		  "{\"vector\":236,\"sources\":[\"local\",\"device\"],"
 		  "\"count\":12,\"total_ns\":24000,\"avg_ns\":2000,"
-		  "\"max_ns\":5000},"
+		  "\"max_ns\":5000," NO_SPLIT "},"
 		  "{\"vector\":251,\"sources\":[\"ipi\",\"device\"],"
 		  "\"count\":3,\"total_ns\":30000,\"avg_ns\":10000,"
-		  "\"max_ns\":20000},"
+		  "\"max_ns\":20000," NO_SPLIT "},"
 		  "{\"vector\":null,"
 		  "\"sources\":[\"local\",\"ipi\",\"device\"],"
 		  "\"count\":4,\"total_ns\":4000,\"avg_ns\":1000,"
-		  "\"max_ns\":2000}],\"irq_unmatched\":0,");
+		  "\"max_ns\":2000," NO_SPLIT "}],\"irq_unmatched\":0,");
 	CHECK_HAS(out, "\"irqs\":[{\"vector\":35,"
 		  "\"sources\":[\"device\"],\"count\":2,"
-		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000}],"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000," NO_SPLIT "}],"
 		  "\"irq_unmatched\":0,");
 	free(out);
 
@@ -427,23 +440,23 @@ static void test_timer(void)
 	CHECK_HAS(out, "\"irqs\":["
 		  "{\"vector\":34,\"sources\":[\"timer\",\"device\"],"
 		  "\"count\":30,\"total_ns\":240000,\"avg_ns\":8000,"
-		  "\"max_ns\":40000},"
+		  "\"max_ns\":40000," NO_SPLIT "},"
 		  "{\"vector\":236,\"sources\":[\"timer\"],\"count\":12,"
-		  "\"total_ns\":24000,\"avg_ns\":2000,\"max_ns\":5000},"
+		  "\"total_ns\":24000,\"avg_ns\":2000,\"max_ns\":5000," NO_SPLIT "},"
 		  "{\"vector\":239,\"sources\":[\"timer\",\"local\"],"
 		  "\"count\":6,\"total_ns\":18000,\"avg_ns\":3000,"
-		  "\"max_ns\":9000},"
+		  "\"max_ns\":9000," NO_SPLIT "},"
 		  "{\"vector\":251,\"sources\":[\"timer\",\"ipi\"],"
 		  "\"count\":3,\"total_ns\":30000,\"avg_ns\":10000,"
-		  "\"max_ns\":20000},"
+		  "\"max_ns\":20000," NO_SPLIT "},"
 		  "{\"vector\":null,\"sources\":[\"timer\",\"local\","
 		  "\"ipi\",\"device\"],\"count\":4,\"total_ns\":4000,"
-		  "\"avg_ns\":1000,\"max_ns\":2000}],\"irq_unmatched\":0,");
+		  "\"avg_ns\":1000,\"max_ns\":2000," NO_SPLIT "}],\"irq_unmatched\":0,");
 	CHECK_HAS(out, "\"irqs\":["
 		  "{\"vector\":35,\"sources\":[\"timer\"],\"count\":2,"
-		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000},"
+		  "\"total_ns\":8000,\"avg_ns\":4000,\"max_ns\":6000," NO_SPLIT "},"
 		  "{\"vector\":36,\"sources\":[],\"count\":1,"
-		  "\"total_ns\":1000,\"avg_ns\":1000,\"max_ns\":1000}],"
+		  "\"total_ns\":1000,\"avg_ns\":1000,\"max_ns\":1000," NO_SPLIT "}],"
 		  "\"irq_unmatched\":0,");
 	free(out);
 
@@ -557,12 +570,12 @@ static void test_json(void)
 	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
 	CHECK_HAS(out, "\"gone\":false,\"irqs\":["
 		  "{\"vector\":236,\"sources\":[\"local\"],\"count\":12,"
-		  "\"total_ns\":24000,\"avg_ns\":2000,\"max_ns\":5000},"
+		  "\"total_ns\":24000,\"avg_ns\":2000,\"max_ns\":5000," NO_SPLIT "},"
 		  "{\"vector\":251,\"sources\":[\"ipi\"],\"count\":3,"
-		  "\"total_ns\":30000,\"avg_ns\":10000,\"max_ns\":20000},"
+		  "\"total_ns\":30000,\"avg_ns\":10000,\"max_ns\":20000," NO_SPLIT "},"
 		  "{\"vector\":null,\"sources\":[\"local\",\"ipi\"],"
 		  "\"count\":4,\"total_ns\":4000,\"avg_ns\":1000,"
-		  "\"max_ns\":2000}],"
+		  "\"max_ns\":2000," NO_SPLIT "}],"
 		  "\"irq_unmatched\":7,\"irq_reinjected\":0,\"irq_posted\":0}");
 	CHECK_HAS(out, "\"gone\":true,\"irqs\":[],\"irq_unmatched\":0,"
 		  "\"irq_reinjected\":2,\"irq_posted\":5}");
@@ -571,16 +584,136 @@ static void test_json(void)
 		  "\"irq_reinjected\":0,\"irq_posted\":0},{\"vm_id\":2,");
 	CHECK_HAS(out, "\"gone\":false,\"irqs\":[{\"vector\":236,"
 		  "\"sources\":[\"local\"],\"count\":100,"
-		  "\"total_ns\":150000,\"avg_ns\":1500,\"max_ns\":9000}],"
+		  "\"total_ns\":150000,\"avg_ns\":1500,\"max_ns\":9000," NO_SPLIT "}],"
 		  "\"irq_unmatched\":40,");
 	CHECK_HAS(out, "\"gone\":false,\"irqs\":[],\"irq_unmatched\":3,"
 		  "\"irq_reinjected\":0,\"irq_posted\":0}],\"preemptors\":[]}");
 	free(out);
 }
 
+/*
+ * Where each row's time went: the timer's vector waited in the guest,
+ * runnable (a hog ran: its longest wait named) and in handling; the
+ * IPI's in the guest, halted and in handling, no preemptor. The split
+ * follows the module's row order, not the sorted one.
+ */
+static const struct hvtrace_vcpu_irq split_rows[] = {
+	{ .vector = 0xef, .flags = HVTRACE_VCPU_IRQ_TIMER,
+	  .count = 2, .total_ns = 300000000, .max_ns = 250000000 },
+	{ .vector = 0xec, .flags = HVTRACE_VCPU_IRQ_IPI,
+	  .count = 1, .total_ns = 10000, .max_ns = 10000 },
+};
+
+static const struct hvtrace_vcpu_irq_split splits[] = {
+	{ .guest_ns = 1000000,
+	  .part_ns = { [HVTRACE_PART_RUNNABLE] = 280000000 },
+	  .pre_ns = 200000000, .pre_pid = 777, .pre_comm = "hvhog" },
+	{ .guest_ns = 4000, .part_ns = { [HVTRACE_PART_HALT] = 5000 } },
+};
+
+static void put_split_stats(size_t len)
+{
+	put_start();
+	put_split = splits;
+	put_split_len = len;
+	put_vcpu(1, 0, split_rows, ARRAY_SIZE(split_rows), 0, 0, 0, 0,
+		 false);
+}
+
+static void test_split(void)
+{
+	struct hvc_stats s = { 0 };
+	const struct hvc_vcpu_irq *r;
+	char *out;
+
+	put_split_stats(sizeof(splits));
+	get_stats(&s);
+	CHECK_INT(s.vcpus[0].nr_irqs, 2);
+	r = s.vcpus[0].irqs;
+	CHECK_INT(r[0].vector, 0xec);
+	CHECK(r[0].has_split && r[1].has_split);
+	CHECK_U64(r[0].guest_ns, 4000);
+	CHECK_U64(r[0].part_ns[HVTRACE_PART_HALT], 5000);
+	CHECK_U64(r[0].pre_pid, 0);
+	CHECK_STR(r[0].pre_comm, "");
+	CHECK_INT(r[1].vector, 0xef);
+	CHECK_U64(r[1].guest_ns, 1000000);
+	CHECK_U64(r[1].part_ns[HVTRACE_PART_RUNNABLE], 280000000);
+	CHECK_U64(r[1].pre_ns, 200000000);
+	CHECK_U64(r[1].pre_pid, 777);
+	CHECK_STR(r[1].pre_comm, "hvhog");
+	CHECK(!r[1].pre_vcpu);
+	hvc_stats_free(&s);
+
+	put_split_stats(sizeof(splits));
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt wait split             guest         "
+		  "handling              vmm             halt         runnable"
+		  "            other  longest runnable wait\n"
+		  "vm 1 vcpu 0 0xec          4.0us  40.0%     1.0us  10.0%"
+		  "       0ns   0.0%     5.0us  50.0%       0ns   0.0%"
+		  "       0ns   0.0%\n"
+		  "vm 1 vcpu 0 0xef         1.00ms   0.3%   19.00ms   6.3%"
+		  "       0ns   0.0%       0ns   0.0%  280.00ms  93.3%"
+		  "       0ns   0.0%  200.00ms hvhog (777)\n"
+		  "\ntop preemptors");
+	free(out);
+
+	put_split_stats(sizeof(splits));
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"irqs\":[{\"vector\":236,\"sources\":[\"ipi\"],"
+		  "\"count\":1,\"total_ns\":10000,\"avg_ns\":10000,"
+		  "\"max_ns\":10000,\"guest_ns\":4000,\"handling_ns\":1000,"
+		  "\"vmm_ns\":0,\"halt_ns\":5000,\"runnable_ns\":0,"
+		  "\"other_ns\":0,\"preemptor\":null},"
+		  "{\"vector\":239,\"sources\":[\"timer\"],\"count\":2,"
+		  "\"total_ns\":300000000,\"avg_ns\":150000000,"
+		  "\"max_ns\":250000000,\"guest_ns\":1000000,"
+		  "\"handling_ns\":19000000,\"vmm_ns\":0,\"halt_ns\":0,"
+		  "\"runnable_ns\":280000000,\"other_ns\":0,"
+		  "\"preemptor\":{\"pid\":777,\"comm\":\"hvhog\","
+		  "\"vcpu\":false,\"ns\":200000000}}]");
+	free(out);
+
+	/*
+	 * One split short of the rows: no row's split can be trusted, and
+	 * the rest of the reply is read as ever.
+	 */
+	put_split_stats(sizeof(splits[0]));
+	get_stats(&s);
+	CHECK_INT(s.vcpus[0].nr_irqs, 2);
+	CHECK(!s.vcpus[0].irqs[0].has_split && !s.vcpus[0].irqs[1].has_split);
+	CHECK_U64(s.vcpus[0].irqs[1].total_ns, 300000000);
+	hvc_stats_free(&s);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HASNT(out, "interrupt wait split");
+	free(out);
+
+	/* A newer module's longer entries: what this hvctl knows of each. */
+	{
+		unsigned char longer[2][sizeof(splits[0]) + 8] = { 0 };
+
+		memcpy(longer[0], &splits[0], sizeof(splits[0]));
+		memcpy(longer[1], &splits[1], sizeof(splits[1]));
+		put_start();
+		put_split = (const void *)longer;
+		put_split_len = sizeof(longer);
+		put_vcpu(1, 0, split_rows, ARRAY_SIZE(split_rows), 0, 0, 0, 0,
+			 false);
+		get_stats(&s);
+		r = s.vcpus[0].irqs;
+		CHECK(r[0].has_split && r[1].has_split);
+		CHECK_U64(r[0].part_ns[HVTRACE_PART_HALT], 5000);
+		CHECK_U64(r[1].pre_pid, 777);
+		CHECK_STR(r[1].pre_comm, "hvhog");
+		hvc_stats_free(&s);
+	}
+}
+
 int main(void)
 {
 	test_parse();
+	test_split();
 	test_bad_length();
 	test_unknown_flags();
 	test_device();

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "duration.h"
+#include "put.h"
 #include "stat_irq.h"
+#include "time_parts.h"
 #include "util.h"
 
 /*
@@ -80,6 +83,43 @@ static const char *source_name(char *buf, size_t len,
 	return r->unknown ? "unknown" : "-";
 }
 
+/* Handling of R's time: what neither the guest nor the parts hold. */
+static uint64_t irq_exit_ns(const struct hvc_vcpu_irq *r)
+{
+	return r->total_ns > r->guest_ns ? r->total_ns - r->guest_ns : 0;
+}
+
+/*
+ * JSON: where R's time went, "guest_ns" then the exit's parts as the
+ * time split names them, and "preemptor"; all null from a module that
+ * does not say.
+ */
+static void split_json(struct out *o, const struct hvc_vcpu_irq *r)
+{
+	if (!o->json)
+		return;
+	if (!r->has_split) {
+		out_null(o, "guest_ns");
+		for (int i = 0; i <= HVTRACE_NR_PARTS; i++)
+			out_null(o, time_part_keys[i]);
+		out_null(o, "preemptor");
+		return;
+	}
+	out_u64(o, "guest_ns", NULL, r->guest_ns);
+	out_time_parts(o, irq_exit_ns(r), r->part_ns);
+	/* The longest runnable wait: who ran most of it, if known. */
+	if (!r->pre_ns || !r->pre_pid) {
+		out_null(o, "preemptor");
+		return;
+	}
+	out_open_object(o, "preemptor");
+	out_u64(o, "pid", NULL, r->pre_pid);
+	out_str(o, "comm", NULL, r->pre_comm);
+	out_bool(o, "vcpu", NULL, r->pre_vcpu);
+	out_u64(o, "ns", NULL, r->pre_ns);
+	out_close_object(o);
+}
+
 /* R, a row of the vCPU LABEL (text only). */
 static void print_irq(struct out *o, const struct out_col *cols,
 		      const struct hvc_vcpu_irq *r, const char *label)
@@ -110,6 +150,7 @@ static void print_irq(struct out *o, const struct out_col *cols,
 			out_str(o, NULL, NULL, source_names[i]);
 	out_close_array(o);
 	out_cells(o, cols, c, IC_NR);
+	split_json(o, r);
 	out_close_object(o);
 	if (!o->json)
 		fputc('\n', o->f);
@@ -164,6 +205,77 @@ static void print_untimed(struct out *o, const struct hvc_stats *s)
 			vcpus == 1 ? "" : "s");
 }
 
+/* "0xec": a row's vector, short, for the split's first column. */
+static void vector_label(char *buf, size_t len, const struct hvc_vcpu_irq *r)
+{
+	if (r->other)
+		snprintf(buf, len, "other");
+	else
+		snprintf(buf, len, "0x%02x", r->vector);
+}
+
+/*
+ * Text: where each row's time went, as stat's vcpu time split shows a
+ * vCPU's: in the guest before the exit that delivered it, then that
+ * exit's parts; and who ran during the longest runnable wait.
+ */
+static void print_split_table(struct out *o, const struct hvc_stats *s)
+{
+	char label[64], name[48], vector[8], dur[DURATION_LEN];
+	char pre[PREEMPTOR_LEN];
+	int width = sizeof("interrupt wait split");
+	bool any = false;
+
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+
+		stat_vcpu_label(name, sizeof(name), v);
+		for (unsigned int j = 0; j < v->nr_irqs; j++) {
+			if (!v->irqs[j].has_split)
+				continue;
+			any = true;
+			vector_label(vector, sizeof(vector), &v->irqs[j]);
+			snprintf(label, sizeof(label), "%s %s", name, vector);
+			if ((int)strlen(label) > width)
+				width = strlen(label);
+		}
+	}
+	if (!any)
+		return;
+	fprintf(o->f, "\n%-*s", width, "interrupt wait split");
+	time_split_head(o, "guest", true);
+	time_split_heading(o, true);
+	fprintf(o->f, "  longest runnable wait\n");
+	for (unsigned int i = 0; i < s->nr_vcpus; i++) {
+		const struct hvc_vcpu_row *v = &s->vcpus[i];
+
+		stat_vcpu_label(name, sizeof(name), v);
+		for (unsigned int j = 0; j < v->nr_irqs; j++) {
+			const struct hvc_vcpu_irq *r = &v->irqs[j];
+			uint64_t ns[HVTRACE_NR_PARTS + 1];
+
+			if (!r->has_split)
+				continue;
+			vector_label(vector, sizeof(vector), r);
+			snprintf(label, sizeof(label), "%s %s", name, vector);
+			fprintf(o->f, "%-*s", width, label);
+			time_split_cell(o, r->guest_ns, r->total_ns, true);
+			ns[0] = time_handling(irq_exit_ns(r), r->part_ns);
+			for (int k = 0; k < HVTRACE_NR_PARTS; k++)
+				ns[1 + k] = r->part_ns[k];
+			time_split_cells(o, ns, r->total_ns, true);
+			if (r->pre_ns) {
+				*put_preemptor(pre, r->pre_comm, r->pre_pid,
+					       r->pre_vcpu) = '\0';
+				fprintf(o->f, "  %s %s",
+					duration_str(dur, r->pre_ns),
+					r->pre_pid ? pre : "(nobody known)");
+			}
+			fputc('\n', o->f);
+		}
+	}
+}
+
 static bool has_irqs(const struct hvc_vcpu_row *v)
 {
 	return v->nr_irqs || v->irq_unmatched || v->irq_reinjected ||
@@ -209,4 +321,5 @@ void stat_irq_table(struct out *o, const struct hvc_stats *s)
 			print_irq(o, cols, &v->irqs[j], label);
 	}
 	print_untimed(o, s);
+	print_split_table(o, s);
 }

@@ -31,11 +31,23 @@
  * it (22 for "timer+local+ipi+device"), as the first column is the time
  * split's width, wider when a vCPU's name needs it.
  *
+ * Then, from a module that says, where each row's time went, as the vcpu
+ * time split shows a vCPU's (time and share of the row's): in the guest
+ * (from the raise to the exit that delivered it), then that exit's parts
+ * after the raise, handling the rest; and who ran instead during the
+ * row's longest runnable wait:
+ *
+ * interrupt wait split             guest         handling   ...  longest runnable wait
+ * vm 1 vcpu 0 0xef         1.00ms   0.3%   19.00ms   6.3%   ...  200.00ms hvhog (777)
+ *
  * JSON, members of each vCPU's object: "irqs", rows of "vector" (null in
  * the row of the other vectors), "sources" (those known of "timer",
  * "local", "ipi", "device", in that order: [] for a row of unknown
- * sources only), "count", "total_ns", "avg_ns", "max_ns"; then
- * "irq_unmatched", "irq_reinjected" and "irq_posted", always (0: none).
+ * sources only), "count", "total_ns", "avg_ns", "max_ns", "guest_ns",
+ * "handling_ns", "vmm_ns", "halt_ns", "runnable_ns", "other_ns" and
+ * "preemptor" ({"pid", "comm", "vcpu", "ns"} or null; all null from a
+ * module that does not split); then "irq_unmatched", "irq_reinjected"
+ * and "irq_posted", always (0: none).
  */
 #ifndef HVCTL_STAT_IRQ_H
 #define HVCTL_STAT_IRQ_H

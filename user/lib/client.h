@@ -320,6 +320,20 @@ struct hvc_vcpu_irq {
 	 */
 	bool unknown;
 	uint64_t count, total_ns, max_ns;
+	/*
+	 * Where total_ns went (struct hvtrace_vcpu_irq_split), from a module
+	 * that says (has_split): in the guest before the exit that delivered
+	 * it, that exit's parts after the raise; handling is the rest. The
+	 * longest runnable wait of one delivery and who ran (pre_pid 0:
+	 * none, or not known).
+	 */
+	bool has_split;
+	uint64_t guest_ns;
+	__u64 part_ns[HVTRACE_NR_PARTS];
+	uint64_t pre_ns;
+	uint32_t pre_pid;
+	bool pre_vcpu;
+	char pre_comm[16];
 };
 
 struct hvc_vcpu_row {

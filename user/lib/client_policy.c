@@ -135,6 +135,8 @@ const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1] = {
 	P(HVTRACE_VCPU_IRQ_UNMATCHED, U64),
 	P(HVTRACE_VCPU_IRQ_REINJECTED, U64),
 	P(HVTRACE_VCPU_IRQ_POSTED, U64),
+	/* One per row of IRQS, of any size a module sends: client_stats.c. */
+	P(HVTRACE_VCPU_IRQ_SPLIT, BINARY),
 };
 
 const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1] = {

@@ -122,18 +122,64 @@ static int by_vector(const void *a, const void *b)
 }
 
 /*
- * The vCPU's interrupt deliveries in A (absent: none) into V. Flags this
+ * Row I's split, entry I of SPLIT (absent: an older module's), into R.
+ * Entries are STRIDE bytes: a newer module's may be longer, and only
+ * what this hvctl knows of each is read.
+ */
+static void irq_split(struct hvc_vcpu_irq *r, const struct nlattr *split,
+		      size_t stride, unsigned int i)
+{
+	struct hvtrace_vcpu_irq_split e;
+
+	if (!split)
+		return;
+	memcpy(&e, (const char *)mnl_attr_get_payload(split) + i * stride,
+	       sizeof(e));
+	r->has_split = true;
+	r->guest_ns = e.guest_ns;
+	memcpy(r->part_ns, e.part_ns, sizeof(r->part_ns));
+	r->pre_ns = e.pre_ns;
+	r->pre_pid = e.pre_pid;
+	r->pre_vcpu = e.pre_flags & HVTRACE_EVF_PREEMPT_VCPU;
+	if (e.pre_pid)
+		memcpy(r->pre_comm, e.pre_comm, sizeof(r->pre_comm) - 1);
+}
+
+/*
+ * The stride of SPLIT's entries for ROWS rows, or 0 when it cannot be
+ * read (an entry shorter than this hvctl's, or not one per row): then
+ * the rows show no split, and the rest of the reply is read as ever.
+ */
+static size_t split_stride(const struct nlattr *split, unsigned int rows)
+{
+	size_t len = split ? mnl_attr_get_payload_len(split) : 0;
+
+	if (!rows || len % rows || len / rows <
+	    sizeof(struct hvtrace_vcpu_irq_split))
+		return 0;
+	return len / rows;
+}
+
+/*
+ * The vCPU's interrupt deliveries in A (absent: none) into V, with their
+ * splits in SPLIT, one per row of A in its order (unreadable: none). Flags this
  * hvctl does not know, a newer module's, are kept apart as unknown and
  * the row shown with the ones it knows, as nl.c ignores newer attributes:
  * a module adding a source must not break every older hvctl. A length
  * not a multiple of the row's is refused before this (client_policy.c's
  * ARRAY_OF()): then no row can be read right.
  */
-static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a)
+static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a,
+			 const struct nlattr *split)
 {
 	struct hvtrace_vcpu_irq e;
+	size_t stride;
 	int ret;
 
+	stride = split_stride(split, a ? mnl_attr_get_payload_len(a) /
+				      sizeof(e) : 0);
+	if (!stride)
+		split = NULL;
 	for (unsigned int i = 0; array_entry(a, sizeof(e), i, &e); i++) {
 		if (!e.count)
 			continue;
@@ -153,6 +199,7 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a)
 			.total_ns = e.total_ns,
 			.max_ns = e.max_ns,
 		};
+		irq_split(&v->irqs[v->nr_irqs - 1], split, stride, i);
 	}
 	if (v->nr_irqs)
 		qsort(v->irqs, v->nr_irqs, sizeof(*v->irqs), by_vector);
@@ -220,7 +267,8 @@ static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 	v->irq_unmatched = hvnl_u64(tb[HVTRACE_VCPU_IRQ_UNMATCHED]);
 	v->irq_reinjected = hvnl_u64(tb[HVTRACE_VCPU_IRQ_REINJECTED]);
 	v->irq_posted = hvnl_u64(tb[HVTRACE_VCPU_IRQ_POSTED]);
-	ret = add_vcpu_irqs(v, tb[HVTRACE_VCPU_IRQS]);
+	ret = add_vcpu_irqs(v, tb[HVTRACE_VCPU_IRQS],
+			    tb[HVTRACE_VCPU_IRQ_SPLIT]);
 	if (ret)
 		return ret;
 	return add_vcpu_reasons(v, tb[HVTRACE_VCPU_REASONS]);

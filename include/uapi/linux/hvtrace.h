@@ -253,6 +253,9 @@
  *            (interrupts the hardware posts alone, as IPIs with IPI
  *            virtualization and VFIO's through the IOMMU, are not even
  *            seen)
+ *        HVTRACE_VCPU_IRQ_SPLIT: NLA_BINARY, array of struct
+ *            hvtrace_vcpu_irq_split: where those rows' time went, one
+ *            per row of IRQS, in its order
  *    (reasons that do not fit one message go on in the next ones: VCPU
  *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
@@ -601,6 +604,7 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_IRQ_UNMATCHED,
 	HVTRACE_VCPU_IRQ_REINJECTED,
 	HVTRACE_VCPU_IRQ_POSTED,
+	HVTRACE_VCPU_IRQ_SPLIT,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -821,6 +825,30 @@ struct hvtrace_vcpu_irq {
 	__u64 count;
 	__u64 total_ns;
 	__u64 max_ns;
+};
+
+/*
+ * HVTRACE_VCPU_IRQ_SPLIT: where a row's time (total_ns) went, by where
+ * the vCPU's thread was while the interrupt waited. In the guest
+ * (guest_ns): from the raise to the exit whose entry injected it: the
+ * kick out of the guest, or entries that could not inject it (the
+ * guest's interrupts off, its priority; their exits are in guest_ns
+ * too). Then that exit's parts after the raise, as enum hvtrace_part
+ * splits an exit: part_ns; handling is the rest (total_ns - guest_ns -
+ * the parts). pre_ns: the longest runnable time of one delivery since
+ * the clear, and who ran instead of the vCPU during most of it, as an
+ * exit names its preemptor (pre_pid 0: nobody known). A raise inside an
+ * exit's older stretches (past the last 8 it logs: one preempted again
+ * and again) is split from their sums per part.
+ */
+struct hvtrace_vcpu_irq_split {
+	__u64 guest_ns;
+	__u64 part_ns[HVTRACE_NR_PARTS];
+	__u64 pre_ns;
+	__u32 pre_pid;
+	__u16 pre_flags;	/* HVTRACE_EVF_PREEMPT_VCPU */
+	__u16 pad;
+	char pre_comm[16];
 };
 
 /* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */
