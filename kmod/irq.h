@@ -113,6 +113,30 @@ static inline u8 hvt_irq_stamp_source(u64 stamp)
 }
 
 /*
+ * A LAPIC timer's expiry (a TIMER stamp in *EXPIRY, LVTT's vector then in
+ * *EXPIRY_VEC, written in that order: vector, barrier, stamp), taken for
+ * a raise of VEC from where KVM raises expiries (the caller checks that
+ * one is pending in KVM): 0 for another vector, which leaves it, or for
+ * none; an expiry older than the vCPU's LAST_ENTRY was dropped by KVM
+ * (it raises pending ones before it enters), is taken and is not used.
+ */
+static inline u64 hvt_irq_expiry_take(u64 *expiry, const u8 *expiry_vec,
+				      u8 vec, u64 last_entry)
+{
+	u64 e;
+
+	if (!READ_ONCE(*expiry) || READ_ONCE(*expiry_vec) != vec)
+		return 0;
+	e = xchg(expiry, 0);
+	/* The vector was written before the stamp. */
+	smp_rmb();
+	if (!e || READ_ONCE(*expiry_vec) != vec ||
+	    hvt_irq_stamp_ts(e) < last_entry)
+		return 0;
+	return e;
+}
+
+/*
  * A raise of VEC: stamped unless one is pending (KVM merges it into that
  * one: one IRR bit, one injection). True if stamped. For a raise whose
  * IRR bit is not known (the kvm_apic_accept_irq tracepoint).

@@ -134,19 +134,12 @@ static u8 raise_source(const struct hvt_vcpu *t,
 static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,
 			     const struct kvm_vcpu *target, u8 vec)
 {
-	u64 expiry;
-
 	if (!READ_ONCE(t->timer_expiry) ||
 	    (in_task() && kvm_get_running_vcpu() != target) ||
 	    !hvt_lapic_timer_pending(apic))
 		return 0;
-	expiry = xchg(&t->timer_expiry, 0);
-	/* The vector was written before the expiry (hvt_on_apic_timer()). */
-	smp_rmb();
-	if (!expiry || READ_ONCE(t->timer_vec) != vec ||
-	    hvt_irq_stamp_ts(expiry) < READ_ONCE(t->entry_ts))
-		return 0;
-	return expiry;
+	return hvt_irq_expiry_take(&t->timer_expiry, &t->timer_vec, vec,
+				   READ_ONCE(t->entry_ts));
 }
 #else
 static u64 timer_expiry_take(struct hvt_vcpu *t, const void *apic,

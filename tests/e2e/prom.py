@@ -133,6 +133,39 @@ def cmd_exits(metrics, stat_file):
     result(got == want, 'each vCPU\'s time by state, to the nanosecond: '
            'the exporter\'s = hvctl stat\'s',
            repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
+    irq_waits(s, stat)
+
+
+IRQ_STATES = ('guest', 'handling', 'vmm', 'halt', 'runnable', 'other')
+
+
+def irq_waits(s, stat):
+    """Each delivery series' time by state, and its states' sum."""
+    want, total = {}, {}
+    for v in stat['vcpus']:
+        for r in v.get('irqs', []):
+            if r['guest_ns'] is None:
+                continue
+            key = (str(v['vm_id']), str(v['vcpu']),
+                   'other' if r['vector'] is None else str(r['vector']))
+            total[key] = total.get(key, 0) + r['total_ns']
+            for st in IRQ_STATES:
+                k = key + (st,)
+                want[k] = want.get(k, 0) + r[st + '_ns']
+    got = {(l['vm'], l['vcpu'], l['vector'], l['state']): ns(v)
+           for n, l, v in s if n == 'hvtrace_irq_wait_seconds_total'}
+    result(got == want and want, 'each vector\'s delivery time by state, '
+           'to the nanosecond: the exporter\'s = hvctl stat\'s (%d series)'
+           % len(total), repr(sorted(set(got.items()) ^ set(want.items()))[:6]))
+    delivery = {(l['vm'], l['vcpu'], l['vector']): ns(v) for n, l, v in s
+                if n == 'hvtrace_irq_delivery_seconds_total'}
+    sums = {}
+    for k, v in got.items():
+        sums[k[:3]] = sums.get(k[:3], 0) + v
+    result(sums == total and all(delivery.get(k) == t
+                                 for k, t in total.items()),
+           'the states add up to each series\' delivery time (%d series)' %
+           len(total), repr((sums, total)))
 
 
 def query(prom, expr, at=None):

@@ -250,6 +250,40 @@ static void irq_split_test(struct kunit *test)
 }
 
 /*
+ * A LAPIC timer's expiry (hvt_irq_expiry_take()): taken once by its
+ * vector's raise after the vCPU's last entry; left by another vector's
+ * raise (a self-IPI while it is pending); taken and not used when older
+ * than the last entry (KVM dropped it: the timer rewritten, LVTT masked,
+ * the APIC reset), so it never times a later raise.
+ */
+static void irq_expiry_test(struct kunit *test)
+{
+	u64 expiry = hvt_irq_stamp(5000, HVTRACE_VCPU_IRQ_TIMER);
+	u8 vec = 0xef;
+
+	KUNIT_EXPECT_EQ(test, hvt_irq_expiry_take(&expiry, &vec, 0xec, 4000),
+			0ULL);
+	KUNIT_EXPECT_NE(test, expiry, 0ULL);
+	KUNIT_EXPECT_EQ(test, hvt_irq_expiry_take(&expiry, &vec, 0xef, 4000),
+			hvt_irq_stamp(5000, HVTRACE_VCPU_IRQ_TIMER));
+	KUNIT_EXPECT_EQ(test, expiry, 0ULL);
+	KUNIT_EXPECT_EQ(test, hvt_irq_expiry_take(&expiry, &vec, 0xef, 4000),
+			0ULL);
+
+	/* Dropped by KVM: the vCPU entered at 6000 without raising it. */
+	expiry = hvt_irq_stamp(5000, HVTRACE_VCPU_IRQ_TIMER);
+	KUNIT_EXPECT_EQ(test, hvt_irq_expiry_take(&expiry, &vec, 0xef, 6000),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, expiry, 0ULL);
+
+	/* LVTT's vector changed since the expiry: another vector's raise. */
+	expiry = hvt_irq_stamp(7000, HVTRACE_VCPU_IRQ_TIMER);
+	vec = 0xee;
+	KUNIT_EXPECT_EQ(test, hvt_irq_expiry_take(&expiry, &vec, 0xef, 6000),
+			0ULL);
+}
+
+/*
  * Every raiser seen (the kprobe on __apic_accept_irq): a raise with its
  * IRR bit clear starts a new pending interval, even over a stamp left by
  * a raise KVM dropped (APIC disabled); a device's raise is DEVICE.
@@ -337,6 +371,7 @@ static void irq_unmatched_test(struct kunit *test)
 static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_rows_test),
 	KUNIT_CASE(irq_split_test),
+	KUNIT_CASE(irq_expiry_test),
 	KUNIT_CASE(irq_other_row_test),
 	KUNIT_CASE(irq_since_clear_test),
 	KUNIT_CASE(irq_inject_test),

@@ -15,7 +15,9 @@
  *            from one, vm 2's "other SVM" (a catch-all)
  *   irqs     vm 1 vcpu 0: vectors 236, 251 and the other row, unmatched
  *            ones; vm 1 vcpu 1's two rows: 236, 251 and 236, other
- *            (added up per vector), reinjected and posted ones; vm 2
+ *            (added up per vector), reinjected and posted ones; vector
+ *            236's waits split on both vCPUs (vm 1 vcpu 1's two rows
+ *            added up), the others not split; vm 2
  *            none (not-timed zeros); a status probing all three ends
  *   preemptors 12 comms, "kworker/0:1" twice (added up), one with a
  *            quote, a backslash and a line feed, one with a byte that is
@@ -168,6 +170,18 @@ static void canned_vcpu_irq(struct hvc_vcpu_row *v, unsigned int vector,
 	};
 }
 
+/* Where V's last row's time went (the rest is handling). */
+static void canned_vcpu_irq_split(struct hvc_vcpu_row *v, uint64_t guest,
+				  uint64_t halt, uint64_t runnable)
+{
+	struct hvc_vcpu_irq *r = &v->irqs[v->nr_irqs - 1];
+
+	r->has_split = true;
+	r->guest_ns = guest;
+	r->part_ns[HVTRACE_PART_HALT] = halt;
+	r->part_ns[HVTRACE_PART_RUNNABLE] = runnable;
+}
+
 static void canned_preemptor(struct hvc_stats *s, uint32_t pid,
 			     const char *comm, uint64_t count, uint64_t ns)
 {
@@ -216,6 +230,7 @@ static void canned_stats(struct hvc_stats *s)
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 3, 3000);
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x078, true, 1, 5000);
 	canned_vcpu_irq(v, 236, 5, 50000);
+	canned_vcpu_irq_split(v, 10000, 5000, 30000);
 	canned_vcpu_irq(v, 251, 2, 3000);
 	canned_vcpu_irq(v, 0, 4, 8000);
 	v->irq_unmatched = 7;
@@ -227,11 +242,13 @@ static void canned_stats(struct hvc_stats *s)
 	v->exit_ns = 99;
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 2, 1000);
 	canned_vcpu_irq(v, 236, 3, 3000);
+	canned_vcpu_irq_split(v, 1000, 0, 1500);
 	canned_vcpu_irq(v, 251, 1, 1000);
 	v->irq_posted = 5;
 	v = canned_vcpu(s, 1, 4242, 1, 500000);
 	canned_vcpu_reason(v, HVTRACE_ISA_SVM, 0x400, true, 1, 500);
 	canned_vcpu_irq(v, 236, 2, 2000);
+	canned_vcpu_irq_split(v, 500, 1000, 0);
 	canned_vcpu_irq(v, 0, 1, 500);
 	v->irq_reinjected = 2;
 	v->irq_posted = 1;

@@ -95,6 +95,19 @@ static const char *const samples[] = {
 	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\"} 0.000005",
 	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"251\"} 0.000001",
 	"hvtrace_irq_delivery_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"other\"} 0.0000005",
+	/* Split rows only; handling the rest; vm 1 vcpu 1's added up. */
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"guest\"} 0.00001",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"handling\"} 0.000005",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"vmm\"} 0",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"halt\"} 0.000005",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"runnable\"} 0.00003",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",vector=\"236\",state=\"other\"} 0",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"guest\"} 0.0000015",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"handling\"} 0.000001",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"vmm\"} 0",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"halt\"} 0.000001",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"runnable\"} 0.0000015",
+	"hvtrace_irq_wait_seconds_total{vm=\"1\",pid=\"4242\",vcpu=\"1\",vector=\"236\",state=\"other\"} 0",
 	/* Every vCPU's, zeros too: all three probes attached. */
 	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",why=\"unmatched\"} 7",
 	"hvtrace_irq_not_timed_total{vm=\"1\",pid=\"4242\",vcpu=\"0\",why=\"reinjected\"} 0",
@@ -236,7 +249,7 @@ static void test_families(void)
 		}
 	}
 	CHECK_INT(bad, 0);
-	CHECK_INT(nfam, 38);
+	CHECK_INT(nfam, 39);
 	free(text);
 	hvc_stats_free(&s);
 }

@@ -8,6 +8,7 @@
  * its sources) again at every hvctl clear, even in the counters since
  * load, so it is neither a counter nor the maximum since load.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -31,7 +32,20 @@ struct irq_series {
 	struct irq_vcpu id;
 	unsigned int vector;	/* IRQ_OTHER: the other row */
 	uint64_t count, ns;
+	/* Where ns went (all its rows split: a module that splits). */
+	bool split;
+	uint64_t guest_ns;
+	uint64_t part_ns[HVTRACE_NR_PARTS];
 };
+
+/* A wait's states, as hvtrace_vcpu_seconds_total names a vCPU's. */
+enum { WS_GUEST, WS_HANDLING, WS_NR = WS_HANDLING + 1 + HVTRACE_NR_PARTS };
+
+static const char *const wait_state[WS_NR] = {
+	"guest", "handling", "vmm", "halt", "runnable", "other",
+};
+static_assert(HVTRACE_PART_VMM == 0 && HVTRACE_PART_OTHER == 3,
+	      "wait_state[] follows enum hvtrace_part");
 
 /* A vCPU's deliveries not timed, by why. */
 enum { UT_UNMATCHED, UT_REINJECTED, UT_POSTED, UT_NR };
@@ -84,6 +98,10 @@ static void series_add(void *into, const void *row)
 
 	w->count += r->count;
 	w->ns += r->ns;
+	w->split = w->split && r->split;
+	w->guest_ns += r->guest_ns;
+	for (int k = 0; k < HVTRACE_NR_PARTS; k++)
+		w->part_ns[k] += r->part_ns[k];
 }
 
 static void untimed_add(void *into, const void *row)
@@ -108,14 +126,20 @@ static int series_view(struct irq_view *v, const struct hvc_stats *s)
 	for (i = 0; i < s->nr_vcpus; i++) {
 		const struct hvc_vcpu_row *r = &s->vcpus[i];
 
-		for (j = 0; j < r->nr_irqs; j++)
-			v->series[n++] = (struct irq_series){
+		for (j = 0; j < r->nr_irqs; j++) {
+			const struct hvc_vcpu_irq *q = &r->irqs[j];
+			struct irq_series *w = &v->series[n++];
+
+			*w = (struct irq_series){
 				.id = { r->vm_id, r->vm_pid, r->vcpu_id },
-				.vector = r->irqs[j].other ? IRQ_OTHER :
-					  r->irqs[j].vector,
-				.count = r->irqs[j].count,
-				.ns = r->irqs[j].total_ns,
+				.vector = q->other ? IRQ_OTHER : q->vector,
+				.count = q->count,
+				.ns = q->total_ns,
+				.split = q->has_split,
+				.guest_ns = q->guest_ns,
 			};
+			memcpy(w->part_ns, q->part_ns, sizeof(w->part_ns));
+		}
 	}
 	v->nr_series = metrics_fold(v->series, n, sizeof(*v->series),
 				    by_vcpu_vector, series_add);
@@ -143,10 +167,10 @@ static int untimed_view(struct irq_view *v, const struct hvc_stats *s)
 	return 0;
 }
 
-/* vm, pid, vcpu and a fourth label NAME=VALUE. */
+/* vm, pid, vcpu, a fourth label NAME=VALUE and room for a fifth. */
 struct irq_labels {
 	char vm[12], pid[12], vcpu[12];
-	struct prom_label l[4];
+	struct prom_label l[5];
 };
 
 static const struct prom_label *irq_labels(struct irq_labels *b,
@@ -203,6 +227,46 @@ static void delivery_metrics(FILE *f, const struct irq_view *v, bool ns)
 }
 
 /*
+ * Where each series' time went, by state: the guest's before the exit
+ * that delivered it, then that exit's parts; handling the rest. Of
+ * series the module splits only.
+ */
+static void wait_metrics(FILE *f, const struct irq_view *v)
+{
+	static const char name[] = "hvtrace_irq_wait_seconds_total";
+	struct irq_labels b;
+	char vector[8];
+
+	prom_family(f, name, PROM_COUNTER,
+		    "Where the time of hvtrace_irq_delivery_seconds_total "
+		    "went, by where the vCPU's thread was: guest (from the "
+		    "raise to the exit whose entry injected it: the kick, or "
+		    "the guest keeping it off), then that exit's handling, "
+		    "vmm, halt, runnable (off its CPU, waiting for it) and "
+		    "other; the states add up to it");
+	for (unsigned int i = 0; i < v->nr_series; i++) {
+		const struct irq_series *s = &v->series[i];
+		uint64_t ns[WS_NR], parts = s->guest_ns;
+
+		if (!s->split)
+			continue;
+		ns[WS_GUEST] = s->guest_ns;
+		for (int k = 0; k < HVTRACE_NR_PARTS; k++) {
+			ns[WS_HANDLING + 1 + k] = s->part_ns[k];
+			parts += s->part_ns[k];
+		}
+		ns[WS_HANDLING] = s->ns > parts ? s->ns - parts : 0;
+		snprintf(vector, sizeof(vector), "%u", s->vector);
+		irq_labels(&b, &s->id, "vector",
+			   s->vector == IRQ_OTHER ? "other" : vector);
+		for (int k = 0; k < WS_NR; k++) {
+			b.l[4] = (struct prom_label){ "state", wait_state[k] };
+			prom_sample_ns(f, name, b.l, 5, ns[k]);
+		}
+	}
+}
+
+/*
  * Every vCPU's, 0 included, as for its other counters: of a why whose
  * probe is attached only (a module without it counts none: not 0).
  */
@@ -248,6 +312,7 @@ int metrics_irq_write(FILE *f, const struct hvc_stats *s,
 	if (!ret) {
 		delivery_metrics(f, &v, false);
 		delivery_metrics(f, &v, true);
+		wait_metrics(f, &v);
 		untimed_metrics(f, &v, st);
 	}
 	free(v.series);
