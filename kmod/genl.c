@@ -847,8 +847,8 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 #define HVT_NLA_U64	(HVT_NLA(sizeof(u64)) + HVT_NLA(0))
 /*
  * A vCPU's first message at its largest (put_vcpu_stats()): headers, the
- * nest, 5 u32, 11 u64 and the parts, 2 u8, its interrupts' rows and
- * their splits, a full batch of reasons.
+ * nest, 5 u32, 11 u64 and the parts, 2 u8, its interrupts' rows,
+ * their splits and percentiles, a full batch of reasons.
  */
 #define HVT_VCPU_MSG_MAX						\
 	(NLMSG_HDRLEN + GENL_HDRLEN + HVT_NLA(0) +			\
@@ -857,6 +857,7 @@ static int hvt_cmd_clear(struct sk_buff *skb, struct genl_info *info)
 	 2 * HVT_NLA(sizeof(u8)) +					\
 	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq)) +	\
 	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq_split)) + \
+	 HVT_NLA(HVT_IRQ_ROWS * sizeof(struct hvtrace_vcpu_irq_pct)) +	\
 	 HVT_NLA(HVT_VCPU_RSN_BATCH * sizeof(struct hvtrace_vcpu_reason)))
 
 enum { ST_REASONS, ST_VCPUS, ST_DEPARTED, ST_PREEMPTORS };
@@ -1003,23 +1004,33 @@ static int put_vcpu_exit(struct sk_buff *skb, const struct hvt_vcpu *v)
 	       -EMSGSIZE : 0;
 }
 
-/* The interrupts delivered to a vCPU: attributes only where nonzero. */
-static int put_vcpu_irqs(struct sk_buff *skb, const struct hvt_vcpu_irqs *irqs)
+/*
+ * The interrupts delivered to a vCPU: attributes only where nonzero; the
+ * percentiles where HIST is given (its rows since the clear: IRQS's).
+ */
+static int put_vcpu_irqs(struct sk_buff *skb, const struct hvt_vcpu_irqs *irqs,
+			 const struct hvt_irq_hist *hist)
 {
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	unsigned int n = hvt_irqs_rows(irqs, rows);
 	u64 posted = atomic64_read(&irqs->posted);
-
-	struct nlattr *split;
+	struct nlattr *a;
 
 	if (n && nla_put(skb, HVTRACE_VCPU_IRQS, n * sizeof(rows[0]), rows))
 		return -EMSGSIZE;
 	if (n) {
-		split = nla_reserve(skb, HVTRACE_VCPU_IRQ_SPLIT,
-				    n * sizeof(struct hvtrace_vcpu_irq_split));
-		if (!split)
+		a = nla_reserve(skb, HVTRACE_VCPU_IRQ_SPLIT,
+				n * sizeof(struct hvtrace_vcpu_irq_split));
+		if (!a)
 			return -EMSGSIZE;
-		hvt_irqs_split(irqs, nla_data(split));
+		hvt_irqs_split(irqs, nla_data(a));
+	}
+	if (n && hist) {
+		a = nla_reserve(skb, HVTRACE_VCPU_IRQ_PCT,
+				n * sizeof(struct hvtrace_vcpu_irq_pct));
+		if (!a)
+			return -EMSGSIZE;
+		hvt_irqs_pct(irqs, hist, nla_data(a));
 	}
 	if (irqs->unmatched &&
 	    nla_put_u64_64bit(skb, HVTRACE_VCPU_IRQ_UNMATCHED, irqs->unmatched,
@@ -1072,7 +1083,8 @@ static int put_vcpu_stats(struct sk_buff *skb, struct stats_dump *d)
 			       HVTRACE_VCPU_PAD) ||
 	     nla_put_u64_64bit(skb, HVTRACE_VCPU_PREEMPTED_NS,
 			       st->preempted_ns, HVTRACE_VCPU_PAD) ||
-	     put_vcpu_irqs(skb, &st->irqs) ||
+	     put_vcpu_irqs(skb, &st->irqs,
+			   d->since_load ? NULL : &w->irq_hist) ||
 	     (d->vcpu ? put_vcpu_exit(skb, d->vcpu) :
 			nla_put_u8(skb, HVTRACE_VCPU_GONE, 1))))
 		return -EMSGSIZE;

@@ -5,6 +5,8 @@
  * probes are in probe_irq.c.
  */
 #include <linux/atomic.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 
 #include "irq.h"
@@ -64,9 +66,14 @@ static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
 	}
 }
 
-/* The delivery in F took until NOW: its row's time runs on. */
-static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		       u64 now, const struct hvt_split *s)
+/*
+ * The delivery in F took until NOW: its row's time runs on, and it moves
+ * to its new time's bucket if it is in the histogram (not counted before
+ * the histogram's restart at a clear).
+ */
+static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+		       struct hvt_irq_inflight *f, u64 now,
+		       const struct hvt_split *s)
 {
 	struct hvt_irq_row *r = &irqs->row[f->row];
 	u64 from = hvt_irq_stamp_ts(f->stamp);
@@ -78,19 +85,23 @@ static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 	if (ns > r->max_ns)
 		r->max_ns = ns;
 	irq_split(r, s, from + f->ns, now);
+	if (f->in_hist) {
+		h->n[f->row][hvt_irq_hist_index(f->ns)]--;
+		h->n[f->row][hvt_irq_hist_index(ns)]++;
+	}
 	f->ns = ns;
 }
 
-void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		    u64 *raised, unsigned int vec, bool reinjected, u64 now,
-		    const struct hvt_split *s)
+void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+		    struct hvt_irq_inflight *f, u64 *raised, unsigned int vec,
+		    bool reinjected, u64 now, const struct hvt_split *s)
 {
 	u64 stamp, ns;
 
 	if (reinjected) {
 		irqs->reinjected++;
 		if (f->stamp && f->vector == vec)
-			irq_extend(irqs, f, now, s);
+			irq_extend(irqs, h, f, now, s);
 		return;
 	}
 	f->stamp = 0;
@@ -104,6 +115,8 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
 	}
 	f->row = hvt_irq_count(irqs, vec, ns, hvt_irq_stamp_source(stamp));
 	irq_split(&irqs->row[f->row], s, hvt_irq_stamp_ts(stamp), now);
+	h->n[f->row][hvt_irq_hist_index(ns)]++;
+	f->in_hist = true;
 	f->stamp = stamp;
 	f->ns = ns;
 	f->vector = vec;
@@ -191,6 +204,66 @@ void hvt_irqs_split(const struct hvt_vcpu_irqs *irqs,
 		out->pre_pid = r->pre_pid;
 		out->pre_flags = r->pre_flags;
 		memcpy(out->pre_comm, r->pre_comm, sizeof(out->pre_comm));
+		out++;
+	}
+}
+
+/* Bucket I's first unit (hvt_irq_hist_index()). */
+static u64 irq_hist_lower(unsigned int i)
+{
+	unsigned int octave = i >> HVT_IRQ_HIST_SUB_BITS;
+
+	if (!octave)
+		return i;
+	return (u64)(HVT_IRQ_HIST_SUB + (i & (HVT_IRQ_HIST_SUB - 1)))
+	       << (octave - 1);
+}
+
+/*
+ * The PERMILLE-th of the N deliveries in row histogram B: the middle of
+ * the bucket where the rank ceil(N * PERMILLE / 1000) falls, at most MAX
+ * (the last bucket's middle is MAX's).
+ */
+static u64 irq_hist_pct(const u32 *b, u64 n, unsigned int permille, u64 max)
+{
+	u64 rank = max_t(u64, DIV_ROUND_UP_ULL(n * permille, 1000), 1);
+	u64 seen = 0, lo, hi;
+	unsigned int i;
+
+	for (i = 0; i < HVT_IRQ_HIST_BUCKETS - 1; i++) {
+		seen += b[i];
+		if (seen >= rank)
+			break;
+	}
+	lo = irq_hist_lower(i) << HVT_IRQ_HIST_UNIT_SHIFT;
+	if (lo >= max)
+		return max;
+	hi = i < HVT_IRQ_HIST_BUCKETS - 1 ?
+	     (irq_hist_lower(i + 1) << HVT_IRQ_HIST_UNIT_SHIFT) - 1 : max;
+	return min(lo + (hi - lo) / 2, max);
+}
+
+void hvt_irqs_pct(const struct hvt_vcpu_irqs *irqs,
+		  const struct hvt_irq_hist *h, struct hvtrace_vcpu_irq_pct *out)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < HVT_IRQ_ROWS; i++) {
+		const struct hvt_irq_row *r = &irqs->row[i];
+		const u32 *b = h->n[i];
+		u64 n = 0;
+
+		if (!r->count)
+			continue;
+		/* A racy copy: the histogram's own count, not the row's. */
+		for (k = 0; k < HVT_IRQ_HIST_BUCKETS; k++)
+			n += READ_ONCE(b[k]);
+		*out = (struct hvtrace_vcpu_irq_pct){};
+		if (n) {
+			out->p50_ns = irq_hist_pct(b, n, 500, r->max_ns);
+			out->p99_ns = irq_hist_pct(b, n, 990, r->max_ns);
+			out->p999_ns = irq_hist_pct(b, n, 999, r->max_ns);
+		}
 		out++;
 	}
 }

@@ -87,6 +87,43 @@ struct hvt_vcpu_irqs {
 	atomic64_t posted;
 };
 
+/*
+ * Each row's deliveries since the clear by time, log-linear (the
+ * percentiles of HVTRACE_VCPU_IRQ_PCT): in units of 256 ns, a bucket a
+ * unit below 4, then 4 an octave; the last bucket holds 2^34 ns (17 s)
+ * and more, which a stamp never is (HVT_IRQ_STALE_NS). Kept out of
+ * struct hvt_vcpu_stat: no baseline, no copies in views.
+ *
+ *   ns     0  256  512  768  1024 1280 1536 1792  2048  2560 ...
+ *   bucket  0    1    2    3     4    5    6    7     8     9 ...
+ */
+#define HVT_IRQ_HIST_UNIT_SHIFT	8
+#define HVT_IRQ_HIST_SUB_BITS	2
+#define HVT_IRQ_HIST_SUB	BIT(HVT_IRQ_HIST_SUB_BITS)
+#define HVT_IRQ_HIST_BUCKETS	100
+/* Units from 2^26 on (2^34 ns): past the last octave's 4 buckets. */
+#define HVT_IRQ_HIST_TOP_SHIFT	\
+	((HVT_IRQ_HIST_BUCKETS >> HVT_IRQ_HIST_SUB_BITS) + 1)
+
+struct hvt_irq_hist {
+	u32 n[HVT_IRQ_ROWS][HVT_IRQ_HIST_BUCKETS];
+};
+
+static inline unsigned int hvt_irq_hist_index(u64 ns)
+{
+	u64 u = ns >> HVT_IRQ_HIST_UNIT_SHIFT;
+	unsigned int e;
+
+	if (u < HVT_IRQ_HIST_SUB)
+		return u;
+	if (u >> HVT_IRQ_HIST_TOP_SHIFT)
+		return HVT_IRQ_HIST_BUCKETS - 1;
+	e = fls64(u) - 1;
+	return ((e - HVT_IRQ_HIST_SUB_BITS + 1) << HVT_IRQ_HIST_SUB_BITS) +
+	       (unsigned int)(u >> (e - HVT_IRQ_HIST_SUB_BITS)) -
+	       HVT_IRQ_HIST_SUB;
+}
+
 /* The last delivery injected, which a reinjection of its vector extends. */
 struct hvt_irq_inflight {
 	u64 stamp;		/* its raise, as raised[] had it; 0: none */
@@ -94,6 +131,7 @@ struct hvt_irq_inflight {
 	u8 vector;
 	u8 row;			/* its row's index */
 	bool late;		/* the watch has it: it triggers once */
+	bool in_hist;		/* in the histogram since its restart */
 };
 
 /* A raise at NOW by SOURCE (HVTRACE_VCPU_IRQ_*) as raised[] holds it. */
@@ -159,14 +197,14 @@ static inline void hvt_irq_raise_new(u64 *raised, u8 vec, u64 stamp)
 
 /*
  * An injection of VEC at NOW (REINJECTED: again, after KVM cancelled the
- * entry or an exit cut the delivery): counted in IRQS from the raise in
- * RAISED, or unmatched, and its wait split by where the vCPU's thread
- * was (S, its exit in flight: hvt_time_window()); F follows the delivery
- * until the next one.
+ * entry or an exit cut the delivery): counted in IRQS and H from the
+ * raise in RAISED, or unmatched, and its wait split by where the vCPU's
+ * thread was (S, its exit in flight: hvt_time_window()); F follows the
+ * delivery until the next one.
  */
-void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_inflight *f,
-		    u64 *raised, unsigned int vec, bool reinjected, u64 now,
-		    const struct hvt_split *s);
+void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+		    struct hvt_irq_inflight *f, u64 *raised, unsigned int vec,
+		    bool reinjected, u64 now, const struct hvt_split *s);
 
 /*
  * A delivery of VEC after NS from a raise by SOURCE (HVTRACE_VCPU_IRQ_LOCAL,
@@ -190,6 +228,9 @@ unsigned int hvt_irqs_rows(const struct hvt_vcpu_irqs *irqs,
 /* Their splits, in the same order (as many as hvt_irqs_rows() said). */
 void hvt_irqs_split(const struct hvt_vcpu_irqs *irqs,
 		    struct hvtrace_vcpu_irq_split *out);
+/* Their percentiles from H, in the same order, each at most its max. */
+void hvt_irqs_pct(const struct hvt_vcpu_irqs *irqs,
+		  const struct hvt_irq_hist *h, struct hvtrace_vcpu_irq_pct *out);
 
 /* KVM's tracepoints (kvm.ko's table: probe_vcpu_run.c attaches them). */
 u8 hvt_irq_probes(void);	/* HVTRACE_IRQ_PROBE_*: those attached */

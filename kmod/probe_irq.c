@@ -396,8 +396,8 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 	if (!v)
 		return;
 	f = &v->irq_inflight;
-	hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, f, v->raised, vector,
-		       reinjected, hvt_clock(), &v->split);
+	hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_hist, f, v->raised,
+		       vector, reinjected, hvt_clock(), &v->split);
 	/* Timed; a reinjection may make it late only now. */
 	if (f->stamp && !f->late)
 		f->late = hvt_watch_irq(v, f->vector, f->ns);

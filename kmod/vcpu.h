@@ -18,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/llist.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "irq.h"
@@ -117,6 +118,8 @@ struct hvt_vcpu {
 	 */
 	u64 raised[256];
 	struct hvt_irq_inflight irq_inflight;	/* the vCPU's thread's */
+	/* Its deliveries by time since the clear, restarted with max_ns. */
+	struct hvt_irq_hist irq_hist;
 	/*
 	 * Its LAPIC timer's last expiry (a TIMER stamp, 0: none) and the
 	 * vector LVTT had then: the timer's raise takes it (probe_irq.c).
@@ -144,6 +147,8 @@ static inline struct hvt_vcpu_stat *hvt_vcpu_stat(struct hvt_vcpu *v)
 		v->stat.exits.min_ns = U64_MAX;
 		v->stat.exits.max_ns = 0;
 		hvt_irqs_restart(&v->stat.irqs);
+		memset(&v->irq_hist, 0, sizeof(v->irq_hist));
+		v->irq_inflight.in_hist = false;
 		v->gen = READ_ONCE(hvt_gen);
 	}
 	return &v->stat;

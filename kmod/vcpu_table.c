@@ -80,7 +80,7 @@ DEFINE_PER_CPU(struct hvt_vcpu *, hvt_last_vcpu);
 struct hvt_departed {
 	unsigned long seq;
 	unsigned long gen;
-	struct hvt_vcpu_view view;	/* since load, with its baseline */
+	struct hvt_vcpu_view view;	/* since load, with baseline and histogram */
 };
 
 static struct hvt_vmem departed_mem;
@@ -133,6 +133,7 @@ void hvt_vcpu_view(const struct hvt_vcpu *v, struct hvt_vcpu_view *out,
 		return;
 	}
 	memcpy(&out->base, &v->base, sizeof(out->base));
+	memcpy(&out->irq_hist, &v->irq_hist, sizeof(out->irq_hist));
 	/*
 	 * The copies before gen (pairs with slot_reset()): counters a reset
 	 * zeroed go with gen 0, shown as nothing since the clear.
@@ -151,6 +152,7 @@ static void depart(const struct hvt_vcpu *v)
 	smp_wmb();	/* odd before the copy */
 	hvt_vcpu_view(v, &d->view, true);
 	d->view.base = v->base;
+	d->view.irq_hist = v->irq_hist;
 	d->gen = v->gen;
 	smp_wmb();	/* the copy before even */
 	WRITE_ONCE(d->seq, d->seq + 1);
@@ -363,6 +365,7 @@ static void slot_reset(struct hvt_vcpu *v)
 	memset(v->rsn, 0, sizeof(v->rsn));
 	memset(v->raised, 0, sizeof(v->raised));
 	memset(&v->irq_inflight, 0, sizeof(v->irq_inflight));
+	memset(&v->irq_hist, 0, sizeof(v->irq_hist));
 	v->timer_expiry = 0;
 }
 

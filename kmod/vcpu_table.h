@@ -61,6 +61,8 @@ struct hvt_vcpu_view {
 	struct hvt_vcpu_stat stat;
 	/* The baseline STAT was taken against, copied here, off the stack. */
 	struct hvt_vcpu_stat base;
+	/* Its interrupt rows' histogram since the clear (not since load). */
+	struct hvt_irq_hist irq_hist;
 	/* Since load only: exits per reason (hvt_vcpu_rsn_ridx()). */
 	u8 isa;
 	struct hvt_vcpu_rsn rsn[HVT_VCPU_NR_RSN];

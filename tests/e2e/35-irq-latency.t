@@ -147,29 +147,8 @@ wait_armed "$wpid" /tmp/irq-watch.err
 expect_eq "the watch's setting" 100000000 \
 	"$("$HVCTL" -j status | py "d['watch']['irq_ns']")"
 echo "$HIST" >"$inj/trigger" || fail "cannot set a hist trigger on kvm_inj_virq"
-rm -f /tmp/irq-hog.go /tmp/irq-guest.out
-mkfifo /tmp/irq-hog.go || fail "mkfifo failed"
-exec 4<>/tmp/irq-hog.go
-"$HVT_ROOT/tests/guest/hvhog" --cpu 1 --fifo 50 --ms 150 --bursts 3 --gap 300 \
-	--start-on /tmp/irq-hog.go >/tmp/irq-hog.out 4>&- &
-hpid=$!
-"$HVGUEST" --vcpus 2 --cpu 0,1 --ipi 100:2000 --seconds 3 \
-	>/tmp/irq-guest.out 2>&1 4>&- &
-gpid=$!
-for _ in $(seq 600); do
-	grep -q '^HVGUEST-START' /tmp/irq-guest.out && break
-	sleep 0.1
-done
-grep -q '^HVGUEST-START' /tmp/irq-guest.out ||
-	{ kill $hpid $gpid; fail "hvguest did not start: $(cat /tmp/irq-guest.out)"; }
-echo go >&4
-wait $gpid || { kill $hpid; fail "hvguest failed: $(cat /tmp/irq-guest.out)"; }
-wait $hpid || fail "hvhog failed: $(cat /tmp/irq-hog.out)"
-exec 4>&-
-rm -f /tmp/irq-hog.go
-r=$(grep '^HVGUEST ' /tmp/irq-guest.out | tail -n 1)
+r=$(guest_beside_hog irq --vcpus 2 --cpu 0,1 --ipi 100:2000 --seconds 3) || exit 1
 echo "  $r"
-grep -q '^HVHOG done' /tmp/irq-hog.out || fail "hvhog: $(cat /tmp/irq-hog.out)"
 check_run hog "$r" ipi yes
 echo "!$HIST" >"$inj/trigger"
 gworst=$(field ipi_late_max_ns "$r")

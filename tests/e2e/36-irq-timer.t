@@ -67,11 +67,35 @@ injections() {
 		<<<"$hist" | grep . || echo 0
 }
 
-# check_run NAME GUEST-LINE: one run's counts: vCPU 0's timers, each
+# check_pct NAME ROW LOG: hvtrace's percentiles of the row (JSON), each a
+# quarter octave's middle, at most the max: in order; the p99.9 of at
+# most 1000 deliveries is the worst one's bucket's, so above 4/5 of it;
+# from above, each is no more than 9/8 of the guest's lateness of the
+# same rank (ceil(n * p), of its --timer-log LOG) and the slack, as each
+# delivery is (check_run's worst).
+check_pct() {
+	"$PYTHON" - "$2" "$3" "$slack" <<'EOF' || fail "$1: hvtrace's percentiles, the row: $2"
+import json, math, sys
+r, slack = json.loads(sys.argv[1]), int(sys.argv[3])
+late = sorted(max(0, int(l.split()[4])) for l in open(sys.argv[2]))
+p = [r['p50_ns'], r['p99_ns'], r['p999_ns']]
+ok = p == sorted(p) and p[2] <= r['max_ns'] and len(late) == r['count']
+ok = ok and p[2] * 5 > r['max_ns'] * 4 and r['count'] <= 1000
+for q, v in zip((0.5, 0.99, 0.999), p):
+    g = late[max(1, math.ceil(len(late) * q)) - 1]
+    print('  p%g: hvtrace %d ns, the guest %d ns' % (q * 100, v, g))
+    ok = ok and v * 8 <= (g + slack) * 9 + 1024
+sys.exit(0 if ok else 1)
+EOF
+	echo "  $1: hvtrace's percentiles in order, p99.9 the worst's bucket, each <= 9/8 of the guest's of its rank + the slack"
+}
+
+# check_run NAME GUEST-LINE LOG: one run's counts: vCPU 0's timers, each
 # handled once, expired once and injected once (ftrace), and hvtrace's
 # row of them, from the expiry (source timer) where it probes
-# apic_timer_fn, else from the raise (local); sets worst and total
-# (hvtrace's, ns) and gworst, gsum (the guest's lateness, ns).
+# apic_timer_fn, else from the raise (local), its percentiles against the
+# guest's --timer-log LOG; sets worst and total (hvtrace's, ns) and
+# gworst, gsum (the guest's lateness, ns).
 check_run() {
 	local r=$2 n pid tid s vcpu irqs ehist
 
@@ -118,6 +142,7 @@ check_run() {
 	[ "$worst" -le $((gworst + slack)) ] ||
 		fail "$1: hvtrace's worst delivery ${worst}ns: want <= the guest's worst ${gworst}ns + ${slack}ns"
 	echo "  $1: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + ${slack} ns"
+	check_pct "$1" "$split" "$3"
 }
 
 st=$("$HVCTL" -j status) || fail "status failed"
@@ -142,11 +167,12 @@ slack=1000000
 # 1. Quiet: every timer counted. vCPU 0 on CPU 1 (the hog's, below).
 hv clear
 hists_on
-r=$(guest --cpu 1 --timer 200:5000) || exit 1
+rm -f /tmp/timer-quiet.log /tmp/timer-hog.log
+r=$(guest --cpu 1 --timer 200:5000 --timer-log /tmp/timer-quiet.log) || exit 1
 echo "  $r"
 expect_eq "quiet: vector, the USEC asked, 1 ns an APIC count" "$VEC 5000 5000000" \
 	"$(field timer_vector "$r") $(field timer_usec "$r") $(field timer_tmict "$r")"
-check_run quiet "$r"
+check_run quiet "$r" /tmp/timer-quiet.log
 hists_off
 
 # 2. A FIFO hog on vCPU 0's CPU, in 150 ms bursts 300 ms apart, started
@@ -154,29 +180,10 @@ hists_off
 # each burst holds an expiry 140 ms or more before its end.
 hv clear
 hists_on
-rm -f /tmp/timer-hog.go /tmp/timer-guest.out
-mkfifo /tmp/timer-hog.go || fail "mkfifo failed"
-exec 4<>/tmp/timer-hog.go
-"$HVT_ROOT/tests/guest/hvhog" --cpu 1 --fifo 50 --ms 150 --bursts 3 --gap 300 \
-	--start-on /tmp/timer-hog.go >/tmp/timer-hog.out 4>&- &
-hpid=$!
-"$HVGUEST" --cpu 1 --timer 100:10000 --seconds 3 >/tmp/timer-guest.out 2>&1 4>&- &
-gpid=$!
-for _ in $(seq 600); do
-	grep -q '^HVGUEST-START' /tmp/timer-guest.out && break
-	sleep 0.1
-done
-grep -q '^HVGUEST-START' /tmp/timer-guest.out ||
-	{ kill $hpid $gpid; fail "hvguest did not start: $(cat /tmp/timer-guest.out)"; }
-echo go >&4
-wait $gpid || { kill $hpid; fail "hvguest failed: $(cat /tmp/timer-guest.out)"; }
-wait $hpid || fail "hvhog failed: $(cat /tmp/timer-hog.out)"
-exec 4>&-
-rm -f /tmp/timer-hog.go
-r=$(grep '^HVGUEST ' /tmp/timer-guest.out | tail -n 1)
+r=$(guest_beside_hog timer --cpu 1 --timer 100:10000 --seconds 3 \
+	--timer-log /tmp/timer-hog.log) || exit 1
 echo "  $r"
-grep -q '^HVHOG done' /tmp/timer-hog.out || fail "hvhog: $(cat /tmp/timer-hog.out)"
-check_run hog "$r"
+check_run hog "$r" /tmp/timer-hog.log
 hists_off
 "$HVCTL" stat --vcpus | grep -A3 -i 'interrupt'
 [ "$gworst" -ge 100000000 ] ||

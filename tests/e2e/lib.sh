@@ -79,6 +79,39 @@ guest() {
 	echo "$out" | grep '^HVGUEST ' | tail -n 1
 }
 
+# guest_beside_hog NAME ARGS...: hvguest ARGS beside a FIFO hog on CPU 1
+# (hvhog: priority 50, 3 bursts of 150 ms, 300 ms apart), which starts
+# once hvguest's threads exist; prints hvguest's last HVGUEST line. Its
+# output is /tmp/NAME-guest.out, the hog's /tmp/NAME-hog.out. Run it as
+# r=$(guest_beside_hog ...) || exit 1, as guest.
+guest_beside_hog() {
+	local name=$1 gpid hpid
+	shift
+	local go=/tmp/$name-hog.go out=/tmp/$name-guest.out hog=/tmp/$name-hog.out
+
+	rm -f "$go" "$out"
+	mkfifo "$go" || fail "mkfifo failed"
+	exec 4<>"$go"
+	"$HVT_ROOT/tests/guest/hvhog" --cpu 1 --fifo 50 --ms 150 --bursts 3 \
+		--gap 300 --start-on "$go" >"$hog" 4>&- &
+	hpid=$!
+	"$HVGUEST" "$@" >"$out" 2>&1 4>&- &
+	gpid=$!
+	for _ in $(seq 600); do
+		grep -q '^HVGUEST-START' "$out" && break
+		sleep 0.1
+	done
+	grep -q '^HVGUEST-START' "$out" ||
+		{ kill $hpid $gpid; fail "hvguest did not start: $(cat "$out")"; }
+	echo go >&4
+	wait $gpid || { kill $hpid; fail "hvguest failed: $(cat "$out")"; }
+	wait $hpid || fail "hvhog failed: $(cat "$hog")"
+	exec 4>&-
+	rm -f "$go"
+	grep -q '^HVHOG done' "$hog" || fail "hvhog: $(cat "$hog")"
+	grep '^HVGUEST ' "$out" | tail -n 1
+}
+
 # hv ARGS...: hvctl that must succeed.
 hv() {
 	"$HVCTL" "$@" || fail "hvctl $* failed"

@@ -109,6 +109,15 @@ static void irq_since_clear_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&out->posted), 1LL);
 }
 
+/* A vCPU's histogram, zeroed (3.2 KB: not on the stack). */
+static struct hvt_irq_hist *irq_hist(struct kunit *test)
+{
+	struct hvt_irq_hist *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	return h;
+}
+
 /* A vCPU's raise stamps, zeroed (2 KiB: not on the stack). */
 static u64 *irq_raised(struct kunit *test)
 {
@@ -122,6 +131,7 @@ static u64 *irq_raised(struct kunit *test)
 static void irq_inject_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
+	struct hvt_irq_hist *h = irq_hist(test);
 	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
@@ -131,7 +141,7 @@ static void irq_inject_test(struct kunit *test)
 	/* Raised again while pending: merged, the first raise stays. */
 	KUNIT_EXPECT_FALSE(test, hvt_irq_raise(raised, 0xec,
 					       hvt_irq_stamp(3000, HVTRACE_VCPU_IRQ_LOCAL)));
-	hvt_irq_inject(irqs, &f, raised, 0xec, false, 5000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0xec, false, 5000, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0xec], 0ULL);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xec);
@@ -162,6 +172,7 @@ static void irq_split_test(struct kunit *test)
 	struct hvt_vcpu_irqs *irqs = irq_new(test), *base = irq_new(test);
 	struct hvt_vcpu_irqs *out = irq_new(test);
 	struct hvt_irq_inflight f = {};
+	struct hvt_irq_hist *h = irq_hist(test);
 	struct hvt_switched_in w = {};
 	u64 *raised = irq_raised(test);
 
@@ -181,7 +192,7 @@ static void irq_split_test(struct kunit *test)
 	hvt_split_leave(s);
 	hvt_time_test_now = 9100;
 	hvt_time_halted(s, 8100, true);
-	hvt_irq_inject(irqs, &f, raised, 0xef, false, 9200, s);
+	hvt_irq_inject(irqs, h, &f, raised, 0xef, false, 9200, s);
 	/*
 	 * The entry is cancelled: a kworker preempts the thread from 9300
 	 * to 9800, and KVM injects it again at 9900. The same delivery: its
@@ -191,7 +202,7 @@ static void irq_split_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, kworker, false,
 						   9800, &w));
 	hvt_split_leave(s);
-	hvt_irq_inject(irqs, &f, raised, 0xef, true, 9900, s);
+	hvt_irq_inject(irqs, h, &f, raised, 0xef, true, 9900, s);
 	hvt_time_close(s, 9950 - 1000);
 	hvt_time_reset(s);
 
@@ -199,7 +210,7 @@ static void irq_split_test(struct kunit *test)
 	hvt_time_exit(s);
 	hvt_irq_raise_new(raised, 0xfb,
 			  hvt_irq_stamp(20000, HVTRACE_VCPU_IRQ_IPI));
-	hvt_irq_inject(irqs, &f, raised, 0xfb, false, 20400, s);
+	hvt_irq_inject(irqs, h, &f, raised, 0xfb, false, 20400, s);
 
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 2U);
 	hvt_irqs_split(irqs, split);
@@ -235,7 +246,7 @@ static void irq_split_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, kworker, false,
 						   36100, &w));
 	hvt_split_leave(s);
-	hvt_irq_inject(irqs, &f, raised, 0xef, false, 36200, s);
+	hvt_irq_inject(irqs, h, &f, raised, 0xef, false, 36200, s);
 	hvt_irqs_since_clear(out, irqs, base);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(out, rows), 1U);
 	hvt_irqs_split(out, split);
@@ -292,6 +303,7 @@ static void irq_raise_new_test(struct kunit *test)
 {
 	u64 stamp;
 	struct hvt_irq_inflight f = {};
+	struct hvt_irq_hist *h = irq_hist(test);
 	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
@@ -301,13 +313,13 @@ static void irq_raise_new_test(struct kunit *test)
 	hvt_irq_raise_new(raised, 0x51,
 			  hvt_irq_stamp(7000, HVTRACE_VCPU_IRQ_DEVICE));
 	KUNIT_EXPECT_EQ(test, hvt_irq_stamp_ts(raised[0x51]), 7000ULL);
-	hvt_irq_inject(irqs, &f, raised, 0x51, false, 7500, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x51, false, 7500, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 500ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].flags, HVTRACE_VCPU_IRQ_DEVICE);
 	/* A LAPIC timer's expiry keeps its source, TIMER, to the injection. */
 	raised[0xef] = hvt_irq_stamp(8000, HVTRACE_VCPU_IRQ_TIMER);
-	hvt_irq_inject(irqs, &f, raised, 0xef, false, 9000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0xef, false, 9000, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 2U);
 	KUNIT_EXPECT_EQ(test, rows[1].vector, 0xef);
 	KUNIT_EXPECT_EQ(test, rows[1].total_ns, 1000ULL);
@@ -328,22 +340,23 @@ static void irq_raise_new_test(struct kunit *test)
 static void irq_reinject_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
+	struct hvt_irq_hist *h = irq_hist(test);
 	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
 	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
-	hvt_irq_inject(irqs, &f, raised, 0x30, false, 2000, &no_exit);
-	hvt_irq_inject(irqs, &f, raised, 0x30, true, 9000, &no_exit);
-	hvt_irq_inject(irqs, &f, raised, 0x31, true, 12000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, false, 2000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, true, 9000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x31, true, 12000, &no_exit);
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 1U);
 	KUNIT_EXPECT_EQ(test, rows[0].count, 1ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
 	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 8000ULL);
 	KUNIT_EXPECT_EQ(test, irqs->reinjected, 2ULL);
 	/* An injection of no raise: unmatched, and it ends the delivery. */
-	hvt_irq_inject(irqs, &f, raised, 0x30, false, 20000, &no_exit);
-	hvt_irq_inject(irqs, &f, raised, 0x30, true, 30000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, false, 20000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, true, 30000, &no_exit);
 	KUNIT_EXPECT_EQ(test, irqs->unmatched, 1ULL);
 	hvt_irqs_rows(irqs, rows);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
@@ -353,19 +366,120 @@ static void irq_reinject_test(struct kunit *test)
 static void irq_unmatched_test(struct kunit *test)
 {
 	struct hvt_irq_inflight f = {};
+	struct hvt_irq_hist *h = irq_hist(test);
 	struct hvt_vcpu_irqs *irqs = irq_new(test);
 	struct hvtrace_vcpu_irq rows[HVT_IRQ_ROWS];
 	u64 *raised = irq_raised(test);
 
 	hvt_irq_raise(raised, 0x40, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
-	hvt_irq_inject(irqs, &f, raised, 0x40, false,
+	hvt_irq_inject(irqs, h, &f, raised, 0x40, false,
 		       1000 + HVT_IRQ_STALE_NS, &no_exit);
 	KUNIT_EXPECT_EQ(test, raised[0x40], 0ULL);
-	hvt_irq_inject(irqs, &f, raised, 0x41, false, 5000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 0x41, false, 5000, &no_exit);
 	raised[8] = hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL);
-	hvt_irq_inject(irqs, &f, raised, 8, false, 5000, &no_exit);
+	hvt_irq_inject(irqs, h, &f, raised, 8, false, 5000, &no_exit);
 	KUNIT_EXPECT_EQ(test, irqs->unmatched, 3ULL);
 	KUNIT_EXPECT_EQ(test, hvt_irqs_rows(irqs, rows), 0U);
+}
+
+/* The buckets' edges: 256 ns wide below 1024 ns, then 4 an octave. */
+static void irq_hist_index_test(struct kunit *test)
+{
+	static const struct { u64 ns; unsigned int i; } edge[] = {
+		{ 0, 0 }, { 255, 0 }, { 256, 1 }, { 1023, 3 },
+		{ 1024, 4 }, { 1279, 4 }, { 1280, 5 }, { 2047, 7 },
+		{ 2048, 8 }, { 2559, 8 }, { 2560, 9 }, { 4095, 11 },
+		{ 4096, 12 }, { 100000, 30 }, { 50000000, 65 },
+		{ (1ULL << 34) - 1, 99 }, { 1ULL << 34, 99 }, { U64_MAX, 99 },
+	};
+	unsigned int i, last = 0;
+	u64 ns;
+
+	for (i = 0; i < ARRAY_SIZE(edge); i++)
+		KUNIT_EXPECT_EQ_MSG(test, hvt_irq_hist_index(edge[i].ns),
+				    edge[i].i, "ns %llu", edge[i].ns);
+	/* Never down, never a bucket skipped, every one reached. */
+	for (ns = 0; ns < (1ULL << 35); ns += ns / 16 + 1) {
+		unsigned int b = hvt_irq_hist_index(ns);
+
+		KUNIT_ASSERT_GE(test, b, last);
+		KUNIT_ASSERT_LE(test, b, last + 1);
+		last = b;
+	}
+	KUNIT_EXPECT_EQ(test, last, HVT_IRQ_HIST_BUCKETS - 1U);
+}
+
+/* Deliveries of ROW at NS, COUNT of them, raised by the vCPU itself. */
+static void irq_deliver(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+			u64 *raised, u8 vec, u64 ns, unsigned int count)
+{
+	struct hvt_irq_inflight f = {};
+
+	while (count--) {
+		hvt_irq_raise(raised, vec,
+			      hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
+		hvt_irq_inject(irqs, h, &f, raised, vec, false, 1000 + ns,
+			       &no_exit);
+	}
+}
+
+/*
+ * Percentiles: each the middle of the bucket of its rank
+ * (ceil(N * p)), at most the row's max; rows in hvt_irqs_rows()'s order.
+ */
+static void irq_pct_test(struct kunit *test)
+{
+	struct hvtrace_vcpu_irq_pct pct[HVT_IRQ_ROWS];
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
+	struct hvt_irq_hist *h = irq_hist(test);
+	u64 *raised = irq_raised(test);
+
+	/* 1000 deliveries: 988 at 1.5 us, 10 at 100 us, 2 at 50 ms. */
+	irq_deliver(irqs, h, raised, 0xef, 1500, 988);
+	irq_deliver(irqs, h, raised, 0xef, 100000, 10);
+	irq_deliver(irqs, h, raised, 0xef, 50000000, 2);
+	/* One at 1300 ns: its bucket's middle, 1407, is past its max. */
+	irq_deliver(irqs, h, raised, 0x30, 1300, 1);
+	memset(pct, 0xff, sizeof(pct));
+	hvt_irqs_pct(irqs, h, pct);
+	/* [1280, 1535], [98304, 114687], [41943040, 50331647] */
+	KUNIT_EXPECT_EQ(test, pct[0].p50_ns, 1407ULL);
+	KUNIT_EXPECT_EQ(test, pct[0].p99_ns, 106495ULL);
+	KUNIT_EXPECT_EQ(test, pct[0].p999_ns, 46137343ULL);
+	KUNIT_EXPECT_EQ(test, pct[1].p50_ns, 1300ULL);
+	KUNIT_EXPECT_EQ(test, pct[1].p99_ns, 1300ULL);
+	KUNIT_EXPECT_EQ(test, pct[1].p999_ns, 1300ULL);
+	/* Nothing written past the rows. */
+	KUNIT_EXPECT_EQ(test, pct[2].p50_ns, U64_MAX);
+}
+
+/*
+ * A reinjection moves its delivery to its longer time's bucket, unless
+ * the histogram restarted (a clear) since it was counted.
+ */
+static void irq_hist_reinject_test(struct kunit *test)
+{
+	struct hvtrace_vcpu_irq_pct pct[HVT_IRQ_ROWS];
+	struct hvt_irq_inflight f = {};
+	struct hvt_vcpu_irqs *irqs = irq_new(test);
+	struct hvt_irq_hist *h = irq_hist(test);
+	u64 *raised = irq_raised(test);
+
+	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(1000, HVTRACE_VCPU_IRQ_LOCAL));
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, false, 2000, &no_exit);
+	KUNIT_EXPECT_EQ(test, h->n[0][3], 1U);
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, true, 9000, &no_exit);
+	KUNIT_EXPECT_EQ(test, h->n[0][3], 0U);
+	KUNIT_EXPECT_EQ(test, h->n[0][15], 1U);
+	hvt_irqs_pct(irqs, h, pct);
+	/* [7168, 8191]: 7679, at most the max, 8000. */
+	KUNIT_EXPECT_EQ(test, pct[0].p50_ns, 7679ULL);
+	/* A clear restarts the histogram: the delivery is not in it. */
+	memset(h, 0, sizeof(*h));
+	f.in_hist = false;
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, true, 12000, &no_exit);
+	KUNIT_EXPECT_EQ(test, h->n[0][15], 0U);
+	KUNIT_EXPECT_EQ(test, h->n[0][hvt_irq_hist_index(11000)], 0U);
 }
 
 static struct kunit_case irq_cases[] = {
@@ -378,6 +492,9 @@ static struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_raise_new_test),
 	KUNIT_CASE(irq_reinject_test),
 	KUNIT_CASE(irq_unmatched_test),
+	KUNIT_CASE(irq_hist_index_test),
+	KUNIT_CASE(irq_pct_test),
+	KUNIT_CASE(irq_hist_reinject_test),
 	{}
 };
 

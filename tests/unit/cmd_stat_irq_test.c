@@ -18,6 +18,9 @@
 /* The next vCPU's HVTRACE_VCPU_IRQ_SPLIT, if any (SPLIT_LEN bytes). */
 static const struct hvtrace_vcpu_irq_split *put_split;
 static size_t put_split_len;
+/* The next vCPU's HVTRACE_VCPU_IRQ_PCT, if any (PCT_LEN bytes). */
+static const void *put_pct;
+static size_t put_pct_len;
 
 /* A vCPU of VM with IRQS of N rows (LEN bytes, if not N rows). */
 static void put_vcpu(uint32_t vm, uint32_t id,
@@ -52,6 +55,9 @@ static void put_vcpu(uint32_t vm, uint32_t id,
 		mnl_attr_put(nlh, HVTRACE_VCPU_IRQ_SPLIT, put_split_len,
 			     put_split);
 	put_split = NULL;
+	if (put_pct)
+		mnl_attr_put(nlh, HVTRACE_VCPU_IRQ_PCT, put_pct_len, put_pct);
+	put_pct = NULL;
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -710,10 +716,101 @@ static void test_split(void)
 	}
 }
 
+/* In split_rows' order: the timer's, then the IPI's. */
+static const struct hvtrace_vcpu_irq_pct pcts[] = {
+	{ .p50_ns = 46137343, .p99_ns = 250000000, .p999_ns = 250000000 },
+	{ .p50_ns = 9727, .p99_ns = 10000, .p999_ns = 10000 },
+};
+
+/* Rows of split_rows, with PCT of LEN bytes. */
+static void put_pct_stats(const void *pct, size_t len)
+{
+	put_start();
+	put_pct = pct;
+	put_pct_len = len;
+	put_vcpu(1, 0, split_rows, ARRAY_SIZE(split_rows), 0, 0, 0, 0,
+		 false);
+}
+
+/*
+ * Percentiles: read by row, shown beside avg and max (text and JSON);
+ * none from an older module (no columns of "-"), one short of the rows
+ * (none trusted), a newer module's longer entries (what hvctl knows).
+ */
+static void test_pct(void)
+{
+	unsigned char longer[2][sizeof(pcts[0]) + 8] = { 0 };
+	struct hvc_stats s = { 0 };
+	const struct hvc_vcpu_irq *r;
+	char *out;
+
+	put_pct_stats(pcts, sizeof(pcts));
+	get_stats(&s);
+	r = s.vcpus[0].irqs;
+	CHECK_INT(r[0].vector, 0xec);
+	CHECK(r[0].has_pct && r[1].has_pct);
+	CHECK_U64(r[0].p50_ns, 9727);
+	CHECK_U64(r[0].p999_ns, 10000);
+	CHECK_U64(r[1].p50_ns, 46137343);
+	CHECK_U64(r[1].p99_ns, 250000000);
+	hvc_stats_free(&s);
+
+	put_pct_stats(pcts, sizeof(pcts));
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\ninterrupt delivery       vector     source      "
+		  "     count       avg       p50       p99     p99.9       max\n"
+		  "vm 1 vcpu 0              236 (0xec) ipi                  1"
+		  "    10.0us     9.7us    10.0us    10.0us    10.0us\n"
+		  "vm 1 vcpu 0              239 (0xef) timer                2"
+		  "  150.00ms   46.14ms  250.00ms  250.00ms  250.00ms\n");
+	free(out);
+
+	put_pct_stats(pcts, sizeof(pcts));
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"count\":1,\"total_ns\":10000,\"avg_ns\":10000,"
+		  "\"p50_ns\":9727,\"p99_ns\":10000,\"p999_ns\":10000,"
+		  "\"max_ns\":10000,");
+	CHECK_HAS(out, "\"avg_ns\":150000000,\"p50_ns\":46137343,"
+		  "\"p99_ns\":250000000,\"p999_ns\":250000000,"
+		  "\"max_ns\":250000000,");
+	free(out);
+
+	/* No percentiles: the older table, and no JSON members. */
+	put_pct_stats(NULL, 0);
+	out = FAKE_OUTPUT(false, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "     count       avg       max\n");
+	CHECK_HASNT(out, "avg       p50");
+	free(out);
+	put_pct_stats(NULL, 0);
+	out = FAKE_OUTPUT(true, hvctl_cmd_stat, "stat", "--vcpus", NULL);
+	CHECK_HAS(out, "\"avg_ns\":10000,\"max_ns\":10000,");
+	free(out);
+
+	/* One short of the rows: none trusted, the rest read. */
+	put_pct_stats(pcts, sizeof(pcts[0]));
+	get_stats(&s);
+	CHECK_INT(s.vcpus[0].nr_irqs, 2);
+	CHECK(!s.vcpus[0].irqs[0].has_pct && !s.vcpus[0].irqs[1].has_pct);
+	CHECK_U64(s.vcpus[0].irqs[1].max_ns, 250000000);
+	hvc_stats_free(&s);
+
+	/* A newer module's longer entries. */
+	memcpy(longer[0], &pcts[0], sizeof(pcts[0]));
+	memcpy(longer[1], &pcts[1], sizeof(pcts[1]));
+	put_pct_stats(longer, sizeof(longer));
+	get_stats(&s);
+	r = s.vcpus[0].irqs;
+	CHECK(r[0].has_pct && r[1].has_pct);
+	CHECK_U64(r[0].p50_ns, 9727);
+	CHECK_U64(r[1].p999_ns, 250000000);
+	hvc_stats_free(&s);
+}
+
 int main(void)
 {
 	test_parse();
 	test_split();
+	test_pct();
 	test_bad_length();
 	test_unknown_flags();
 	test_device();

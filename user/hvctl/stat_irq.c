@@ -17,7 +17,7 @@
  * row is in; the first column's heading is the table's title.
  */
 enum irq_col { IC_VCPU, IC_VECTOR, IC_SOURCE, IC_COUNT, IC_TOTAL, IC_AVG,
-	       IC_MAX, IC_NR };
+	       IC_P50, IC_P99, IC_P999, IC_MAX, IC_NR };
 
 static const struct out_col irq_cols[IC_NR] = {
 	/* As wide as the time split's first column, wider when it must. */
@@ -28,6 +28,10 @@ static const struct out_col irq_cols[IC_NR] = {
 	[IC_COUNT] = { "count", "count", 12, OUT_U64 },
 	[IC_TOTAL] = { "total_ns", NULL, 0, OUT_U64 },
 	[IC_AVG] = { "avg_ns", "avg", 9, OUT_DUR },
+	/* A module's quarter-octave buckets' middles: absent, "-", without. */
+	[IC_P50] = { "p50_ns", "p50", 9, OUT_DUR },
+	[IC_P99] = { "p99_ns", "p99", 9, OUT_DUR },
+	[IC_P999] = { "p999_ns", "p99.9", 9, OUT_DUR },
 	[IC_MAX] = { "max_ns", "max", 9, OUT_DUR },
 };
 
@@ -131,6 +135,9 @@ static void print_irq(struct out *o, const struct out_col *cols,
 		[IC_COUNT].u = r->count,
 		[IC_TOTAL].u = r->total_ns,
 		[IC_AVG].u = r->count ? r->total_ns / r->count : 0,
+		[IC_P50] = { .u = r->p50_ns, .absent = !r->has_pct },
+		[IC_P99] = { .u = r->p99_ns, .absent = !r->has_pct },
+		[IC_P999] = { .u = r->p999_ns, .absent = !r->has_pct },
 		[IC_MAX].u = r->max_ns,
 	};
 	char vector[16];
@@ -291,7 +298,7 @@ void stat_irq_table(struct out *o, const struct hvc_stats *s)
 {
 	struct out_col cols[IC_NR];
 	char label[48], source[SOURCE_LEN];
-	bool any = false;
+	bool any = false, pct = false;
 
 	if (o->json)
 		return;
@@ -304,13 +311,18 @@ void stat_irq_table(struct out *o, const struct hvc_stats *s)
 			continue;
 		stat_vcpu_label(label, sizeof(label), v);
 		out_fit(&cols[IC_VCPU], label);
-		for (unsigned int j = 0; j < v->nr_irqs; j++)
+		for (unsigned int j = 0; j < v->nr_irqs; j++) {
 			out_fit(&cols[IC_SOURCE],
 				source_name(source, sizeof(source),
 					    &v->irqs[j]));
+			pct |= v->irqs[j].has_pct;
+		}
 	}
 	if (!any)
 		return;
+	/* An older module's: no columns of dashes. */
+	for (int c = IC_P50; !pct && c <= IC_P999; c++)
+		cols[c].head = NULL;
 	fputc('\n', o->f);
 	out_heading(o, cols, IC_NR);
 	for (unsigned int i = 0; i < s->nr_vcpus; i++) {

@@ -334,6 +334,13 @@ struct hvc_vcpu_irq {
 	uint32_t pre_pid;
 	bool pre_vcpu;
 	char pre_comm[16];
+	/*
+	 * Percentiles since the clear (struct hvtrace_vcpu_irq_pct: each a
+	 * quarter octave's middle, at most max_ns), from a module that
+	 * sends them (has_pct; never since load).
+	 */
+	bool has_pct;
+	uint64_t p50_ns, p99_ns, p999_ns;
 };
 
 struct hvc_vcpu_row {

@@ -137,6 +137,7 @@ const struct hvnl_policy hvc_policy_vcpu[HVTRACE_VCPU_MAX + 1] = {
 	P(HVTRACE_VCPU_IRQ_POSTED, U64),
 	/* One per row of IRQS, of any size a module sends: client_stats.c. */
 	P(HVTRACE_VCPU_IRQ_SPLIT, BINARY),
+	P(HVTRACE_VCPU_IRQ_PCT, BINARY),
 };
 
 const struct hvnl_policy hvc_policy_pre[HVTRACE_PRE_MAX + 1] = {

@@ -145,24 +145,42 @@ static void irq_split(struct hvc_vcpu_irq *r, const struct nlattr *split,
 		memcpy(r->pre_comm, e.pre_comm, sizeof(r->pre_comm) - 1);
 }
 
-/*
- * The stride of SPLIT's entries for ROWS rows, or 0 when it cannot be
- * read (an entry shorter than this hvctl's, or not one per row): then
- * the rows show no split, and the rest of the reply is read as ever.
- */
-static size_t split_stride(const struct nlattr *split, unsigned int rows)
+/* Row I's percentiles, entry I of PCT (absent: none), as irq_split(). */
+static void irq_pct(struct hvc_vcpu_irq *r, const struct nlattr *pct,
+		    size_t stride, unsigned int i)
 {
-	size_t len = split ? mnl_attr_get_payload_len(split) : 0;
+	struct hvtrace_vcpu_irq_pct e;
 
-	if (!rows || len % rows || len / rows <
-	    sizeof(struct hvtrace_vcpu_irq_split))
+	if (!pct)
+		return;
+	memcpy(&e, (const char *)mnl_attr_get_payload(pct) + i * stride,
+	       sizeof(e));
+	r->has_pct = true;
+	r->p50_ns = e.p50_ns;
+	r->p99_ns = e.p99_ns;
+	r->p999_ns = e.p999_ns;
+}
+
+/*
+ * The stride of A's entries, one per row of ROWS, or 0 when it cannot be
+ * read (an entry shorter than SIZE, this hvctl's, or not one per row):
+ * then the rows go without them, and the rest of the reply is read as
+ * ever.
+ */
+static size_t row_stride(const struct nlattr *a, unsigned int rows,
+			 size_t size)
+{
+	size_t len = a ? mnl_attr_get_payload_len(a) : 0;
+
+	if (!rows || len % rows || len / rows < size)
 		return 0;
 	return len / rows;
 }
 
 /*
  * The vCPU's interrupt deliveries in A (absent: none) into V, with their
- * splits in SPLIT, one per row of A in its order (unreadable: none). Flags this
+ * splits in SPLIT and percentiles in PCT, each one per row of A in its
+ * order (unreadable: none). Flags this
  * hvctl does not know, a newer module's, are kept apart as unknown and
  * the row shown with the ones it knows, as nl.c ignores newer attributes:
  * a module adding a source must not break every older hvctl. A length
@@ -170,16 +188,19 @@ static size_t split_stride(const struct nlattr *split, unsigned int rows)
  * ARRAY_OF()): then no row can be read right.
  */
 static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a,
-			 const struct nlattr *split)
+			 const struct nlattr *split, const struct nlattr *pct)
 {
 	struct hvtrace_vcpu_irq e;
-	size_t stride;
+	unsigned int rows = a ? mnl_attr_get_payload_len(a) / sizeof(e) : 0;
+	size_t stride, pct_stride;
 	int ret;
 
-	stride = split_stride(split, a ? mnl_attr_get_payload_len(a) /
-				      sizeof(e) : 0);
+	stride = row_stride(split, rows, sizeof(struct hvtrace_vcpu_irq_split));
 	if (!stride)
 		split = NULL;
+	pct_stride = row_stride(pct, rows, sizeof(struct hvtrace_vcpu_irq_pct));
+	if (!pct_stride)
+		pct = NULL;
 	for (unsigned int i = 0; array_entry(a, sizeof(e), i, &e); i++) {
 		if (!e.count)
 			continue;
@@ -200,6 +221,7 @@ static int add_vcpu_irqs(struct hvc_vcpu_row *v, const struct nlattr *a,
 			.max_ns = e.max_ns,
 		};
 		irq_split(&v->irqs[v->nr_irqs - 1], split, stride, i);
+		irq_pct(&v->irqs[v->nr_irqs - 1], pct, pct_stride, i);
 	}
 	if (v->nr_irqs)
 		qsort(v->irqs, v->nr_irqs, sizeof(*v->irqs), by_vector);
@@ -268,7 +290,7 @@ static int parse_vcpu(struct hvc_stats *s, const struct nlattr *nest)
 	v->irq_reinjected = hvnl_u64(tb[HVTRACE_VCPU_IRQ_REINJECTED]);
 	v->irq_posted = hvnl_u64(tb[HVTRACE_VCPU_IRQ_POSTED]);
 	ret = add_vcpu_irqs(v, tb[HVTRACE_VCPU_IRQS],
-			    tb[HVTRACE_VCPU_IRQ_SPLIT]);
+			    tb[HVTRACE_VCPU_IRQ_SPLIT], tb[HVTRACE_VCPU_IRQ_PCT]);
 	if (ret)
 		return ret;
 	return add_vcpu_reasons(v, tb[HVTRACE_VCPU_REASONS]);

@@ -256,6 +256,9 @@
  *        HVTRACE_VCPU_IRQ_SPLIT: NLA_BINARY, array of struct
  *            hvtrace_vcpu_irq_split: where those rows' time went, one
  *            per row of IRQS, in its order
+ *        HVTRACE_VCPU_IRQ_PCT: NLA_BINARY, array of struct
+ *            hvtrace_vcpu_irq_pct: those rows' percentiles, one per row
+ *            of IRQS, in its order (without SINCE_LOAD)
  *    (reasons that do not fit one message go on in the next ones: VCPU
  *    nests of VM_ID, VM_PID, ID and REASONS only, no COUNT)
  *
@@ -605,6 +608,7 @@ enum hvtrace_vcpu_attr {
 	HVTRACE_VCPU_IRQ_REINJECTED,
 	HVTRACE_VCPU_IRQ_POSTED,
 	HVTRACE_VCPU_IRQ_SPLIT,
+	HVTRACE_VCPU_IRQ_PCT,
 
 	__HVTRACE_VCPU_MAX
 };
@@ -849,6 +853,20 @@ struct hvtrace_vcpu_irq_split {
 	__u16 pre_flags;	/* HVTRACE_EVF_PREEMPT_VCPU */
 	__u16 pad;
 	char pre_comm[16];
+};
+
+/*
+ * HVTRACE_VCPU_IRQ_PCT: a row's deliveries' median, 99th and 99.9th
+ * percentiles since the clear, from a log-linear histogram of their
+ * times: 4 buckets an octave from 1024 ns, 256 ns wide below. Each is
+ * the middle of the bucket that holds it (within 12.5% above 1 us,
+ * 128 ns below), at most the row's max_ns. A reinjection moves its
+ * delivery to its longer time's bucket.
+ */
+struct hvtrace_vcpu_irq_pct {
+	__u64 p50_ns;
+	__u64 p99_ns;
+	__u64 p999_ns;
 };
 
 /* The ISA of an exit, as KVM's kvm_exit tracepoint passes it. */
