@@ -66,6 +66,17 @@ static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
 	}
 }
 
+/* A delivery into bucket I of row histogram B; a full bucket halves B. */
+static void irq_hist_add(u32 *b, unsigned int i)
+{
+	unsigned int k;
+
+	if (unlikely(b[i] == U32_MAX))
+		for (k = 0; k < HVT_IRQ_HIST_BUCKETS; k++)
+			b[k] /= 2;
+	b[i]++;
+}
+
 /*
  * The delivery in F took until NOW: its row's time runs on, and it moves
  * to its new time's bucket if it is in the histogram (not counted before
@@ -86,8 +97,13 @@ static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 		r->max_ns = ns;
 	irq_split(r, s, from + f->ns, now);
 	if (f->in_hist) {
-		h->n[f->row][hvt_irq_hist_index(f->ns)]--;
-		h->n[f->row][hvt_irq_hist_index(ns)]++;
+		u32 *b = h->n[f->row];
+		unsigned int old = hvt_irq_hist_index(f->ns);
+
+		/* A halving since may have emptied its bucket. */
+		if (b[old])
+			b[old]--;
+		irq_hist_add(b, hvt_irq_hist_index(ns));
 	}
 	f->ns = ns;
 }
@@ -115,7 +131,7 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 	}
 	f->row = hvt_irq_count(irqs, vec, ns, hvt_irq_stamp_source(stamp));
 	irq_split(&irqs->row[f->row], s, hvt_irq_stamp_ts(stamp), now);
-	h->n[f->row][hvt_irq_hist_index(ns)]++;
+	irq_hist_add(h->n[f->row], hvt_irq_hist_index(ns));
 	f->in_hist = true;
 	f->stamp = stamp;
 	f->ns = ns;
@@ -258,7 +274,14 @@ void hvt_irqs_pct(const struct hvt_vcpu_irqs *irqs,
 		/* A racy copy: the histogram's own count, not the row's. */
 		for (k = 0; k < HVT_IRQ_HIST_BUCKETS; k++)
 			n += READ_ONCE(b[k]);
-		*out = (struct hvtrace_vcpu_irq_pct){};
+		/*
+		 * None counted though the row has some: a copy that raced a
+		 * clear. The max bounds them all; 0 would pass for a value.
+		 */
+		*out = (struct hvtrace_vcpu_irq_pct){
+			.p50_ns = r->max_ns, .p99_ns = r->max_ns,
+			.p999_ns = r->max_ns,
+		};
 		if (n) {
 			out->p50_ns = irq_hist_pct(b, n, 500, r->max_ns);
 			out->p99_ns = irq_hist_pct(b, n, 990, r->max_ns);

@@ -90,9 +90,11 @@ struct hvt_vcpu_irqs {
 /*
  * Each row's deliveries since the clear by time, log-linear (the
  * percentiles of HVTRACE_VCPU_IRQ_PCT): in units of 256 ns, a bucket a
- * unit below 4, then 4 an octave; the last bucket holds 2^34 ns (17 s)
- * and more, which a stamp never is (HVT_IRQ_STALE_NS). Kept out of
- * struct hvt_vcpu_stat: no baseline, no copies in views.
+ * unit below 4, then 4 an octave; the last bucket holds 15 s and more
+ * (a first injection is at most HVT_IRQ_STALE_NS, a reinjection may
+ * extend it). Kept out of struct hvt_vcpu_stat: restarted at a clear,
+ * no baseline. A row's buckets are halved when one is full (2^32 - 1):
+ * the percentiles keep their shape on a host that is never cleared.
  *
  *   ns     0  256  512  768  1024 1280 1536 1792  2048  2560 ...
  *   bucket  0    1    2    3     4    5    6    7     8     9 ...
@@ -163,7 +165,10 @@ static inline u64 hvt_irq_expiry_take(u64 *expiry, const u8 *expiry_vec,
 {
 	u64 e;
 
-	if (!READ_ONCE(*expiry) || READ_ONCE(*expiry_vec) != vec)
+	if (!READ_ONCE(*expiry))
+		return 0;
+	smp_rmb();	/* the vector written before that stamp */
+	if (READ_ONCE(*expiry_vec) != vec)
 		return 0;
 	e = xchg(expiry, 0);
 	/* The vector was written before the stamp. */

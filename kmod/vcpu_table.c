@@ -194,7 +194,7 @@ int hvt_vcpus_init(unsigned int max_vcpus)
 						 4U * HVT_VCPU_PROBES)));
 	n = 1U << slot_bits;
 	/*
-	 * Pinned at load (9 KiB a slot, rsn[] and raised[] mostly): at
+	 * Pinned at load (13 KiB a slot: rsn[], raised[] and irq_hist mostly): at
 	 * most half of what is available, the watch's rule (genl_watch.c)
 	 * for its own preallocation, so a large max_vcpus is refused with a reason
 	 * rather than taking the host's memory.

@@ -68,8 +68,9 @@ injections() {
 }
 
 # check_pct NAME ROW LOG: hvtrace's percentiles of the row (JSON), each a
-# quarter octave's middle, at most the max: in order; the p99.9 of at
-# most 1000 deliveries is the worst one's bucket's, so above 4/5 of it;
+# quarter octave's middle, at most the max: in order; the p99.9 of
+# fewer than 1000 deliveries is the worst one's bucket's, so above 4/5
+# of it (from 1024 ns);
 # from above, each is no more than 9/8 of the guest's lateness of the
 # same rank (ceil(n * p), of its --timer-log LOG) and the slack, as each
 # delivery is (check_run's worst).
@@ -80,7 +81,8 @@ r, slack = json.loads(sys.argv[1]), int(sys.argv[3])
 late = sorted(max(0, int(l.split()[4])) for l in open(sys.argv[2]))
 p = [r['p50_ns'], r['p99_ns'], r['p999_ns']]
 ok = p == sorted(p) and p[2] <= r['max_ns'] and len(late) == r['count']
-ok = ok and p[2] * 5 > r['max_ns'] * 4 and r['count'] <= 1000
+ok = ok and (p[2] * 5 > r['max_ns'] * 4 or r['max_ns'] < 1024)
+ok = ok and r['count'] < 1000
 for q, v in zip((0.5, 0.99, 0.999), p):
     g = late[max(1, math.ceil(len(late) * q)) - 1]
     print('  p%g: hvtrace %d ns, the guest %d ns' % (q * 100, v, g))

@@ -451,6 +451,20 @@ static void irq_pct_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pct[1].p999_ns, 1300ULL);
 	/* Nothing written past the rows. */
 	KUNIT_EXPECT_EQ(test, pct[2].p50_ns, U64_MAX);
+	/* A full bucket halves the row's: the shape stays. */
+	h->n[0][5] = U32_MAX;
+	irq_deliver(irqs, h, raised, 0xef, 1500, 1);
+	KUNIT_EXPECT_EQ(test, h->n[0][5], U32_MAX / 2 + 1);
+	KUNIT_EXPECT_EQ(test, h->n[0][30], 5U);
+	KUNIT_EXPECT_EQ(test, h->n[0][65], 1U);
+	hvt_irqs_pct(irqs, h, pct);
+	KUNIT_EXPECT_EQ(test, pct[0].p50_ns, 1407ULL);
+	KUNIT_EXPECT_EQ(test, pct[0].p999_ns, 1407ULL);
+	/* None counted though the row has some (a copy racing a clear). */
+	memset(h->n[0], 0, sizeof(h->n[0]));
+	hvt_irqs_pct(irqs, h, pct);
+	KUNIT_EXPECT_EQ(test, pct[0].p50_ns, 50000000ULL);
+	KUNIT_EXPECT_EQ(test, pct[0].p999_ns, 50000000ULL);
 }
 
 /*
@@ -474,6 +488,11 @@ static void irq_hist_reinject_test(struct kunit *test)
 	hvt_irqs_pct(irqs, h, pct);
 	/* [7168, 8191]: 7679, at most the max, 8000. */
 	KUNIT_EXPECT_EQ(test, pct[0].p50_ns, 7679ULL);
+	/* A halving emptied its bucket: nothing taken from it. */
+	h->n[0][15] = 0;
+	hvt_irq_inject(irqs, h, &f, raised, 0x30, true, 10000, &no_exit);
+	KUNIT_EXPECT_EQ(test, h->n[0][15], 0U);
+	KUNIT_EXPECT_EQ(test, h->n[0][hvt_irq_hist_index(9000)], 1U);
 	/* A clear restarts the histogram: the delivery is not in it. */
 	memset(h, 0, sizeof(*h));
 	f.in_hist = false;

@@ -858,10 +858,12 @@ struct hvtrace_vcpu_irq_split {
 /*
  * HVTRACE_VCPU_IRQ_PCT: a row's deliveries' median, 99th and 99.9th
  * percentiles since the clear, from a log-linear histogram of their
- * times: 4 buckets an octave from 1024 ns, 256 ns wide below. Each is
- * the middle of the bucket that holds it (within 12.5% above 1 us,
- * 128 ns below), at most the row's max_ns. A reinjection moves its
- * delivery to its longer time's bucket.
+ * times: 4 buckets an octave from 1024 ns, 256 ns wide below, 15 s and
+ * more in the last. Each is the middle of the bucket that holds it
+ * (within 12.5% from 1 us to 15 s, 128 ns below), at most the row's
+ * max_ns (all three max_ns for a copy that raced a clear). A
+ * reinjection moves its delivery to its longer time's bucket; a full
+ * bucket (2^32 - 1) halves the row's.
  */
 struct hvtrace_vcpu_irq_pct {
 	__u64 p50_ns;
