@@ -34,6 +34,7 @@ int hvt_config_init(u64 threshold_ns)
 		return -ENOMEM;
 	c->threshold_ns = threshold_ns;
 	c->preempt_threshold_ns = threshold_ns;
+	c->irq_threshold_ns = HVTRACE_IRQ_THRESHOLD_OFF;
 	hvt_config_reset_filters(c);
 	hvt_config_reset_overrides(c);
 	hvt_config_publish(c);

@@ -31,6 +31,7 @@ struct hvt_config {
 	u64 rip_max;
 	u64 threshold_ns;
 	u64 preempt_threshold_ns;	/* preemption records */
+	u64 irq_threshold_ns;		/* late interrupt records */
 	u8 on;				/* enum hvtrace_threshold_on */
 	bool halt_triggers;		/* with ON_TOTAL: halt time counts */
 	/*

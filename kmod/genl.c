@@ -108,6 +108,8 @@ static const struct nla_policy cfg_policy[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_HALT_TRIGGERS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[HVTRACE_CFG_PREEMPT_THRESHOLD_NS] =
 		NLA_POLICY_FULL_RANGE(NLA_U64, &thr_range),
+	/* Or HVTRACE_IRQ_THRESHOLD_OFF: apply_config() checks. */
+	[HVTRACE_CFG_IRQ_THRESHOLD_NS] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy hvt_policy[HVTRACE_A_MAX + 1] = {
@@ -137,7 +139,9 @@ static const u16 acct_attr[] = {
 	HVTRACE_ACCT_PREEMPT_LOST, HVTRACE_ACCT_NO_ENTRY,
 	HVTRACE_ACCT_MARK_FILTERED, HVTRACE_ACCT_MARK_RECORDED,
 	HVTRACE_ACCT_MARK_LOST, HVTRACE_ACCT_MARK_SEEN,
-	HVTRACE_ACCT_MARK_LIMITED,
+	HVTRACE_ACCT_MARK_LIMITED, HVTRACE_ACCT_IRQ_SEEN,
+	HVTRACE_ACCT_IRQ_FILTERED, HVTRACE_ACCT_IRQ_BELOW,
+	HVTRACE_ACCT_IRQ_RECORDED, HVTRACE_ACCT_IRQ_LOST,
 };
 
 /*
@@ -316,7 +320,9 @@ static int put_config_settings(struct sk_buff *msg, const struct hvt_config *c,
 	    nla_put_u8(msg, HVTRACE_CFG_THRESHOLD_ON, c->on) ||
 	    nla_put_u8(msg, HVTRACE_CFG_HALT_TRIGGERS, c->halt_triggers) ||
 	    nla_put_u64_64bit(msg, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
-			      c->preempt_threshold_ns, HVTRACE_CFG_PAD))
+			      c->preempt_threshold_ns, HVTRACE_CFG_PAD) ||
+	    nla_put_u64_64bit(msg, HVTRACE_CFG_IRQ_THRESHOLD_NS,
+			      c->irq_threshold_ns, HVTRACE_CFG_PAD))
 		return -EMSGSIZE;
 	if ((c->filters & HVT_F_VCPU) &&
 	    nla_put(msg, HVTRACE_CFG_FILTER_VCPUS, sizeof(c->vcpus), c->vcpus))
@@ -645,6 +651,18 @@ static int apply_config(struct hvt_config *c, struct nlattr **tb,
 	if (tb[HVTRACE_CFG_PREEMPT_THRESHOLD_NS])
 		c->preempt_threshold_ns =
 			nla_get_u64(tb[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
+	a = tb[HVTRACE_CFG_IRQ_THRESHOLD_NS];
+	if (a) {
+		u64 ns = nla_get_u64(a);
+
+		if (ns > HVTRACE_THRESHOLD_NS_MAX &&
+		    ns != HVTRACE_IRQ_THRESHOLD_OFF) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "interrupt threshold over an hour, and not off");
+			return -ERANGE;
+		}
+		c->irq_threshold_ns = ns;
+	}
 	err = apply_reason_thresholds(c, cfg, extack);
 	if (err)
 		return err;

@@ -43,26 +43,41 @@ unsigned int hvt_irq_count(struct hvt_vcpu_irqs *irqs, u8 vec, u64 ns,
 }
 
 /*
- * Row R's time from FROM to NOW: where the vCPU's thread was (S); its
- * runnable time and who ran most of it if it is the row's longest
+ * Row R's time from FROM to NOW: where the vCPU's thread was (S), in W;
+ * its runnable time and who ran most of it if it is the row's longest
  * runnable wait since the clear (pre_pid 0: nobody known).
  */
 static void irq_split(struct hvt_irq_row *r, const struct hvt_split *s,
-		      u64 from, u64 now)
+		      u64 from, u64 now, struct hvt_window *w)
 {
-	struct hvt_window w;
 	unsigned int i;
 
-	hvt_time_window(s, from, now, &w);
-	r->guest_ns += w.guest_ns;
+	hvt_time_window(s, from, now, w);
+	r->guest_ns += w->guest_ns;
 	for (i = 0; i < HVTRACE_NR_PARTS; i++)
-		r->part_ns[i] += w.part[i];
+		r->part_ns[i] += w->part[i];
 	/* The row's longest runnable wait, whoever is known to have run. */
-	if (w.part[HVTRACE_PART_RUNNABLE] > r->pre_ns) {
-		r->pre_ns = w.part[HVTRACE_PART_RUNNABLE];
-		r->pre_pid = w.pre_pid;
-		r->pre_flags = w.pre_flags;
-		memcpy(r->pre_comm, w.pre_comm, TASK_COMM_LEN);
+	if (w->part[HVTRACE_PART_RUNNABLE] > r->pre_ns) {
+		r->pre_ns = w->part[HVTRACE_PART_RUNNABLE];
+		r->pre_pid = w->pre_pid;
+		r->pre_flags = w->pre_flags;
+		memcpy(r->pre_comm, w->pre_comm, TASK_COMM_LEN);
+	}
+}
+
+/* A delivery's split W grows by MORE, its extension's. */
+static void window_extend(struct hvt_window *w, const struct hvt_window *more)
+{
+	unsigned int i;
+
+	w->guest_ns += more->guest_ns;
+	for (i = 0; i < HVTRACE_NR_PARTS; i++)
+		w->part[i] += more->part[i];
+	if (more->pre_pid && more->pre_ns > w->pre_ns) {
+		w->pre_ns = more->pre_ns;
+		w->pre_pid = more->pre_pid;
+		w->pre_flags = more->pre_flags;
+		memcpy(w->pre_comm, more->pre_comm, TASK_COMM_LEN);
 	}
 }
 
@@ -80,22 +95,24 @@ static void irq_hist_add(u32 *b, unsigned int i)
 /*
  * The delivery in F took until NOW: its row's time runs on, and it moves
  * to its new time's bucket if it is in the histogram (not counted before
- * the histogram's restart at a clear).
+ * the histogram's restart at a clear). False if it did not grow.
  */
-static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+static bool irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 		       struct hvt_irq_inflight *f, u64 now,
 		       const struct hvt_split *s)
 {
 	struct hvt_irq_row *r = &irqs->row[f->row];
 	u64 from = hvt_irq_stamp_ts(f->stamp);
 	u64 ns = hvt_since(now, from);
+	struct hvt_window more;
 
 	if (ns <= f->ns)
-		return;
+		return false;
 	r->total_ns += ns - f->ns;
 	if (ns > r->max_ns)
 		r->max_ns = ns;
-	irq_split(r, s, from + f->ns, now);
+	irq_split(r, s, from + f->ns, now, &more);
+	window_extend(&f->win, &more);
 	if (f->in_hist) {
 		u32 *b = h->n[f->row];
 		unsigned int old = hvt_irq_hist_index(f->ns);
@@ -106,9 +123,10 @@ static void irq_extend(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 		irq_hist_add(b, hvt_irq_hist_index(ns));
 	}
 	f->ns = ns;
+	return true;
 }
 
-void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+bool hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 		    struct hvt_irq_inflight *f, u64 *raised, unsigned int vec,
 		    bool reinjected, u64 now, const struct hvt_split *s)
 {
@@ -116,26 +134,28 @@ void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 
 	if (reinjected) {
 		irqs->reinjected++;
-		if (f->stamp && f->vector == vec)
-			irq_extend(irqs, h, f, now, s);
-		return;
+		return f->stamp && f->vector == vec &&
+		       irq_extend(irqs, h, f, now, s);
 	}
 	f->stamp = 0;
 	f->late = false;
+	f->recorded = false;
 	/* Vectors 0-15 are never raised so (ExtINT from a PIC may be). */
 	stamp = vec < 16 ? 0 : xchg(&raised[vec], 0);
 	ns = stamp ? hvt_since(now, hvt_irq_stamp_ts(stamp)) : 0;
 	if (!stamp || ns >= HVT_IRQ_STALE_NS) {
 		irqs->unmatched++;
-		return;
+		return false;
 	}
 	f->row = hvt_irq_count(irqs, vec, ns, hvt_irq_stamp_source(stamp));
-	irq_split(&irqs->row[f->row], s, hvt_irq_stamp_ts(stamp), now);
+	irq_split(&irqs->row[f->row], s, hvt_irq_stamp_ts(stamp), now,
+		  &f->win);
 	irq_hist_add(h->n[f->row], hvt_irq_hist_index(ns));
 	f->in_hist = true;
 	f->stamp = stamp;
 	f->ns = ns;
 	f->vector = vec;
+	return true;
 }
 
 void hvt_irqs_since_clear(struct hvt_vcpu_irqs *out,

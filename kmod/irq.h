@@ -45,6 +45,8 @@
 #include <linux/types.h>
 #include <uapi/linux/hvtrace.h>
 
+#include "vcpu_time.h"
+
 /* A stamp older than this at injection was never injected (a dropped
  * raise, or one delivered at a nested VM exit): not timed.
  */
@@ -58,8 +60,6 @@
 #define HVT_IRQ_STAMP_SHIFT	5
 #define HVT_IRQ_STAMP_SOURCE	(BIT(HVT_IRQ_STAMP_SHIFT) - 1)
 static_assert(!(__HVTRACE_VCPU_IRQ_ALL & ~HVT_IRQ_STAMP_SOURCE));
-
-struct hvt_split;
 
 struct hvt_irq_row {
 	u64 count;
@@ -130,10 +130,12 @@ static inline unsigned int hvt_irq_hist_index(u64 ns)
 struct hvt_irq_inflight {
 	u64 stamp;		/* its raise, as raised[] had it; 0: none */
 	u64 ns;			/* raise to injection, as counted */
+	struct hvt_window win;	/* where those NS went (a late record's) */
 	u8 vector;
 	u8 row;			/* its row's index */
 	bool late;		/* the watch has it: it triggers once */
 	bool in_hist;		/* in the histogram since its restart */
+	bool recorded;		/* a late interrupt record has it */
 };
 
 /* A raise at NOW by SOURCE (HVTRACE_VCPU_IRQ_*) as raised[] holds it. */
@@ -205,9 +207,10 @@ static inline void hvt_irq_raise_new(u64 *raised, u8 vec, u64 stamp)
  * entry or an exit cut the delivery): counted in IRQS and H from the
  * raise in RAISED, or unmatched, and its wait split by where the vCPU's
  * thread was (S, its exit in flight: hvt_time_window()); F follows the
- * delivery until the next one.
+ * delivery until the next one, its whole split in F->win. True when F's
+ * delivery was timed or extended by this injection.
  */
-void hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
+bool hvt_irq_inject(struct hvt_vcpu_irqs *irqs, struct hvt_irq_hist *h,
 		    struct hvt_irq_inflight *f, u64 *raised, unsigned int vec,
 		    bool reinjected, u64 now, const struct hvt_split *s);
 

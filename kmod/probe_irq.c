@@ -34,11 +34,13 @@
 
 #include "bench.h"
 #include "clock.h"
+#include "config.h"
 #include "compat/kprobe_args.h"
 #include "compat/kvm_lapic.h"
 #include "compat/kvm_symbols.h"
 #include "compat/kvm_vcpu.h"
 #include "irq.h"
+#include "record.h"
 #include "threads.h"
 #include "vcpu.h"
 #include "vcpu_table.h"
@@ -383,6 +385,33 @@ void hvt_irq_on_posted(void *data, __u32 apicid, __u16 dm, __u16 tm,
 	atomic64_inc(&t->stat.irqs.posted);
 }
 
+/*
+ * While recording: V's delivery in flight, not recorded yet, passes the
+ * VM, vCPU and CPU filters and its threshold. A reinjection decides
+ * again: it may have crossed the threshold since.
+ */
+static void consider_irq(struct hvt_vcpu *v)
+{
+	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
+	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
+	struct hvt_irq_inflight *f = &v->irq_inflight;
+
+	if (unlikely(!c))
+		return;
+	c->acct.irq_seen++;
+	if (cfg->filters && hvt_filtered_where(cfg, v)) {
+		c->acct.irq_filtered++;
+		return;
+	}
+	if (f->ns < cfg->irq_threshold_ns) {
+		c->acct.irq_below++;
+		return;
+	}
+	f->recorded = true;
+	hvt_record_irq(c, v, smp_processor_id());
+}
+
+/* Preemption is off in a tracepoint's probe. */
 void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 		       bool reinjected)
 {
@@ -396,9 +425,13 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 	if (!v)
 		return;
 	f = &v->irq_inflight;
-	hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_hist, f, v->raised,
-		       vector, reinjected, hvt_clock(), &v->split);
-	/* Timed; a reinjection may make it late only now. */
-	if (f->stamp && !f->late)
+	if (!hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_hist, f,
+			    v->raised, vector, reinjected, hvt_clock(),
+			    &v->split))
+		return;
+	if (READ_ONCE(hvt_recording) && !f->recorded)
+		consider_irq(v);
+	/* A reinjection may make it late only now. */
+	if (!f->late)
 		f->late = hvt_watch_irq(v, f->vector, f->ns);
 }

@@ -18,6 +18,8 @@ void hvt_record_exit(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 void hvt_record_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 			int cpu);
 void hvt_record_mark(struct hvt_cpu *c, const struct hvt_vcpu *v, int cpu);
+/* V's delivery in flight (its irq_inflight), injected late. */
+void hvt_record_irq(struct hvt_cpu *c, const struct hvt_vcpu *v, int cpu);
 
 /* Where a record goes: hvt_event_fill()'s TO. */
 enum hvt_fill_to {

@@ -52,6 +52,11 @@ struct hvt_acct {
 	u64 mark_lost;
 	u64 mark_seen;
 	u64 mark_limited;	/* over HVTRACE_MARK_RATE */
+	u64 irq_seen;		/* late interrupt records: decisions */
+	u64 irq_filtered;
+	u64 irq_below;
+	u64 irq_recorded;
+	u64 irq_lost;
 };
 
 struct hvt_reason_stat {

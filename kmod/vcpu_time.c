@@ -116,6 +116,7 @@ void hvt_time_window(const struct hvt_split *s, u64 from, u64 now,
 		sum -= cut;
 	}
 	if (most && most->pid) {
+		w->pre_ns = min(most_ns, w->part[HVTRACE_PART_RUNNABLE]);
 		w->pre_pid = most->pid;
 		w->pre_flags = most->vcpu ? HVTRACE_EVF_PREEMPT_VCPU : 0;
 		memcpy(w->pre_comm, most->comm, TASK_COMM_LEN);

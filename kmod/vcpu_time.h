@@ -522,6 +522,7 @@ void hvt_time_init(struct hvt_split *s);
 struct hvt_window {
 	u64 guest_ns;
 	u64 part[HVTRACE_NR_PARTS];
+	u64 pre_ns;		/* the longest runnable stretch's, in it */
 	u32 pre_pid;
 	u16 pre_flags;
 	char pre_comm[TASK_COMM_LEN];

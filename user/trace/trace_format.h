@@ -59,7 +59,8 @@ struct trace_packet_context {
  * One event class per kind and vendor, so babeltrace2 prints each reason
  * by name from its vendor's enum. Every class has the same layout; the
  * mark classes name some of its fields their own way (struct
- * trace_record). Ids 7 to 9 came with guest marks, in format 3.
+ * trace_record). Ids 7 to 9 came with guest marks, in format 3; ids 10
+ * to 12 with late interrupts, in format 4.
  */
 enum trace_event_id {
 	TRACE_EV_EXIT_VMX = 1,		/* "kvm_exit_vmx" */
@@ -71,9 +72,12 @@ enum trace_event_id {
 	TRACE_EV_MARK_VMX = 7,		/* "guest_mark_vmx" */
 	TRACE_EV_MARK_SVM = 8,		/* "guest_mark_svm" */
 	TRACE_EV_MARK_UNKNOWN = 9,	/* "guest_mark" */
+	TRACE_EV_IRQ_VMX = 10,		/* "vcpu_irq_vmx" */
+	TRACE_EV_IRQ_SVM = 11,		/* "vcpu_irq_svm" */
+	TRACE_EV_IRQ_UNKNOWN = 12,	/* "vcpu_irq" */
 };
 
-#define TRACE_EV_MAX		TRACE_EV_MARK_UNKNOWN
+#define TRACE_EV_MAX		TRACE_EV_IRQ_UNKNOWN
 
 struct trace_event_header {
 	uint16_t id;			/* enum trace_event_id */

@@ -56,13 +56,23 @@ static inline bool trace_is_preempt(const struct trace_event *ev)
 /* A guest mark (HVTRACE_EV_MARK): no exit either, its time is the CPUID's. */
 static inline bool trace_is_mark(const struct trace_event *ev)
 {
-	return ev->id >= TRACE_EV_MARK_VMX;
+	return ev->id >= TRACE_EV_MARK_VMX && ev->id <= TRACE_EV_MARK_UNKNOWN;
 }
 
-/* The kind of record, as the module's: HVTRACE_EV_EXIT, _PREEMPT, _MARK. */
+/* A late interrupt (HVTRACE_EV_IRQ): raise to injection, reason the vector. */
+static inline bool trace_is_irq(const struct trace_event *ev)
+{
+	return ev->id >= TRACE_EV_IRQ_VMX && ev->id <= TRACE_EV_IRQ_UNKNOWN;
+}
+
+/*
+ * The kind of record, as the module's: HVTRACE_EV_EXIT, _PREEMPT, _MARK,
+ * _IRQ.
+ */
 static inline unsigned int trace_event_type(const struct trace_event *ev)
 {
-	return trace_is_mark(ev) ? HVTRACE_EV_MARK :
+	return trace_is_irq(ev) ? HVTRACE_EV_IRQ :
+	       trace_is_mark(ev) ? HVTRACE_EV_MARK :
 	       trace_is_preempt(ev) ? HVTRACE_EV_PREEMPT : HVTRACE_EV_EXIT;
 }
 

@@ -73,6 +73,16 @@
  *        HVTRACE_ACCT_MARK_LIMITED: NLA_U64, over HVTRACE_MARK_RATE
  *        HVTRACE_ACCT_MARK_RECORDED: NLA_U64
  *        HVTRACE_ACCT_MARK_LOST: NLA_U64
+ *        late interrupts while recording (HVTRACE_EV_IRQ: the VM, vCPU
+ *        and CPU filters apply): each injection of a timed delivery not
+ *        recorded yet is decided (a reinjection again: it may have
+ *        crossed the threshold since), seen = filtered + below +
+ *        recorded + lost:
+ *        HVTRACE_ACCT_IRQ_SEEN: NLA_U64
+ *        HVTRACE_ACCT_IRQ_FILTERED: NLA_U64
+ *        HVTRACE_ACCT_IRQ_BELOW: NLA_U64
+ *        HVTRACE_ACCT_IRQ_RECORDED: NLA_U64
+ *        HVTRACE_ACCT_IRQ_LOST: NLA_U64
  *    HVTRACE_A_EXITS_SEEN: NLA_U64, since load, never cleared
  *    HVTRACE_A_ENTRIES_SEEN: NLA_U64, since load, never cleared
  *    HVTRACE_A_EXITS_UNTRACED: NLA_U64, on CPUs without hvtrace state (one
@@ -163,6 +173,9 @@
  *            guests halt long, normally)
  *        HVTRACE_CFG_PREEMPT_THRESHOLD_NS: NLA_U64, for preemption
  *            records: time off CPU
+ *        HVTRACE_CFG_IRQ_THRESHOLD_NS: NLA_U64, for late interrupt
+ *            records (HVTRACE_EV_IRQ): raise to injection;
+ *            HVTRACE_IRQ_THRESHOLD_OFF (the default): none
  *
  * Thresholds and filters can change at any time, also while a reader
  * drains.
@@ -522,6 +535,11 @@ enum hvtrace_acct_attr {
 	HVTRACE_ACCT_MARK_LOST,
 	HVTRACE_ACCT_MARK_SEEN,
 	HVTRACE_ACCT_MARK_LIMITED,
+	HVTRACE_ACCT_IRQ_SEEN,
+	HVTRACE_ACCT_IRQ_FILTERED,
+	HVTRACE_ACCT_IRQ_BELOW,
+	HVTRACE_ACCT_IRQ_RECORDED,
+	HVTRACE_ACCT_IRQ_LOST,
 
 	__HVTRACE_ACCT_MAX
 };
@@ -547,11 +565,15 @@ enum hvtrace_cfg_attr {
 	HVTRACE_CFG_THRESHOLD_ON,
 	HVTRACE_CFG_HALT_TRIGGERS,
 	HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
+	HVTRACE_CFG_IRQ_THRESHOLD_NS,
 
 	__HVTRACE_CFG_MAX
 };
 
 #define HVTRACE_CFG_MAX (__HVTRACE_CFG_MAX - 1)
+
+/* HVTRACE_CFG_IRQ_THRESHOLD_NS: no late interrupt is recorded. */
+#define HVTRACE_IRQ_THRESHOLD_OFF	(~0ULL)
 
 /* Inside HVTRACE_A_REASON, HVTRACE_CFG_REASON_THRESHOLD and the REASON
  * nests of HVTRACE_CFG_FILTER_REASONS.
@@ -946,6 +968,7 @@ enum hvtrace_event_type {
 	HVTRACE_EV_EXIT = 1,	/* one VM exit, exit to next entry */
 	HVTRACE_EV_PREEMPT = 2,	/* a vCPU thread preempted inside KVM */
 	HVTRACE_EV_MARK = 3,	/* a guest mark: CPUID HVTRACE_MARK_LEAF */
+	HVTRACE_EV_IRQ = 4,	/* an interrupt delivered late */
 };
 
 /*
@@ -1037,6 +1060,18 @@ enum hvtrace_event_type {
  * TSC as KVM sets it (L1: the guest's own, not a nested guest's):
  *   guest TSC = (host_tsc * tsc_ratio >> tsc_frac_bits) + tsc_offset
  * (mod 2^64) at the probe; info2 is a little less (the exit's cost).
+ *
+ * HVTRACE_EV_IRQ: an interrupt injected HVTRACE_CFG_IRQ_THRESHOLD_NS or
+ * more after its raise, at the injection that made it so (once: a
+ * reinjection extends a delivery). ts_ns is the raise (a LAPIC timer's
+ * expiry), duration_ns the time to the injection, on cpu_exit =
+ * cpu_entry, the injecting entry's CPU; reason is the vector, info1 who
+ * raised it (one HVTRACE_VCPU_IRQ_* bit), info2 the vendor reason of the
+ * vCPU's last exit, the one the injecting entry ends (see isa); addr and
+ * rip 0. The wait is split as an exit's: guest_ns in the guest (it had
+ * to be kicked out), part_ns, handling the rest; preempt_* name the task
+ * that ran most of its longest runnable stretch (preempt_ns is that
+ * stretch's runnable time in the wait).
  */
 struct hvtrace_event {
 	__u64 seq;
