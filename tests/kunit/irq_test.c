@@ -192,7 +192,13 @@ static void irq_split_test(struct kunit *test)
 	hvt_split_leave(s);
 	hvt_time_test_now = 9100;
 	hvt_time_halted(s, 8100, true);
-	hvt_irq_inject(irqs, h, &f, raised, 0xef, false, 9200, s);
+	KUNIT_EXPECT_TRUE(test, hvt_irq_inject(irqs, h, &f, raised, 0xef,
+					       false, 9200, s));
+	/* The delivery's own split, for a late interrupt record. */
+	KUNIT_EXPECT_EQ(test, f.ns, 4200ULL);
+	KUNIT_EXPECT_EQ(test, f.win.part[HVTRACE_PART_RUNNABLE], 4000ULL);
+	KUNIT_EXPECT_EQ(test, f.win.pre_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, f.win.pre_pid, 100U);
 	/*
 	 * The entry is cancelled: a kworker preempts the thread from 9300
 	 * to 9800, and KVM injects it again at 9900. The same delivery: its
@@ -202,7 +208,18 @@ static void irq_split_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, hvt_time_switch_in(s, thread, kworker, false,
 						   9800, &w));
 	hvt_split_leave(s);
-	hvt_irq_inject(irqs, h, &f, raised, 0xef, true, 9900, s);
+	KUNIT_EXPECT_TRUE(test, hvt_irq_inject(irqs, h, &f, raised, 0xef,
+					       true, 9900, s));
+	/* Its split grew by the extension's; the hog's wait is the longest. */
+	KUNIT_EXPECT_EQ(test, f.ns, 4900ULL);
+	KUNIT_EXPECT_EQ(test, f.win.guest_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, f.win.part[HVTRACE_PART_RUNNABLE], 4500ULL);
+	KUNIT_EXPECT_EQ(test, f.win.pre_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, f.win.pre_pid, 100U);
+	KUNIT_EXPECT_STREQ(test, f.win.pre_comm, "hvhog");
+	/* Injected again at once: it did not grow, nothing to decide. */
+	KUNIT_EXPECT_FALSE(test, hvt_irq_inject(irqs, h, &f, raised, 0xef,
+						true, 9900, s));
 	hvt_time_close(s, 9950 - 1000);
 	hvt_time_reset(s);
 
@@ -211,12 +228,17 @@ static void irq_split_test(struct kunit *test)
 	hvt_irq_raise_new(raised, 0xfb,
 			  hvt_irq_stamp(20000, HVTRACE_VCPU_IRQ_IPI));
 	hvt_irq_inject(irqs, h, &f, raised, 0xfb, false, 20400, s);
+	/* A new delivery's split starts afresh. */
+	KUNIT_EXPECT_EQ(test, f.win.guest_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, f.win.part[HVTRACE_PART_RUNNABLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, f.win.pre_pid, 0U);
+	KUNIT_EXPECT_FALSE(test, f.recorded);
 
 	KUNIT_ASSERT_EQ(test, hvt_irqs_rows(irqs, rows), 2U);
 	hvt_irqs_split(irqs, split);
 	KUNIT_EXPECT_EQ(test, rows[0].vector, 0xef);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 4900ULL);
-	KUNIT_EXPECT_EQ(test, irqs->reinjected, 1ULL);
+	KUNIT_EXPECT_EQ(test, irqs->reinjected, 2ULL);	/* 9900 twice */
 	KUNIT_EXPECT_EQ(test, split[0].guest_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_RUNNABLE], 4500ULL);
 	KUNIT_EXPECT_EQ(test, split[0].part_ns[HVTRACE_PART_HALT], 0ULL);
