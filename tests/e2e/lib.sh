@@ -266,6 +266,8 @@ reset_config() {
 	hv set-threshold 0 --clear-reasons --exclude-halt
 	# No preemption records unless a test asks: counts stay exits only.
 	hv set-threshold 3600s --preemptions
+	# Nor late interrupt records (the module's default).
+	hv set-threshold off --interrupts
 	hv buffer --size 2560 --mode discard
 	hv clear
 }
@@ -274,9 +276,9 @@ reset_config() {
 check_accounting() {
 	local bad
 
-	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"] or c["mark_seen"] != c["mark_filtered"] + c["mark_limited"] + c["mark_recorded"] + c["mark_lost"]]')
+	bad=$("$HVCTL" -j status | py '[c for c in d["accounting"]["cpus"] + [d["accounting"]["total"]] if c["seen"] != c["filtered"] + c["below_threshold"] + c["recorded"] + c["lost"] or c["mark_seen"] != c["mark_filtered"] + c["mark_limited"] + c["mark_recorded"] + c["mark_lost"] or c["irq_seen"] != c["irq_filtered"] + c["irq_below_threshold"] + c["irq_recorded"] + c["irq_lost"]]')
 	[ "$bad" = "[]" ] || fail "accounting identity broken: $bad"
-	echo "  accounting: seen = filtered + below_threshold + recorded + lost on every CPU, marks' too"
+	echo "  accounting: seen = filtered + below_threshold + recorded + lost on every CPU, marks' and late interrupts' too"
 }
 
 # acct FIELD: a total accounting counter.
