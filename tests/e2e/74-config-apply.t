@@ -37,6 +37,7 @@ threshold 50us
 threshold.on total
 threshold.halt include	# halt time counts
 threshold.preemptions 1ms
+threshold.interrupts 300us
 threshold.reason cpuid 2us
 threshold.reason svm:npf 3us
 filter.pid 4242
@@ -58,6 +59,7 @@ threshold 50us
 threshold.on total
 threshold.halt include
 threshold.preemptions 1ms
+threshold.interrupts 300us
 threshold.reason vmx:CPUID 2us
 threshold.reason svm:CPUID 2us
 threshold.reason svm:NPF 3us
@@ -120,6 +122,7 @@ threshold 50ms
 threshold.on total
 threshold.halt exclude
 threshold.preemptions 0ns
+threshold.interrupts off
 filter.pid any
 filter.vcpu any
 filter.cpu any

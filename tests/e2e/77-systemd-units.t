@@ -118,6 +118,7 @@ threshold 50us
 threshold.on total
 threshold.halt exclude
 threshold.preemptions 1ms
+threshold.interrupts off
 filter.pid any
 filter.vcpu 0-3
 filter.cpu any

@@ -266,6 +266,7 @@ reset_config() {
 	hv set-threshold 0 --clear-reasons --exclude-halt
 	# No preemption records unless a test asks: counts stay exits only.
 	hv set-threshold 3600s --preemptions
+	# Nor late interrupt records (the module's default).
 	hv set-threshold off --interrupts
 	hv buffer --size 2560 --mode discard
 	hv clear

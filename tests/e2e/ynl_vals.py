@@ -77,7 +77,9 @@ def acct_unbalanced(msgs):
     return [c['cpu'] for c in (m['acct'] for m in msgs)
             if c['seen'] != c['filtered'] + c['below'] + c['recorded'] + c['lost']
             or c['preempt-seen'] != c['preempt-filtered'] + c['preempt-below'] +
-            c['preempt-recorded'] + c['preempt-lost']]
+            c['preempt-recorded'] + c['preempt-lost']
+            or c['irq-seen'] != c['irq-filtered'] + c['irq-below'] +
+            c['irq-recorded'] + c['irq-lost']]
 
 
 def miscounted(stats):

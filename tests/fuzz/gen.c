@@ -359,6 +359,9 @@ static void gen_config(struct msg *m, struct rng *r)
 		add_u8(c, HVTRACE_CFG_HALT_TRIGGERS, below(r, 2));
 	if (chance(r, 15))
 		add_u64(c, HVTRACE_CFG_PREEMPT_THRESHOLD_NS, some_ns(r));
+	if (chance(r, 15))
+		add_u64(c, HVTRACE_CFG_IRQ_THRESHOLD_NS, below(r, 3) ?
+			some_ns(r) : HVTRACE_IRQ_THRESHOLD_OFF);
 	/* Attribute order is free: shuffle now and then. */
 	if (chance(r, 30))
 		for (i = c->nkids; i > 1; i--) {
@@ -614,8 +617,10 @@ static size_t tree_size(const struct node *n)
 /* Values at the edges of what the policy accepts, by payload size. */
 static void edge_payload(struct rng *r, uint8_t *p, uint32_t len)
 {
+	/* ~0ULL - 1: next to the one value past the hour that is taken. */
 	static const uint64_t e8[] = { 0, 1, 3600000000000ULL,
-		3600000000001ULL, ~0ULL, 1ULL << 63, 0x7fffffffffffffffULL };
+		3600000000001ULL, ~0ULL, ~0ULL - 1, 1ULL << 63,
+		0x7fffffffffffffffULL };
 	static const uint32_t e4[] = { 0, 1, 3, 4, 5, 2560, 262144, 262145,
 		0x7fffffff, 0x80000000, 0xffffffff, 0x400, 0x41f, 0x420,
 		0xff, 0x100, 127, 128 };

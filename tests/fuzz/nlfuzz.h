@@ -149,6 +149,7 @@ struct unit {
 
 struct cfgm {
 	uint64_t thr, pthr, rip_min, rip_max;
+	uint64_t irqthr;	/* or HVTRACE_IRQ_THRESHOLD_OFF */
 	uint32_t pid, kb;
 	uint8_t mode, on, halt;
 	bool has_vcpus, has_cpus, has_reasons;

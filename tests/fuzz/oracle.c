@@ -15,7 +15,8 @@
  *               socket (-EBUSY); the family's policy, strict (-EINVAL or
  *               -ERANGE, lib/nlattr.c's order of checks)
  *   hvtrace     the privileges and the semantics the uapi header documents
- *               (include/uapi/linux/hvtrace.h): -EPERM, -EBUSY, -EINVAL
+ *               (include/uapi/linux/hvtrace.h): -EPERM, -EBUSY, -EINVAL,
+ *               -ERANGE
  *
  * The policy mirror is the ABI as documented, not a copy of kmod/genl.c's
  * tables: a difference between the two is what the fuzzer is for. Where
@@ -98,6 +99,8 @@ static struct pol cfg_pol[HVTRACE_CFG_MAX + 1] = {
 	[HVTRACE_CFG_THRESHOLD_ON] = { P_U8, true, 0, HVTRACE_ON_MAX },
 	[HVTRACE_CFG_HALT_TRIGGERS] = { P_U8, true, 0, 1 },
 	[HVTRACE_CFG_PREEMPT_THRESHOLD_NS] = { P_U64, true, 0, THR_MAX },
+	/* Its range has one value beyond, off: SET_CONFIG checks it. */
+	[HVTRACE_CFG_IRQ_THRESHOLD_NS] = { P_U64 },
 };
 
 /* The watch's settings; the counters GET_STATUS adds have no policy. */
@@ -353,7 +356,8 @@ static int get_bitmap(uint64_t *words, unsigned int nwords, const uint8_t *a,
 
 /*
  * SET_CONFIG's attributes (the whole genl payload, policy-valid) applied
- * to C: 0, or -EINVAL with C undefined and WHY set.
+ * to C: 0, or the negative errno (-EINVAL, -ERANGE) with C undefined and
+ * WHY set.
  */
 static int apply(struct cfgm *c, const uint8_t *attrs, int len,
 		 const char **why)
@@ -361,6 +365,7 @@ static int apply(struct cfgm *c, const uint8_t *attrs, int len,
 	const uint8_t *top[HVTRACE_A_MAX + 1], *tb[HVTRACE_CFG_MAX + 1];
 	const uint8_t *cfg, *p, *list;
 	int rem, ridx, err;
+	uint64_t v;
 
 	last_of_each(attrs, len, top, HVTRACE_A_MAX);
 	cfg = top[HVTRACE_A_CONFIG];
@@ -385,6 +390,18 @@ static int apply(struct cfgm *c, const uint8_t *attrs, int len,
 		c->kb = pval(tb[HVTRACE_CFG_BUFFER_KB]);
 	if (tb[HVTRACE_CFG_MODE])
 		c->mode = pval(tb[HVTRACE_CFG_MODE]);
+	/*
+	 * After the buffers (their EBUSY comes before any of these errors:
+	 * predict() reads them from C) and before the reasons and filters.
+	 */
+	if (tb[HVTRACE_CFG_IRQ_THRESHOLD_NS]) {
+		v = pval(tb[HVTRACE_CFG_IRQ_THRESHOLD_NS]);
+		if (v > THR_MAX && v != HVTRACE_IRQ_THRESHOLD_OFF) {
+			*why = "interrupt threshold over an hour, and not off";
+			return -ERANGE;
+		}
+		c->irqthr = v;
+	}
 
 	/* Every REASON_THRESHOLD, in order: the last one of a reason wins. */
 	for (p = cfg + NLA_HDRLEN, rem = plen(cfg);
@@ -481,6 +498,8 @@ int cfgm_parse(struct cfgm *c, const uint8_t *p, size_t len)
 
 	memset(c, 0, sizeof(*c));
 	c->rip_max = ~0ULL;
+	/* A module without late interrupt records records none. */
+	c->irqthr = HVTRACE_IRQ_THRESHOLD_OFF;
 	while (rem >= NLA_HDRLEN && attr_at(p)->nla_len >= NLA_HDRLEN &&
 	       attr_at(p)->nla_len <= rem) {
 		unsigned int t = attr_at(p)->nla_type & NLA_TYPE_MASK;
@@ -491,6 +510,7 @@ int cfgm_parse(struct cfgm *c, const uint8_t *p, size_t len)
 		switch (t) {
 		case HVTRACE_CFG_THRESHOLD_NS: c->thr = pval(p); break;
 		case HVTRACE_CFG_PREEMPT_THRESHOLD_NS: c->pthr = pval(p); break;
+		case HVTRACE_CFG_IRQ_THRESHOLD_NS: c->irqthr = pval(p); break;
 		case HVTRACE_CFG_FILTER_RIP_MIN: c->rip_min = pval(p); break;
 		case HVTRACE_CFG_FILTER_RIP_MAX: c->rip_max = pval(p); break;
 		case HVTRACE_CFG_FILTER_PID: c->pid = pval(p); break;
@@ -574,9 +594,9 @@ bool cfgm_equal(const struct cfgm *a, const struct cfgm *b, char *diff,
 		return false;						\
 	}								\
 } while (0)
-	SAME(thr); SAME(pthr); SAME(rip_min); SAME(rip_max); SAME(pid);
-	SAME(kb); SAME(mode); SAME(on); SAME(halt); SAME(has_vcpus);
-	SAME(has_cpus); SAME(has_reasons);
+	SAME(thr); SAME(pthr); SAME(irqthr); SAME(rip_min); SAME(rip_max);
+	SAME(pid); SAME(kb); SAME(mode); SAME(on); SAME(halt);
+	SAME(has_vcpus); SAME(has_cpus); SAME(has_reasons);
 #undef SAME
 	if (a->has_vcpus && memcmp(a->vcpus, b->vcpus, sizeof(a->vcpus))) {
 		snprintf(diff, sz, "vCPU filter bitmap differs");

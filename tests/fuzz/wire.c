@@ -528,7 +528,7 @@ static const char *attr_name(enum space sp, unsigned int t)
 		"CFG_FILTER_RIP_MIN", "CFG_FILTER_RIP_MAX", "CFG_FILTER_CPUS",
 		"CFG_FILTERS_CLEAR", "CFG_BUFFER_KB", "CFG_MODE",
 		"CFG_THRESHOLD_ON", "CFG_HALT_TRIGGERS",
-		"CFG_PREEMPT_THRESHOLD_NS",
+		"CFG_PREEMPT_THRESHOLD_NS", "CFG_IRQ_THRESHOLD_NS",
 	};
 	static const char *const rsn[] = {
 		"RSN_UNSPEC", "RSN_PAD", "RSN_ISA", "RSN_CODE",

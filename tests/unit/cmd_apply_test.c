@@ -109,6 +109,7 @@ static void test_apply(void)
 				"threshold 50us\n"
 				"threshold.on runnable\n"
 				"threshold.preemptions 1ms\n"
+				"threshold.interrupts 200us\n"
 				"threshold.reason cpuid 2us\n"
 				"threshold.reason svm:npf 3us\n"
 				"filter.pid 4242\n"
@@ -127,10 +128,12 @@ static void test_apply(void)
 	CHECK_INT(fake_requests, 1);
 	CHECK_INT(fake_asked[HVTRACE_CMD_SET_CONFIG][0], 1);
 	/* The clears first; then what the file says, the rest its default. */
-	snprintf(want, sizeof(want), "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
+	snprintf(want, sizeof(want),
+		 "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
 		 T(FILTERS_CLEAR), T(REASON_THRESHOLDS_CLEAR),
-		 T(PREEMPT_THRESHOLD_NS), T(THRESHOLD_NS), T(THRESHOLD_ON),
-		 T(REASON_THRESHOLD), T(REASON_THRESHOLD), T(REASON_THRESHOLD),
+		 T(PREEMPT_THRESHOLD_NS), T(IRQ_THRESHOLD_NS), T(THRESHOLD_NS),
+		 T(THRESHOLD_ON), T(REASON_THRESHOLD), T(REASON_THRESHOLD),
+		 T(REASON_THRESHOLD),
 		 T(HALT_TRIGGERS), T(FILTER_PID), T(FILTER_CPUS),
 		 T(BUFFER_KB), T(MODE));
 	CHECK_STR(sent_types(), want);
@@ -138,6 +141,7 @@ static void test_apply(void)
 	CHECK_INT(cfg_u8(T(THRESHOLD_ON)), HVTRACE_ON_RUNNABLE);
 	CHECK_INT(cfg_u8(T(HALT_TRIGGERS)), 0);
 	CHECK_U64(cfg_u64(T(PREEMPT_THRESHOLD_NS)), 1000000);
+	CHECK_U64(cfg_u64(T(IRQ_THRESHOLD_NS)), 200000);
 	/* cpuid: both vendors; svm:npf: SVM's NPF only. */
 	CHECK_STR(sent_thresholds(), "1/0xa/2000;2/0x72/2000;2/0x400/3000;");
 	CHECK_INT(hvnl_u32(fake_req_cfg(T(FILTER_PID))), 4242);
@@ -155,15 +159,17 @@ static void test_defaults(void)
 
 	CHECK_INT(APPLY(file("empty.conf", "# nothing\n")), 0);
 	CHECK_INT(fake_requests, 1);
-	snprintf(want, sizeof(want), "%u,%u,%u,%u,%u,%u,%u,%u",
+	snprintf(want, sizeof(want), "%u,%u,%u,%u,%u,%u,%u,%u,%u",
 		 T(FILTERS_CLEAR), T(REASON_THRESHOLDS_CLEAR),
-		 T(PREEMPT_THRESHOLD_NS), T(THRESHOLD_NS), T(THRESHOLD_ON),
-		 T(HALT_TRIGGERS), T(BUFFER_KB), T(MODE));
+		 T(PREEMPT_THRESHOLD_NS), T(IRQ_THRESHOLD_NS), T(THRESHOLD_NS),
+		 T(THRESHOLD_ON), T(HALT_TRIGGERS), T(BUFFER_KB), T(MODE));
 	CHECK_STR(sent_types(), want);
 	CHECK_U64(cfg_u64(T(THRESHOLD_NS)), 0);
 	CHECK_INT(cfg_u8(T(THRESHOLD_ON)), HVTRACE_ON_TOTAL);
 	CHECK_INT(cfg_u8(T(HALT_TRIGGERS)), 0);
 	CHECK_U64(cfg_u64(T(PREEMPT_THRESHOLD_NS)), 0);
+	/* Late interrupt records: off, as the module loads. */
+	CHECK_U64(cfg_u64(T(IRQ_THRESHOLD_NS)), HVTRACE_IRQ_THRESHOLD_OFF);
 	CHECK_INT(hvnl_u32(fake_req_cfg(T(BUFFER_KB))), 2560);
 	CHECK_INT(cfg_u8(T(MODE)), HVTRACE_MODE_DISCARD);
 }
@@ -243,26 +249,36 @@ static void test_vm_name(void)
 	CHECK_INT(fake_asked[HVTRACE_CMD_SET_CONFIG][0], 0);
 }
 
+/* PATH applied, the module refusing ATTR with ERR and MSG: says WANT. */
+static void check_refused(char *path, int err, const char *msg,
+			  uint16_t attr, const char *want)
+{
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_SET_CONFIG, err, msg, attr);
+	CHECK_INT(FAKE_RUN(hvctl_cmd_apply, "apply", path, NULL), 1);
+	CHECK_STR(fake_err, want);
+	CHECK_INT(fake_requests, 1);
+}
+
 /* The module's refusal names the file, the line and the key. */
 static void test_refused(void)
 {
 	char *path = file("host.conf", "threshold 1ms\n\n"
 				"filter.cpu 4000\n");
 
-	fake_reset();
-	fake_refuse(HVTRACE_CMD_SET_CONFIG, ERANGE,
-		    "no such CPU in the CPU filter", T(FILTER_CPUS));
-	CHECK_INT(FAKE_RUN(hvctl_cmd_apply, "apply", path, NULL), 1);
-	CHECK_STR(fake_err, "no such CPU in the CPU filter (host.conf:3: "
-		  "filter.cpu 4000)");
-	CHECK_INT(fake_requests, 1);
+	check_refused(path, ERANGE, "no such CPU in the CPU filter",
+		      T(FILTER_CPUS), "no such CPU in the CPU filter "
+		      "(host.conf:3: filter.cpu 4000)");
 	/* A default it sent, while recording. */
-	fake_reset();
-	fake_refuse(HVTRACE_CMD_SET_CONFIG, EBUSY, "stop recording and "
-		    "reading before changing the buffers", T(BUFFER_KB));
-	CHECK_INT(FAKE_RUN(hvctl_cmd_apply, "apply", path, NULL), 1);
-	CHECK_STR(fake_err, "stop recording and reading before changing the "
-		  "buffers (host.conf sets no buffer.size: the default 2560K)");
+	check_refused(path, EBUSY, "stop recording and reading before "
+		      "changing the buffers", T(BUFFER_KB), "stop recording "
+		      "and reading before changing the buffers (host.conf "
+		      "sets no buffer.size: the default 2560K)");
+	/* Late interrupt records' threshold, as the file wrote it. */
+	check_refused(file("irq.conf", "threshold.interrupts off\n"), ERANGE,
+		      "interrupt threshold over an hour, and not off",
+		      T(IRQ_THRESHOLD_NS), "interrupt threshold over an hour, "
+		      "and not off (irq.conf:1: threshold.interrupts off)");
 }
 
 static void test_usage(void)
@@ -303,7 +319,7 @@ static void test_stdin(void)
 
 /* A configuration, as the module's GET_CONFIG dump gives it. */
 struct canned {
-	uint64_t thr, preempt;
+	uint64_t thr, preempt, irq;
 	uint8_t on, halt, mode;
 	uint32_t pid, buffer_kb;
 	uint64_t vcpus[2], cpus[2];
@@ -344,6 +360,7 @@ static void put_canned(const struct canned *c)
 	mnl_attr_put_u8(nlh, T(THRESHOLD_ON), c->on);
 	mnl_attr_put_u8(nlh, T(HALT_TRIGGERS), c->halt);
 	mnl_attr_put_u64(nlh, T(PREEMPT_THRESHOLD_NS), c->preempt);
+	mnl_attr_put_u64(nlh, T(IRQ_THRESHOLD_NS), c->irq);
 	mnl_attr_put(nlh, T(FILTER_VCPUS), c->vcpu_words * 8, c->vcpus);
 	mnl_attr_put(nlh, T(FILTER_CPUS), c->cpu_words * 8, c->cpus);
 	mnl_attr_nest_end(nlh, nest);
@@ -399,6 +416,9 @@ static void made_config(struct canned *c)
 		case T(PREEMPT_THRESHOLD_NS):
 			c->preempt = hvnl_u64(a);
 			break;
+		case T(IRQ_THRESHOLD_NS):
+			c->irq = hvnl_u64(a);
+			break;
 		case T(FILTER_PID):
 			c->pid = hvnl_u32(a);
 			break;
@@ -441,7 +461,8 @@ static char *save(void)
 }
 
 static const struct canned host = {
-	.thr = 20000, .preempt = 500000, .on = HVTRACE_ON_TOTAL, .halt = 1,
+	.thr = 20000, .preempt = 500000, .irq = 3600000000000ULL,
+	.on = HVTRACE_ON_TOTAL, .halt = 1,
 	.mode = HVTRACE_MODE_OVERWRITE, .pid = 4242, .buffer_kb = 65536,
 	.vcpus = { 0x3 }, .vcpu_words = 1, .cpus = { 0, 0x1 }, .cpu_words = 2,
 	.rip_min = 0x1000, .rip_max = 0x1fff,
@@ -464,6 +485,7 @@ static const char host_text[] =
 	"threshold.on total\n"
 	"threshold.halt include\n"
 	"threshold.preemptions 500us\n"
+	"threshold.interrupts 3600s\n"
 	"threshold.reason svm:CPUID 1us\n"
 	"threshold.reason svm:NPF 5ms\n"
 	"filter.pid 4242\n"
@@ -496,7 +518,8 @@ static void test_save(void)
 	/* Plain config is as it was. */
 	put_canned(&host);
 	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
-	CHECK_HAS(out, "threshold:         20.0us\n");
+	CHECK_HAS(out, "threshold:           20.0us\n");
+	CHECK_HAS(out, "interrupt threshold: 3600.000s\n");
 	free(out);
 }
 
@@ -524,6 +547,7 @@ static void test_round_trip(void)
 
 	round_trip(&host, "host.conf");
 	c = (struct canned){ .on = HVTRACE_ON_TOTAL, .rip_max = UINT64_MAX,
+			     .irq = HVTRACE_IRQ_THRESHOLD_OFF,
 			     .buffer_kb = 2560 };
 	round_trip(&c, "defaults.conf");
 	c = host;
@@ -535,6 +559,7 @@ static void test_round_trip(void)
 	c.rip_min = 0;
 	c.rip_max = UINT64_MAX;
 	c.vcpu_words = 0;
+	c.irq = 0;
 	round_trip(&c, "other.conf");
 }
 

@@ -28,6 +28,10 @@ static void put_reason(struct nlmsghdr *nlh, uint16_t type, uint8_t isa,
 	mnl_attr_nest_end(nlh, r);
 }
 
+/* The late interrupt threshold put_settings() sends, if it sends one. */
+static uint64_t irq_ns = HVTRACE_IRQ_THRESHOLD_OFF;
+static bool irq_sent = true;
+
 /* The first part: every single setting. */
 static void put_settings(struct nlmsghdr *nlh, uint8_t on, uint8_t halt,
 			 uint64_t preempt_ns)
@@ -41,6 +45,8 @@ static void put_settings(struct nlmsghdr *nlh, uint8_t on, uint8_t halt,
 	mnl_attr_put_u8(nlh, HVTRACE_CFG_THRESHOLD_ON, on);
 	mnl_attr_put_u8(nlh, HVTRACE_CFG_HALT_TRIGGERS, halt);
 	mnl_attr_put_u64(nlh, HVTRACE_CFG_PREEMPT_THRESHOLD_NS, preempt_ns);
+	if (irq_sent)
+		mnl_attr_put_u64(nlh, HVTRACE_CFG_IRQ_THRESHOLD_NS, irq_ns);
 }
 
 /* Settings, and one per-reason threshold in a part of its own. */
@@ -134,7 +140,8 @@ static void test_settings(void)
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_CONFIG][1], 1);
 	CHECK_INT(fake_asked[HVTRACE_CMD_GET_CONFIG][0], 0);
 	CHECK_HAS(out, "{\"threshold_ns\":50000,\"threshold_on\":\"runnable\","
-		  "\"halt_triggers\":true,\"preempt_threshold_ns\":2000000,");
+		  "\"halt_triggers\":true,\"preempt_threshold_ns\":2000000,"
+		  "\"irq_threshold_ns\":null,\"reason_thresholds\":");
 	CHECK_HAS(out, "\"reason_thresholds\":[{\"isa\":\"svm\",\"code\":1024,"
 		  "\"reason\":\"NPF\",\"threshold_ns\":1000}]");
 	CHECK_HAS(out, "\"filters\":{\"pid\":\"any\",\"vcpus\":[],\"cpus\":[],"
@@ -142,19 +149,20 @@ static void test_settings(void)
 		  "\"reasons\":[]},\"buffer_kb\":2048,\"mode\":\"discard\"}\n");
 	free(out);
 	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
-	CHECK_STR(out, "threshold:         50.0us\n"
-		  "threshold on:      runnable\n"
-		  "halt triggers:     yes\n"
-		  "preempt threshold: 2.00ms\n"
+	CHECK_STR(out, "threshold:           50.0us\n"
+		  "threshold on:        runnable\n"
+		  "halt triggers:       yes\n"
+		  "preempt threshold:   2.00ms\n"
+		  "interrupt threshold: off\n"
 		  "reason thresholds:\n"
 		  "    svm NPF (0x400): 1.0us\n"
 		  "filters:\n"
-		  "  pid              any\n"
-		  "  vcpu             any\n"
-		  "  cpu              any\n"
-		  "  rip              any\n"
-		  "  reason           any\n"
-		  "buffer:            2048 KiB per CPU, discard mode\n");
+		  "  pid                any\n"
+		  "  vcpu               any\n"
+		  "  cpu                any\n"
+		  "  rip                any\n"
+		  "  reason             any\n"
+		  "buffer:              2048 KiB per CPU, discard mode\n");
 	free(out);
 
 	put_config(HVTRACE_ON_TOTAL, 0, 0);
@@ -166,8 +174,41 @@ static void test_settings(void)
 	/* A newer module's part hvctl cannot name. */
 	put_config(HVTRACE_ON_MAX + 1, 0, 0);
 	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
-	CHECK_HAS(out, "threshold on:      ?\n");
+	CHECK_HAS(out, "threshold on:        ?\n");
 	free(out);
+}
+
+/* The late interrupt threshold as put_settings() sends it: TEXT, JSON. */
+static void check_irq(const char *text, const char *json)
+{
+	char *out;
+
+	put_config(HVTRACE_ON_RUNNABLE, 1, 2000000);
+	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
+	CHECK_HAS(out, text);
+	free(out);
+	out = FAKE_OUTPUT(true, hvctl_cmd_config, "config", NULL);
+	CHECK_HAS(out, json);
+	free(out);
+}
+
+/* Off (above, the default) is null; a threshold a number, a duration. */
+static void test_irq(void)
+{
+	irq_ns = 100000;
+	check_irq("preempt threshold:   2.00ms\n"
+		  "interrupt threshold: 100.0us\n"
+		  "reason thresholds:\n",
+		  "\"preempt_threshold_ns\":2000000,"
+		  "\"irq_threshold_ns\":100000,\"reason_thresholds\":");
+	/* 0 records every late interrupt: no off. */
+	irq_ns = 0;
+	check_irq("interrupt threshold: 0ns\n", "\"irq_threshold_ns\":0,");
+	/* A module without late interrupt records records none: off. */
+	irq_sent = false;
+	check_irq("interrupt threshold: off\n", "\"irq_threshold_ns\":null,");
+	irq_sent = true;
+	irq_ns = HVTRACE_IRQ_THRESHOLD_OFF;
 }
 
 /*
@@ -212,7 +253,7 @@ static void test_unknown(void)
 		  "    svm SVM 0x7777 (0x7777): 1.0us\n"
 		  "    vmx INVALID_STATE 0x80000021 (0x80000021): 2.0us\n"
 		  "filters:\n");
-	CHECK_HAS(out, "  reason           \n    vmx VMX 0x7fff (0x7fff)\n"
+	CHECK_HAS(out, "  reason             \n    vmx VMX 0x7fff (0x7fff)\n"
 		  "buffer:");
 	free(out);
 }
@@ -254,14 +295,15 @@ static void test_many(bool trailer)
 	out = FAKE_OUTPUT(false, hvctl_cmd_config, "config", NULL);
 	/* One line per threshold and per filter entry. */
 	CHECK_INT(fake_count(out, "\n    "), 2 * n);
-	CHECK_HAS(out, "  vcpu             0,2\n  cpu              1\n");
-	CHECK_HAS(out, "  reason           \n    vmx ");
+	CHECK_HAS(out, "  vcpu               0,2\n  cpu                1\n");
+	CHECK_HAS(out, "  reason             \n    vmx ");
 	free(out);
 }
 
 int main(void)
 {
 	test_settings();
+	test_irq();
 	test_unknown();
 	test_many(false);
 	test_many(true);

@@ -13,7 +13,7 @@
 
 /*
  * Exits 100 + base.., preemption records 10 + base.., no_entry base + 1,
- * guest marks 50 + base..
+ * guest marks 50 + base.., late interrupt records 70 + base..
  */
 static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 {
@@ -26,6 +26,9 @@ static void put_counts(struct nlmsghdr *nlh, uint64_t base)
 	for (uint16_t a = HVTRACE_ACCT_MARK_FILTERED;
 	     a <= HVTRACE_ACCT_MARK_LIMITED; a++)
 		mnl_attr_put_u64(nlh, a, 50 + base + a - HVTRACE_ACCT_MARK_FILTERED);
+	for (uint16_t a = HVTRACE_ACCT_IRQ_SEEN; a <= HVTRACE_ACCT_IRQ_LOST;
+	     a++)
+		mnl_attr_put_u64(nlh, a, 70 + base + a - HVTRACE_ACCT_IRQ_SEEN);
 }
 
 /* The clock the fake module says it reads; NULL: one that does not say. */
@@ -106,14 +109,20 @@ static void test_json(void)
 		  "\"preempt_filtered\":23,\"preempt_below_threshold\":24,"
 		  "\"preempt_recorded\":25,\"preempt_lost\":26,"
 		  "\"mark_seen\":53,\"mark_filtered\":50,\"mark_limited\":54,"
-		  "\"mark_recorded\":51,\"mark_lost\":52},"
+		  "\"mark_recorded\":51,\"mark_lost\":52,"
+		  "\"irq_seen\":70,\"irq_filtered\":71,"
+		  "\"irq_below_threshold\":72,\"irq_recorded\":73,"
+		  "\"irq_lost\":74},"
 		  "{\"cpu\":2,\"seen\":204,");
 	CHECK_HAS(out, "\"no_entry\":101,\"preempt_seen\":122,");
 	CHECK_HAS(out, "],\"total\":{\"seen\":1104,");
 	CHECK_HAS(out, "\"unpaired\":1111,\"no_entry\":1001,");
 	CHECK_HAS(out, "\"preempt_lost\":1026,\"mark_seen\":1053,"
 		  "\"mark_filtered\":1050,\"mark_limited\":1054,"
-		  "\"mark_recorded\":1051,\"mark_lost\":1052}}}\n");
+		  "\"mark_recorded\":1051,\"mark_lost\":1052,"
+		  "\"irq_seen\":1070,\"irq_filtered\":1071,"
+		  "\"irq_below_threshold\":1072,\"irq_recorded\":1073,"
+		  "\"irq_lost\":1074}}}\n");
 	/* ABI 3 has no per-CPU nests in the reply: the rows are the dump's. */
 	CHECK_HASNT(out, "{\"cpu\":1,");
 	free(out);
@@ -178,6 +187,16 @@ static void test_text(void)
 		  "          152\n"
 		  "  total          1053         1050         1054         1051"
 		  "         1052\n");
+	CHECK_HAS(out, "\naccounting of late interrupts (seen = filtered + "
+		  "below_threshold + recorded + lost):\n"
+		  "  cpu            seen     filtered below_threshold"
+		  "     recorded         lost\n"
+		  "  0                70           71              72"
+		  "           73           74\n"
+		  "  2               170          171             172"
+		  "          173          174\n"
+		  "  total          1070         1071            1072"
+		  "         1073         1074\n");
 	free(out);
 }
 

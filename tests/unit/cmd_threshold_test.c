@@ -31,6 +31,7 @@ static void test_global(void)
 	CHECK_INT(cfg_u8(HVTRACE_CFG_THRESHOLD_ON), HVTRACE_ON_TOTAL);
 	CHECK(!fake_req_cfg(HVTRACE_CFG_HALT_TRIGGERS));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_IRQ_THRESHOLD_NS));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLD));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLDS_CLEAR));
 
@@ -103,6 +104,38 @@ static void test_reasons_and_preemptions(void)
 	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_NS));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_ON));
 	CHECK(!fake_req_cfg(HVTRACE_CFG_HALT_TRIGGERS));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_IRQ_THRESHOLD_NS));
+}
+
+/* Late interrupt records: a DURATION, or off; that attribute alone. */
+static void test_interrupts(void)
+{
+	CHECK_INT(RUN("100us", "--interrupts"), 0);
+	CHECK_INT(fake_requests, 1);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_IRQ_THRESHOLD_NS), 100000);
+	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_NS));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_THRESHOLD_ON));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_HALT_TRIGGERS));
+
+	CHECK_INT(RUN("--interrupts", "off"), 0);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_IRQ_THRESHOLD_NS),
+		  HVTRACE_IRQ_THRESHOLD_OFF);
+	CHECK_INT(RUN("0", "--interrupts"), 0);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_IRQ_THRESHOLD_NS), 0);
+	CHECK_INT(RUN("3600s", "--interrupts"), 0);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_IRQ_THRESHOLD_NS),
+		  HVTRACE_THRESHOLD_NS_MAX);
+
+	/* A refusal names what was typed. */
+	fake_reset();
+	fake_refuse(HVTRACE_CMD_SET_CONFIG, ERANGE,
+		    "interrupt threshold over an hour, and not off",
+		    HVTRACE_CFG_IRQ_THRESHOLD_NS);
+	CHECK_INT(FAKE_RUN(hvctl_cmd_set_threshold, "set-threshold", "off",
+			   "--interrupts", NULL), 1);
+	CHECK_STR(fake_err, "interrupt threshold over an hour, and not off "
+		  "(--interrupts off)");
 }
 
 /* Rejected with exit status WANT and a message containing MSG; unsent. */
@@ -146,6 +179,32 @@ static void test_bad(void)
 	CHECK_BAD(2, "unknown option '--bogus'", "1ms", "--bogus");
 	CHECK_BAD(2, "unknown exit reason 'nfp'", "1ms", "--reason", "nfp");
 
+	/* Off is late interrupt records' only; --interrupts takes no more. */
+	CHECK_BAD(2, "off goes with --interrupts only: other thresholds take "
+		  "a DURATION", "off");
+	CHECK_BAD(2, "off goes with --interrupts only", "off",
+		  "--preemptions");
+	CHECK_BAD(2, "off goes with --interrupts only", "off", "--reason",
+		  "io");
+	CHECK_BAD(2, "--preemptions and --interrupts set two thresholds: one "
+		  "at a time", "1ms", "--preemptions", "--interrupts");
+	CHECK_BAD(2, "--preemptions and --interrupts set two thresholds",
+		  "off", "--interrupts", "--preemptions");
+	CHECK_BAD(2, "--interrupts takes a DURATION only, not --reason",
+		  "1ms", "--interrupts", "--reason", "io");
+	CHECK_BAD(2, "--interrupts takes a DURATION only, not --on", "off",
+		  "--interrupts", "--on", "vmm");
+	CHECK_BAD(2, "--interrupts takes a DURATION only, not --include-halt",
+		  "1ms", "--interrupts", "--include-halt");
+	CHECK_BAD(2, "--interrupts takes a DURATION only, not --clear-reasons",
+		  "1ms", "--interrupts", "--clear-reasons");
+	CHECK_BAD(2, "--interrupts needs a DURATION or off", "--interrupts");
+	CHECK_BAD(2, "threshold 7200s out of range (at most 3600s)", "7200s",
+		  "--interrupts");
+	CHECK_BAD(2, "bad duration 'of'", "of", "--interrupts");
+	CHECK_BAD(2, "unexpected argument 'off'", "1ms", "off",
+		  "--interrupts");
+
 	fake_reset();
 	CHECK_INT(FAKE_RUN(hvctl_cmd_set_threshold, "set-threshold", NULL), 2);
 	CHECK_HAS(fake_err, "missing DURATION");
@@ -169,6 +228,42 @@ static void test_reason_thresholds_bit(void)
 	CHECK_INT(hvc_apply(&ch), 0);
 	CHECK(!fake_req_cfg(HVTRACE_CFG_REASON_THRESHOLD));
 	CHECK(fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+	CHECK(!fake_req_cfg(HVTRACE_CFG_IRQ_THRESHOLD_NS));
+
+	fake_reset();
+	ch.set = HVC_CH_IRQ;
+	ch.irq_threshold_ns = HVTRACE_IRQ_THRESHOLD_OFF;
+	CHECK_INT(hvc_apply(&ch), 0);
+	CHECK_U64(hvnl_u64(fake_req_cfg(HVTRACE_CFG_IRQ_THRESHOLD_NS)),
+		  HVTRACE_IRQ_THRESHOLD_OFF);
+	CHECK(!fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+}
+
+/* An undo puts the late interrupt threshold back, off included. */
+static void test_irq_undo(void)
+{
+	struct hvc_config cfg = { .irq_threshold_ns = HVTRACE_IRQ_THRESHOLD_OFF,
+				  .preempt_threshold_ns = 7 };
+	static struct hvc_change ch, undo;
+
+	ch = (struct hvc_change){ .set = HVC_CH_IRQ, .irq_threshold_ns = 5 };
+	hvc_change_undo(&undo, &ch, &cfg);
+	CHECK_INT(undo.set, HVC_CH_IRQ);
+	CHECK_U64(undo.irq_threshold_ns, HVTRACE_IRQ_THRESHOLD_OFF);
+	fake_reset();
+	CHECK_INT(hvc_apply(&undo), 0);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_IRQ_THRESHOLD_NS),
+		  HVTRACE_IRQ_THRESHOLD_OFF);
+	CHECK(!fake_req_cfg(HVTRACE_CFG_PREEMPT_THRESHOLD_NS));
+
+	/* Another part changed: the late interrupt threshold left alone. */
+	ch = (struct hvc_change){ .set = HVC_CH_PREEMPT };
+	hvc_change_undo(&undo, &ch, &cfg);
+	CHECK_INT(undo.set, HVC_CH_PREEMPT);
+	fake_reset();
+	CHECK_INT(hvc_apply(&undo), 0);
+	CHECK_U64(cfg_u64(HVTRACE_CFG_PREEMPT_THRESHOLD_NS), 7);
+	CHECK(!fake_req_cfg(HVTRACE_CFG_IRQ_THRESHOLD_NS));
 }
 
 /* A refusal of one override names the --reason it came from. */
@@ -211,8 +306,10 @@ int main(void)
 	test_global();
 	test_halt();
 	test_reasons_and_preemptions();
+	test_interrupts();
 	test_bad();
 	test_reason_thresholds_bit();
+	test_irq_undo();
 	test_refusal_names_reason();
 	test_open_cause();
 	return unit_report();

@@ -63,13 +63,14 @@ static bool has_bit(const uint64_t *w, unsigned int i)
 /* The change a file that sets nothing gives: every default, cleared. */
 static void check_defaults(const struct hvc_change *ch)
 {
-	CHECK_INT(ch->set, HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_HALT |
-		  HVC_CH_CLEAR_THRESHOLDS | HVC_CH_CLEAR_FILTERS |
-		  HVC_CH_BUFFER_KB | HVC_CH_MODE);
+	CHECK_INT(ch->set, HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_IRQ |
+		  HVC_CH_HALT | HVC_CH_CLEAR_THRESHOLDS |
+		  HVC_CH_CLEAR_FILTERS | HVC_CH_BUFFER_KB | HVC_CH_MODE);
 	CHECK_U64(ch->threshold_ns, 0);
 	CHECK_INT(ch->threshold_on, HVTRACE_ON_TOTAL);
 	CHECK_INT(ch->halt_triggers, 0);
 	CHECK_U64(ch->preempt_threshold_ns, 0);
+	CHECK_U64(ch->irq_threshold_ns, HVTRACE_IRQ_THRESHOLD_OFF);
 	CHECK_INT(ch->nr_thresholds, 0);
 	CHECK_INT(ch->buffer_kb, HVTRACE_BUFFER_KB_DEFAULT);
 	CHECK_INT(ch->mode, HVTRACE_MODE_DISCARD);
@@ -110,6 +111,7 @@ static void test_module_keys(void)
 			"threshold.on total\n"
 			"threshold.halt include\n"
 			"threshold.preemptions 1ms\n"
+			"threshold.interrupts 250us\n"
 			"threshold.reason hlt 2ms\n"
 			"threshold.reason svm:0x7777 3us\n"
 			"filter.pid 4242\n"
@@ -120,15 +122,16 @@ static void test_module_keys(void)
 			"buffer.size 4M\n"
 			"buffer.mode overwrite\n"), 0);
 	CHECK_INT(nr_msgs, 0);
-	CHECK_INT(ch->set, HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_HALT |
-		  HVC_CH_CLEAR_THRESHOLDS | HVC_CH_CLEAR_FILTERS |
-		  HVC_CH_BUFFER_KB | HVC_CH_MODE | HVC_CH_REASON_THRESHOLDS |
-		  HVC_CH_PID | HVC_CH_VCPUS | HVC_CH_CPUS | HVC_CH_REASONS |
-		  HVC_CH_RIP);
+	CHECK_INT(ch->set, HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_IRQ |
+		  HVC_CH_HALT | HVC_CH_CLEAR_THRESHOLDS |
+		  HVC_CH_CLEAR_FILTERS | HVC_CH_BUFFER_KB | HVC_CH_MODE |
+		  HVC_CH_REASON_THRESHOLDS | HVC_CH_PID | HVC_CH_VCPUS |
+		  HVC_CH_CPUS | HVC_CH_REASONS | HVC_CH_RIP);
 	CHECK_U64(ch->threshold_ns, 50000);
 	CHECK_INT(ch->threshold_on, HVTRACE_ON_TOTAL);
 	CHECK_INT(ch->halt_triggers, 1);
 	CHECK_U64(ch->preempt_threshold_ns, 1000000);
+	CHECK_U64(ch->irq_threshold_ns, 250000);
 	/* "hlt": both vendors' HLT. */
 	CHECK_INT(ch->nr_thresholds, 3);
 	CHECK_INT(ch->thresholds[0].isa, HVTRACE_ISA_VMX);
@@ -153,12 +156,26 @@ static void test_module_keys(void)
 	CHECK_INT(ch->buffer_kb, 4096);
 	CHECK_INT(ch->mode, HVTRACE_MODE_OVERWRITE);
 	/* What a refusal by the module names: the file, the line, the key. */
+	CHECK_STR(hvc_change_typed_at(ch, HVTRACE_CFG_IRQ_THRESHOLD_NS, 0),
+		  "t.conf:5: threshold.interrupts 250us");
 	CHECK_STR(hvc_change_typed_at(ch, HVTRACE_CFG_FILTER_CPUS, 0),
-		  "t.conf:9: filter.cpu 5");
+		  "t.conf:10: filter.cpu 5");
 	CHECK_STR(hvc_change_typed_at(ch, HVTRACE_CFG_REASON_THRESHOLD, 2),
-		  "t.conf:6: threshold.reason svm:0x7777");
+		  "t.conf:7: threshold.reason svm:0x7777");
 	CHECK_STR(hvc_change_typed_at(ch, HVTRACE_CFG_BUFFER_KB, 0),
-		  "t.conf:12: buffer.size 4M");
+		  "t.conf:13: buffer.size 4M");
+
+	/* Off: no late interrupt records, the module's default. */
+	CHECK_INT(parse("threshold.interrupts off\n"), 0);
+	CHECK_INT(nr_msgs, 0);
+	CHECK(ch->set & HVC_CH_IRQ);
+	CHECK_U64(ch->irq_threshold_ns, HVTRACE_IRQ_THRESHOLD_OFF);
+	CHECK_STR(hvc_change_typed_at(ch, HVTRACE_CFG_IRQ_THRESHOLD_NS, 0),
+		  "t.conf:1: threshold.interrupts off");
+	CHECK_INT(parse("threshold.interrupts 0\n"), 0);
+	CHECK_U64(ch->irq_threshold_ns, 0);
+	CHECK_INT(parse("threshold.interrupts 3600s\n"), 0);
+	CHECK_U64(ch->irq_threshold_ns, HVTRACE_THRESHOLD_NS_MAX);
 
 	/* "any" names the filter, lifted; the rest are not sent at all. */
 	CHECK_INT(parse("filter.pid any\nfilter.rip any\nthreshold.on "
@@ -288,6 +305,23 @@ static void test_errors(void)
 		  "or exclude, not 'yes'");
 	CHECK_BAD("threshold.preemptions -1ms\n", "t.conf:1: "
 		  "threshold.preemptions: negative duration '-1ms'");
+	/* Off is late interrupt records' only. */
+	CHECK_BAD("threshold.preemptions off\n", "t.conf:1: "
+		  "threshold.preemptions: bad duration 'off' (e.g. 50us, "
+		  "1.5ms, 2s)");
+	CHECK_BAD("threshold off\n", "t.conf:1: threshold: bad duration "
+		  "'off' (e.g. 50us, 1.5ms, 2s)");
+	CHECK_BAD("threshold.interrupts\n", "t.conf:1: threshold.interrupts "
+		  "needs a DURATION or off");
+	CHECK_BAD("threshold.interrupts 7200s\n", "t.conf:1: "
+		  "threshold.interrupts: threshold 7200s out of range (at "
+		  "most 3600s)");
+	CHECK_BAD("threshold.interrupts OFF\n", "t.conf:1: "
+		  "threshold.interrupts: bad duration 'OFF' (e.g. 50us, "
+		  "1.5ms, 2s)");
+	CHECK_BAD("threshold.interrupts off\nthreshold.interrupts 1ms\n",
+		  "t.conf:2: threshold.interrupts given twice (first at line "
+		  "1)");
 	CHECK_BAD("threshold.reason nfp 1ms\n", "t.conf:1: threshold.reason: "
 		  "unknown exit reason 'nfp' (did you mean: NPF?); 'hvctl "
 		  "reasons' lists them");
@@ -513,6 +547,7 @@ static void made_by(struct hvc_config *c, const struct hvc_change *ch)
 		.threshold_on = ch->threshold_on,
 		.halt_triggers = ch->halt_triggers,
 		.preempt_threshold_ns = ch->preempt_threshold_ns,
+		.irq_threshold_ns = ch->irq_threshold_ns,
 		.thresholds = thr, .nr_thresholds = ch->nr_thresholds,
 		.pid = ch->pid,
 		.vcpus = { vcpus, ch->nr_vcpu_words * 64 },
@@ -537,6 +572,8 @@ static void check_round_trip(const struct hvc_config *cfg, const char *want)
 	made_by(&back, &conf.change);
 	CHECK_U64(back.threshold_ns, cfg->threshold_ns);
 	CHECK_INT(back.threshold_on, cfg->threshold_on);
+	CHECK_U64(back.preempt_threshold_ns, cfg->preempt_threshold_ns);
+	CHECK_U64(back.irq_threshold_ns, cfg->irq_threshold_ns);
 	CHECK_INT(back.nr_thresholds, cfg->nr_thresholds);
 	for (unsigned int i = 0; i < cfg->nr_thresholds; i++)
 		CHECK(back.thresholds[i].isa == cfg->thresholds[i].isa &&
@@ -577,6 +614,7 @@ static void test_write(void)
 	};
 	struct hvc_config c = {
 		.threshold_on = HVTRACE_ON_TOTAL,
+		.irq_threshold_ns = HVTRACE_IRQ_THRESHOLD_OFF,
 		.rip_max = UINT64_MAX,
 		.buffer_kb = HVTRACE_BUFFER_KB_DEFAULT,
 	};
@@ -588,6 +626,7 @@ static void test_write(void)
 			 "threshold.on total\n"
 			 "threshold.halt exclude\n"
 			 "threshold.preemptions 0ns\n"
+			 "threshold.interrupts off\n"
 			 "filter.pid any\n"
 			 "filter.vcpu any\n"
 			 "filter.cpu any\n"
@@ -599,6 +638,7 @@ static void test_write(void)
 	c = (struct hvc_config){
 		.threshold_ns = 50000, .threshold_on = HVTRACE_ON_RUNNABLE,
 		.halt_triggers = 1, .preempt_threshold_ns = 3600000000000ULL,
+		.irq_threshold_ns = 150000,
 		.thresholds = thr, .nr_thresholds = 4, .pid = 4242,
 		.vcpus = { vcpus, 128 }, .cpus = { cpus, 64 },
 		.rip_min = 0, .rip_max = 0xffff, .reason_filter = true,
@@ -611,6 +651,7 @@ static void test_write(void)
 			 "threshold 50us\n"
 			 "threshold.on runnable\n"
 			 "threshold.preemptions 3600s\n"
+			 "threshold.interrupts 150us\n"
 			 "threshold.reason EPT_VIOLATION 20us\n"
 			 "threshold.reason vmx:HLT 1500us\n"
 			 "threshold.reason svm:HLT 1500us\n"
@@ -631,12 +672,14 @@ static void test_write(void)
 	c.nr_reasons = 0;
 	c.reason_filter = false;
 	c.vcpus = (struct hvc_bitmap){ NULL, 0 };
+	c.irq_threshold_ns = 0;
 	check_round_trip(&c, "# hvtrace.conf(5): the module's configuration, "
 			 "from 'hvctl config --save'\n"
 			 "threshold 50us\n"
 			 "threshold.on total\n"
 			 "threshold.halt include\n"
 			 "threshold.preemptions 3600s\n"
+			 "threshold.interrupts 0ns\n"
 			 "filter.pid 4242\n"
 			 "filter.vcpu any\n"
 			 "filter.cpu 0-2\n"
@@ -723,6 +766,9 @@ static void test_shipped(void)
 		  HVC_CH_RIP | HVC_CH_REASON_THRESHOLDS);
 	/* The defaults it shows are the defaults. */
 	CHECK_U64(conf.change.threshold_ns, 0);
+	CHECK_U64(conf.change.irq_threshold_ns, HVTRACE_IRQ_THRESHOLD_OFF);
+	CHECK(hvc_change_typed_at(&conf.change, HVTRACE_CFG_IRQ_THRESHOLD_NS,
+				  0));
 	CHECK_INT(conf.change.buffer_kb, HVTRACE_BUFFER_KB_DEFAULT);
 	CHECK_INT(conf.watch.w.history, HVTRACE_WATCH_HISTORY_DEFAULT);
 	CHECK_U64(conf.watch.w.post_ns, HVTRACE_WATCH_POST_NS_DEFAULT);

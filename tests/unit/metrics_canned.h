@@ -95,6 +95,11 @@ static void canned_status(struct hvc_status *s)
 	n[HVTRACE_ACCT_MARK_LIMITED] = 2;
 	n[HVTRACE_ACCT_MARK_RECORDED] = 5;
 	n[HVTRACE_ACCT_MARK_LOST] = 1;
+	n[HVTRACE_ACCT_IRQ_SEEN] = 15;
+	n[HVTRACE_ACCT_IRQ_FILTERED] = 2;
+	n[HVTRACE_ACCT_IRQ_BELOW] = 7;
+	n[HVTRACE_ACCT_IRQ_RECORDED] = 5;
+	n[HVTRACE_ACCT_IRQ_LOST] = 1;
 	s->watch.known = true;
 	s->watch.armed = true;
 	s->watch.captures = 6;

@@ -79,7 +79,7 @@ static void print_bitmap(struct out *o, const char *key, const char *label,
 	bool first = true;
 
 	if (!o->json)
-		printf("  %-17s", label);
+		printf("  %-19s", label);
 	out_open_array(o, key);
 	for (unsigned int i = 0; i < b->nbits; i++) {
 		if (!(b->w[i / 64] >> (i % 64) & 1))
@@ -98,20 +98,21 @@ static void print_filters(struct out *o, const struct hvc_config *c)
 		printf("filters:\n");
 	out_open_object(o, "filters");
 	if (c->pid)
-		out_u64(o, "pid", "  pid              %" PRIu64 "\n", c->pid);
+		out_u64(o, "pid", "  pid                %" PRIu64 "\n", c->pid);
 	else
-		out_str(o, "pid", "  pid              %s\n", "any");
+		out_str(o, "pid", "  pid                %s\n", "any");
 	print_bitmap(o, "vcpus", "vcpu", &c->vcpus);
 	print_bitmap(o, "cpus", "cpu", &c->cpus);
 	out_u64(o, "rip_min", NULL, c->rip_min);
 	out_u64(o, "rip_max", NULL, c->rip_max);
 	if (!o->json) {
 		if (!c->rip_min && c->rip_max == UINT64_MAX)
-			printf("  rip              any\n");
+			printf("  rip                any\n");
 		else
-			printf("  rip              0x%" PRIx64 "-0x%" PRIx64 "\n",
-			       c->rip_min, c->rip_max);
-		printf("  reason           %s\n", c->reason_filter ? "" : "any");
+			printf("  rip                0x%" PRIx64 "-0x%" PRIx64
+			       "\n", c->rip_min, c->rip_max);
+		printf("  reason             %s\n",
+		       c->reason_filter ? "" : "any");
 	}
 	out_open_array(o, "reasons");
 	for (unsigned int i = 0; i < c->nr_reasons; i++)
@@ -123,13 +124,24 @@ static void print_filters(struct out *o, const struct hvc_config *c)
 static void print_config(struct out *o, const struct hvc_config *c)
 {
 	out_open_object(o, NULL);
-	print_duration(o, "threshold_ns", "threshold:         %s\n",
+	print_duration(o, "threshold_ns", "threshold:           %s\n",
 		       c->threshold_ns);
-	out_str(o, "threshold_on", "threshold on:      %s\n",
+	out_str(o, "threshold_on", "threshold on:        %s\n",
 		threshold_on_name(c->threshold_on));
-	out_bool(o, "halt_triggers", "halt triggers:     %s\n", c->halt_triggers);
-	print_duration(o, "preempt_threshold_ns", "preempt threshold: %s\n",
+	out_bool(o, "halt_triggers", "halt triggers:       %s\n",
+		 c->halt_triggers);
+	print_duration(o, "preempt_threshold_ns", "preempt threshold:   %s\n",
 		       c->preempt_threshold_ns);
+	/* Off is no duration: JSON null, as a value that is not there. */
+	if (c->irq_threshold_ns == HVTRACE_IRQ_THRESHOLD_OFF) {
+		out_null(o, "irq_threshold_ns");
+		if (!o->json)
+			printf("interrupt threshold: off\n");
+	} else {
+		print_duration(o, "irq_threshold_ns",
+			       "interrupt threshold: %s\n",
+			       c->irq_threshold_ns);
+	}
 	if (!o->json)
 		printf("reason thresholds:\n");
 	out_open_array(o, "reason_thresholds");
@@ -137,7 +149,7 @@ static void print_config(struct out *o, const struct hvc_config *c)
 		print_reason(o, &c->thresholds[i], true);
 	out_close_array(o);
 	print_filters(o, c);
-	out_u64(o, "buffer_kb", "buffer:            %" PRIu64 " KiB per CPU",
+	out_u64(o, "buffer_kb", "buffer:              %" PRIu64 " KiB per CPU",
 		c->buffer_kb);
 	out_str(o, "mode", ", %s mode\n", c->mode == HVTRACE_MODE_OVERWRITE ?
 		"overwrite" : "discard");

@@ -5,7 +5,7 @@
  * recorded. What every exit threshold compares with is one part of the
  * exit's time (--on), a property of the global threshold; per-reason
  * thresholds compare the same part. Preemption records have a threshold
- * of their own.
+ * of their own, and late interrupt records too, which is off by default.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +26,7 @@ struct thr_opts {
 	const char *halt_opt;	/* the flag that set it, for messages */
 	bool clear;		/* --clear-reasons */
 	bool preempt;		/* --preemptions */
+	bool irq;		/* --interrupts */
 	int nrefs;
 	/* Per-reason thresholds go in as --reason comes, at 0 until DURATION */
 	struct hvc_change ch;
@@ -88,6 +89,7 @@ static const struct hvctl_opt thr_opts[] = {
 	OPT_FLAG_CALL("--exclude-halt", exclude_halt_opt),
 	OPT_FLAG_CALL("--include-halt", include_halt_opt),
 	OPT_FLAG("--preemptions", struct thr_opts, preempt),
+	OPT_FLAG("--interrupts", struct thr_opts, irq),
 	OPT_END,
 };
 
@@ -102,7 +104,14 @@ static int parse_args(int argc, char **argv, struct thr_opts *o)
 	if (ret)
 		return ret;
 	o->dur = n ? argv[1] : NULL;
-	if (o->dur && hvc_parse_threshold(o->dur, &o->ns))
+	if (!o->dur)
+		return 0;
+	/* Exits and preemptions are always recorded from some duration. */
+	if (!o->irq && !strcmp(o->dur, "off"))
+		return hvctl_usage_err(cmd, "off goes with --interrupts only: "
+				       "other thresholds take a DURATION");
+	if (o->irq ? hvc_parse_irq_threshold(o->dur, &o->ns) :
+	    hvc_parse_threshold(o->dur, &o->ns))
 		return hvctl_usage(cmd);
 	return 0;
 }
@@ -114,13 +123,22 @@ static int check_args(const struct thr_opts *o)
 	const char *extra = o->on >= 0 ? "--on" : o->halt >= 0 ? o->halt_opt :
 			    o->nrefs ? "--reason" :
 			    o->clear ? "--clear-reasons" : NULL;
+	/* A threshold of other records than exits: alone. */
+	const char *other = o->preempt ? "--preemptions" :
+			    o->irq ? "--interrupts" : NULL;
 
-	if (o->preempt && extra)
+	if (o->preempt && o->irq)
 		return hvctl_usage_err(cmd,
-				       "--preemptions takes a DURATION only, not %s",
-				       extra);
+				       "--preemptions and --interrupts set two "
+				       "thresholds: one at a time");
+	if (other && extra)
+		return hvctl_usage_err(cmd, "%s takes a DURATION only, not %s",
+				       other, extra);
 	if (o->preempt && !o->dur)
 		return hvctl_usage_err(cmd, "--preemptions needs a DURATION");
+	if (o->irq && !o->dur)
+		return hvctl_usage_err(cmd,
+				       "--interrupts needs a DURATION or off");
 	if (o->on >= 0 && o->nrefs)
 		return hvctl_usage_err(cmd,
 				       "--on sets the part every threshold compares, with "
@@ -149,6 +167,13 @@ static void make_change(struct thr_opts *o)
 		ch->preempt_threshold_ns = o->ns;
 		hvc_change_typed(ch, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
 				 "--preemptions", o->dur);
+		return;
+	}
+	if (o->irq) {
+		ch->set |= HVC_CH_IRQ;
+		ch->irq_threshold_ns = o->ns;
+		hvc_change_typed(ch, HVTRACE_CFG_IRQ_THRESHOLD_NS,
+				 "--interrupts", o->dur);
 		return;
 	}
 	if (o->clear)
@@ -192,12 +217,15 @@ const struct hvctl_cmd hvctl_cmd_set_threshold = {
 	.name = "set-threshold",
 	.run = threshold_run,
 	.usage = "[DURATION [--on PART] [--reason NAME]...] [--clear-reasons] "
-		 "[--exclude-halt|--include-halt] | DURATION --preemptions",
+		 "[--exclude-halt|--include-halt] | DURATION --preemptions | "
+		 "DURATION|off --interrupts",
 	.opts = thr_opts,
 	.summary = "record only exits lasting DURATION or more (ns, us, ms, s);\n"
 		   "--on: in PART of their time, total (less halt unless\n"
 		   "--include-halt), handling, vmm, halt, runnable (also\n"
 		   "\"preempted\") or other;\n"
 		   "--reason: for those exit reasons only; --preemptions: the\n"
-		   "threshold of preemption records",
+		   "threshold of preemption records; --interrupts: of late\n"
+		   "interrupt records, raise to injection (off, the default:\n"
+		   "none)",
 };

@@ -4,7 +4,7 @@
  * and VMs it follows and the memory it holds, the watch (hvctl watch),
  * and the trust accounting:
  * per CPU, seen = filtered + below threshold + recorded + lost, exactly,
- * for exits and for preemption records apart.
+ * for exits, preemption records and late interrupt records apart.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -56,6 +56,15 @@ static const struct acct_field mark_fields[] = {
 	{ HVTRACE_ACCT_MARK_LOST, "mark_lost", "lost" },
 };
 
+/* Late interrupt records: a threshold of their own, the same identity. */
+static const struct acct_field irq_fields[] = {
+	{ HVTRACE_ACCT_IRQ_SEEN, "irq_seen", "seen" },
+	{ HVTRACE_ACCT_IRQ_FILTERED, "irq_filtered", "filtered" },
+	{ HVTRACE_ACCT_IRQ_BELOW, "irq_below_threshold", "below_threshold" },
+	{ HVTRACE_ACCT_IRQ_RECORDED, "irq_recorded", "recorded" },
+	{ HVTRACE_ACCT_IRQ_LOST, "irq_lost", "lost" },
+};
+
 struct acct_set {
 	const char *title;
 	const struct acct_field *f;
@@ -71,12 +80,14 @@ static const struct acct_set acct_sets[] = {
 		 "+ lost)", preempt_fields),
 	ACCT_SET("guest marks (seen = filtered + limited + recorded + lost)",
 		 mark_fields),
+	ACCT_SET("late interrupts (seen = filtered + below_threshold + "
+		 "recorded + lost)", irq_fields),
 };
 
 #define N_SETS ARRAY_SIZE(acct_sets)
 /* A row's columns: indent, cpu (JSON), cpu (text) and every set's. */
 #define ACCT_COLS (3 + ARRAY_SIZE(exit_fields) + ARRAY_SIZE(preempt_fields) + \
-		   ARRAY_SIZE(mark_fields))
+		   ARRAY_SIZE(mark_fields) + ARRAY_SIZE(irq_fields))
 
 /*
  * The columns of a row, in COLS: JSON has every set's in one object,

@@ -144,6 +144,7 @@ struct hvc_bitmap {
 
 struct hvc_config {
 	uint64_t threshold_ns, preempt_threshold_ns;
+	uint64_t irq_threshold_ns;	/* or HVTRACE_IRQ_THRESHOLD_OFF */
 	uint8_t threshold_on, halt_triggers;
 	struct hvc_reason *thresholds;	/* per-reason overrides */
 	unsigned int nr_thresholds;
@@ -180,6 +181,7 @@ enum {
 	HVC_CH_BUFFER_KB	= 1 << 10,
 	HVC_CH_MODE		= 1 << 11,
 	HVC_CH_REASON_THRESHOLDS = 1 << 12,	/* thresholds[], added */
+	HVC_CH_IRQ		= 1 << 13,	/* irq_threshold_ns */
 };
 
 /* What the user typed for occurrences FIRST.. of a CONFIG attribute. */
@@ -196,6 +198,7 @@ struct hvc_change {
 	uint64_t threshold_ns;
 	uint8_t threshold_on;		/* enum hvtrace_threshold_on */
 	uint64_t preempt_threshold_ns;
+	uint64_t irq_threshold_ns;	/* or HVTRACE_IRQ_THRESHOLD_OFF */
 	uint8_t halt_triggers;
 	struct hvc_reason thresholds[HVC_MAX_REASONS];
 	unsigned int nr_thresholds;	/* per-reason, added or changed */
@@ -273,6 +276,8 @@ void hvc_change_undo(struct hvc_change *undo, const struct hvc_change *ch,
 
 /* A threshold: a duration of at most HVTRACE_THRESHOLD_NS_MAX. */
 int hvc_parse_threshold(const char *s, uint64_t *ns);
+/* The same for late interrupt records, or "off": HVTRACE_IRQ_THRESHOLD_OFF. */
+int hvc_parse_irq_threshold(const char *s, uint64_t *ns);
 /* One exit reason name or number: how many refs it gives in OUT. */
 int hvc_parse_reason(const char *s, struct exit_reason_ref *out, int max);
 

@@ -87,6 +87,15 @@ int hvc_parse_threshold(const char *s, uint64_t *ns)
 	return 0;
 }
 
+int hvc_parse_irq_threshold(const char *s, uint64_t *ns)
+{
+	if (!strcmp(s, "off")) {
+		*ns = HVTRACE_IRQ_THRESHOLD_OFF;
+		return 0;
+	}
+	return hvc_parse_threshold(s, ns);
+}
+
 int hvc_parse_reason(const char *s, struct exit_reason_ref *out, int max)
 {
 	char msg[512];
@@ -388,6 +397,9 @@ static void put_change(struct nlmsghdr *nlh, const struct hvc_change *ch)
 	if (ch->set & HVC_CH_PREEMPT)
 		mnl_attr_put_u64(nlh, HVTRACE_CFG_PREEMPT_THRESHOLD_NS,
 				 ch->preempt_threshold_ns);
+	if (ch->set & HVC_CH_IRQ)
+		mnl_attr_put_u64(nlh, HVTRACE_CFG_IRQ_THRESHOLD_NS,
+				 ch->irq_threshold_ns);
 	if (ch->set & HVC_CH_THRESHOLD) {
 		mnl_attr_put_u64(nlh, HVTRACE_CFG_THRESHOLD_NS,
 				 ch->threshold_ns);
@@ -509,13 +521,14 @@ void hvc_change_undo(struct hvc_change *undo, const struct hvc_change *ch,
 						   cfg->thresholds,
 						   cfg->nr_thresholds);
 	}
-	undo->set |= set & (HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_HALT |
-			    HVC_CH_PID | HVC_CH_VCPUS | HVC_CH_CPUS |
-			    HVC_CH_RIP | HVC_CH_REASONS | HVC_CH_BUFFER_KB |
-			    HVC_CH_MODE);
+	undo->set |= set & (HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_IRQ |
+			    HVC_CH_HALT | HVC_CH_PID | HVC_CH_VCPUS |
+			    HVC_CH_CPUS | HVC_CH_RIP | HVC_CH_REASONS |
+			    HVC_CH_BUFFER_KB | HVC_CH_MODE);
 	undo->threshold_ns = cfg->threshold_ns;
 	undo->threshold_on = cfg->threshold_on;
 	undo->preempt_threshold_ns = cfg->preempt_threshold_ns;
+	undo->irq_threshold_ns = cfg->irq_threshold_ns;
 	undo->halt_triggers = cfg->halt_triggers;
 	undo->pid = cfg->pid;
 	undo_bitmap(undo->vcpus, sizeof(undo->vcpus) / sizeof(undo->vcpus[0]),

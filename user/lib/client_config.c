@@ -55,6 +55,10 @@ static int parse_settings(struct hvc_config *c, const struct nlattr *const *t)
 {
 	c->threshold_ns = hvnl_u64(t[HVTRACE_CFG_THRESHOLD_NS]);
 	c->preempt_threshold_ns = hvnl_u64(t[HVTRACE_CFG_PREEMPT_THRESHOLD_NS]);
+	/* A module without late interrupt records records none. */
+	c->irq_threshold_ns = t[HVTRACE_CFG_IRQ_THRESHOLD_NS] ?
+			      hvnl_u64(t[HVTRACE_CFG_IRQ_THRESHOLD_NS]) :
+			      HVTRACE_IRQ_THRESHOLD_OFF;
 	c->threshold_on = hvnl_u8(t[HVTRACE_CFG_THRESHOLD_ON]);
 	c->halt_triggers = hvnl_u8(t[HVTRACE_CFG_HALT_TRIGGERS]);
 	c->pid = hvnl_u32(t[HVTRACE_CFG_FILTER_PID]);

@@ -73,6 +73,11 @@ const struct hvnl_policy hvc_policy_acct[HVTRACE_ACCT_MAX + 1] = {
 	P(HVTRACE_ACCT_MARK_LOST, U64),
 	P(HVTRACE_ACCT_MARK_SEEN, U64),
 	P(HVTRACE_ACCT_MARK_LIMITED, U64),
+	P(HVTRACE_ACCT_IRQ_SEEN, U64),
+	P(HVTRACE_ACCT_IRQ_FILTERED, U64),
+	P(HVTRACE_ACCT_IRQ_BELOW, U64),
+	P(HVTRACE_ACCT_IRQ_RECORDED, U64),
+	P(HVTRACE_ACCT_IRQ_LOST, U64),
 };
 
 const struct hvnl_policy hvc_policy_cfg[HVTRACE_CFG_MAX + 1] = {
@@ -91,6 +96,7 @@ const struct hvnl_policy hvc_policy_cfg[HVTRACE_CFG_MAX + 1] = {
 	P(HVTRACE_CFG_THRESHOLD_ON, U8),
 	P(HVTRACE_CFG_HALT_TRIGGERS, U8),
 	P(HVTRACE_CFG_PREEMPT_THRESHOLD_NS, U64),
+	P(HVTRACE_CFG_IRQ_THRESHOLD_NS, U64),
 };
 
 const struct hvnl_policy hvc_policy_rsn[HVTRACE_RSN_MAX + 1] = {

@@ -31,6 +31,7 @@ enum conf_key {
 	K_ON,
 	K_HALT,
 	K_PREEMPT,
+	K_IRQ,
 	K_REASON_THR,
 	K_PID,
 	K_VCPU,
@@ -54,6 +55,7 @@ static const struct key module_keys[K_WATCH] = {
 	[K_ON] = { "threshold.on", "a PART (" THRESHOLD_ON_NAMES ")" },
 	[K_HALT] = { "threshold.halt", "include or exclude" },
 	[K_PREEMPT] = { "threshold.preemptions", "a DURATION" },
+	[K_IRQ] = { "threshold.interrupts", "a DURATION or off" },
 	[K_REASON_THR] = { "threshold.reason",
 			   "an exit reason NAME and a DURATION" },
 	[K_PID] = { "filter.pid", "a PID or any" },
@@ -202,11 +204,15 @@ static int set_reason_threshold(struct parse *p, char **v)
 	return ret;
 }
 
-/* A threshold key's value into *NS, typed for ATTR. */
+/*
+ * A threshold key's value into *NS, typed for ATTR; only late interrupt
+ * records' can be off.
+ */
 static int set_threshold(struct parse *p, uint16_t attr, const char *v,
 			 uint64_t *ns)
 {
-	if (hvc_parse_threshold(v, ns))
+	if (attr == HVTRACE_CFG_IRQ_THRESHOLD_NS ?
+	    hvc_parse_irq_threshold(v, ns) : hvc_parse_threshold(v, ns))
 		return -EINVAL;
 	hvc_change_typed(&p->conf->change, attr, p->opt, v);
 	return 0;
@@ -224,6 +230,9 @@ static int set_module(struct parse *p, enum conf_key k, char **v)
 	case K_PREEMPT:
 		return set_threshold(p, HVTRACE_CFG_PREEMPT_THRESHOLD_NS, v[0],
 				     &ch->preempt_threshold_ns);
+	case K_IRQ:
+		return set_threshold(p, HVTRACE_CFG_IRQ_THRESHOLD_NS, v[0],
+				     &ch->irq_threshold_ns);
 	case K_ON:
 		on = threshold_on_parse(v[0]);
 		if (on < 0)
@@ -418,6 +427,7 @@ static void change_defaults(struct parse *p)
 	char s[64];
 
 	ch->threshold_on = HVTRACE_ON_TOTAL;
+	ch->irq_threshold_ns = HVTRACE_IRQ_THRESHOLD_OFF;
 	ch->buffer_kb = HVTRACE_BUFFER_KB_DEFAULT;
 	ch->mode = HVTRACE_MODE_DISCARD;
 	snprintf(s, sizeof(s), "sets no buffer.size: the default %uK",
@@ -430,9 +440,9 @@ static void change_defaults(struct parse *p)
 /* The whole configuration in one request, what it does not set cleared. */
 static void change_whole(struct hvc_change *ch)
 {
-	ch->set |= HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_HALT |
-		   HVC_CH_CLEAR_THRESHOLDS | HVC_CH_CLEAR_FILTERS |
-		   HVC_CH_BUFFER_KB | HVC_CH_MODE;
+	ch->set |= HVC_CH_THRESHOLD | HVC_CH_PREEMPT | HVC_CH_IRQ |
+		   HVC_CH_HALT | HVC_CH_CLEAR_THRESHOLDS |
+		   HVC_CH_CLEAR_FILTERS | HVC_CH_BUFFER_KB | HVC_CH_MODE;
 }
 
 int hvc_conf_parse(FILE *f, const char *name, unsigned int resolve,
@@ -601,6 +611,10 @@ void hvc_conf_write(FILE *f, const struct hvc_config *c)
 		fprintf(f, "%s %s\n", module_keys[K_HALT].name,
 			c->halt_triggers ? "include" : "exclude");
 	put_duration(f, K_PREEMPT, c->preempt_threshold_ns);
+	if (c->irq_threshold_ns == HVTRACE_IRQ_THRESHOLD_OFF)
+		fprintf(f, "%s off\n", module_keys[K_IRQ].name);
+	else
+		put_duration(f, K_IRQ, c->irq_threshold_ns);
 	for (unsigned int i = 0; i < c->nr_thresholds; i++) {
 		char d[DURATION_LEN];
 

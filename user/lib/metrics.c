@@ -609,6 +609,7 @@ static const struct {
 	{ HVTRACE_ACCT_SEEN, "exit" },
 	{ HVTRACE_ACCT_PREEMPT_SEEN, "preemption" },
 	{ HVTRACE_ACCT_MARK_SEEN, "mark" },
+	{ HVTRACE_ACCT_IRQ_SEEN, "irq" },
 };
 
 static const struct {
@@ -627,6 +628,10 @@ static const struct {
 	{ HVTRACE_ACCT_MARK_LIMITED, "mark", "limited" },
 	{ HVTRACE_ACCT_MARK_RECORDED, "mark", "recorded" },
 	{ HVTRACE_ACCT_MARK_LOST, "mark", "lost" },
+	{ HVTRACE_ACCT_IRQ_FILTERED, "irq", "filtered" },
+	{ HVTRACE_ACCT_IRQ_BELOW, "irq", "below_threshold" },
+	{ HVTRACE_ACCT_IRQ_RECORDED, "irq", "recorded" },
+	{ HVTRACE_ACCT_IRQ_LOST, "irq", "lost" },
 };
 
 static void accounting_metrics(FILE *f, const struct hvc_status *s)
@@ -636,8 +641,9 @@ static void accounting_metrics(FILE *f, const struct hvc_status *s)
 	unsigned int i;
 
 	prom_family(f, "hvtrace_recording_seen_total", PROM_COUNTER,
-		    "Exits, preemption records and guest marks seen while "
-		    "recording; seen = the sum of its outcomes, exactly");
+		    "Exits, preemption records, guest marks and late interrupt "
+		    "records (kind irq) seen while recording; seen = the sum "
+		    "of its outcomes, exactly");
 	for (i = 0; i < ARRAY_SIZE(seen_sets); i++) {
 		l[0].value = seen_sets[i].kind;
 		prom_sample_u64(f, "hvtrace_recording_seen_total", l, 1,
