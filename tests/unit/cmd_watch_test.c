@@ -710,6 +710,106 @@ static void test_irq_story(void)
 	CHECK_INT(capture_trigger_parse("irq"), HVTRACE_TRIGGER_IRQ);
 }
 
+
+/*
+ * A late interrupt record (HVTRACE_EV_IRQ) among a capture's: it is told.
+ * An irq trigger's own says exactly where the delivery time went, where
+ * the exit and preemption records only bound it; in another trigger's
+ * capture it is said beside the story. Its time is its raise, its end
+ * the injection.
+ */
+static void test_story_irq_record(void)
+{
+	struct capture_story st;
+	struct hvc_capture c;
+	struct hvtrace_event *e;
+	char line[1024], *ev;
+	char *js = NULL;
+	size_t n;
+	FILE *f;
+	struct out o;
+
+	/* Runnable with no preemption record: the record's own split. */
+	irq_capture(&c, IRQ_WAITED);
+	e = add(HVTRACE_EV_IRQ, 0xec, T0 - 10000, 150200000);
+	e->info1 = HVTRACE_VCPU_IRQ_TIMER;
+	e->info2 = HLT;
+	e->guest_ns = 200000;
+	e->part_ns[HVTRACE_PART_HALT] = 500000;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 149400000;
+	preemptor(e, 262, "hvhog", 149 * MS);
+	/* Another vector's, longer, injected elsewhere: not the trigger's. */
+	e = add(HVTRACE_EV_IRQ, 0xef, T0 - 200 * MS, 190 * MS);
+	e->info1 = HVTRACE_VCPU_IRQ_LOCAL;
+	c.nr_events = nev;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "irq vm 1 vcpu 1: interrupt 0xec delivered 150.20ms "
+		  "after its raise: HLT 150.00ms, runnable 149.40ms (hvhog "
+		  "(262) on CPU 0); before it 3 MSR exits at msr 0x6e0 from "
+		  "rip 0x2000");
+	CHECK(st.has_irq);
+	CHECK_INT(st.delivery_part, STORY_P_RUNNABLE);
+	CHECK_U64(st.delivery_part_ns, 149400000);
+	CHECK_U64(st.runnable_ns, 149400000);
+	/* The evidence after the chain (test_irq_story()'s): exact too. */
+	ev = evidence_of(&st);
+	CHECK_STR(ev ? strstr(ev, "hvhog (262) on CPU 0 for") : NULL,
+		  "hvhog (262) on CPU 0 for 148.00ms\n"
+		  "injected:   at the end of HLT 150.00ms; of the delivery, "
+		  "149.40ms runnable\n"
+		  "late irq:   0xec (timer), 150.20ms after its raise: runnable "
+		  "149.40ms: preempted by hvhog (262)\n"
+		  "runnable:   149.40ms\n");
+	free(ev);
+
+	/* Only the other vector's: not the trigger's delivery, untold. */
+	irq_capture(&c, IRQ_WAITED);
+	e = add(HVTRACE_EV_IRQ, 0xef, T0 - 10000, 150 * MS);
+	c.nr_events = nev;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK(!st.has_irq);
+	CHECK_U64(st.delivery_part_ns, 148 * MS);
+
+	/* A stall's capture: the longest late interrupt beside it. */
+	stall_capture(&c);
+	e = add(HVTRACE_EV_IRQ, 0xfb, T0 - 1 * MS, 1 * MS);
+	e->info1 = HVTRACE_VCPU_IRQ_IPI;
+	e->info2 = 0x60;
+	e->guest_ns = 900000;
+	e = add(HVTRACE_EV_IRQ, 0xef, T0 + 1 * MS, 2100000);
+	e->info1 = HVTRACE_VCPU_IRQ_IPI;
+	e->info2 = NPF;
+	e->guest_ns = 100000;
+	e->part_ns[HVTRACE_PART_RUNNABLE] = 1800000;
+	preemptor(e, 4242, "stress-ng", 1800000);
+	c.nr_events = nev;
+	story_of(&st, &c, line, sizeof(line));
+	CHECK_STR(line, "stall vm 3 vcpu 2: 43.20ms out of guest in 50ms: "
+		  "41.00ms runnable (batch-job (207) on CPU 5); late interrupt "
+		  "0xef (ipi) 2.10ms: runnable 1.80ms: preempted by stress-ng "
+		  "(4242); before it 10 NPF exits at page 0xfeb00000 from rip "
+		  "0x4016d0");
+	CHECK_INT(st.delivery_part, STORY_P_NONE);
+	ev = evidence_of(&st);
+	CHECK_HAS(ev, "\nlate irq:   0xef (ipi), 2.10ms after its raise: "
+		  "runnable 1.80ms: preempted by stress-ng (4242)\n"
+		  "runnable:   41.00ms\n");
+	free(ev);
+	f = open_memstream(&js, &n);
+	if (CHECK(f != NULL)) {
+		out_init(&o, f, true);
+		out_open_object(&o, NULL);
+		capture_story_json(&o, &st, 0, NULL, 0, 0);
+		out_close_object(&o);
+		fclose(f);
+		CHECK_HAS(js, ",\"late_interrupt\":{\"vector\":239,\"source\":"
+			  "\"ipi\",\"latency_ns\":2100000,\"why\":\"runnable "
+			  "1.80ms: preempted by stress-ng (4242)\"},");
+		CHECK_HASNT(js, "delivery_part");
+	}
+	free(js);
+}
+
 static void test_names(void)
 {
 	char buf[64];
@@ -1533,6 +1633,7 @@ int main(void)
 	test_bad_options();
 	test_story();
 	test_irq_story();
+	test_story_irq_record();
 	test_names();
 	test_run();
 	test_disk_full();

@@ -6,7 +6,8 @@
  * time went; per VM and vCPU; the preemptors (report_split.c); the guest
  * RIPs, guest-physical pages, (reason, page, RIP) hot spots, I/O ports
  * and MSRs behind the most exit time, with their runnable share and top
- * preemptor. -j prints the same as one JSON document, --html FILE writes
+ * preemptor; the late interrupts, the longest with why they were late
+ * (report_late_irqs.c). -j prints the same as one JSON document, --html FILE writes
  * it as a self-contained page with charts (report_html.c).
  *
  * One pass (two when a table overflows), fixed memory: the reader's read
@@ -27,6 +28,7 @@
 #include "report_agg.h"
 #include "report_capture.h"
 #include "report_html.h"
+#include "report_late_irqs.h"
 #include "report_marks.h"
 #include "report_split.h"
 #include "time_parts.h"
@@ -741,6 +743,7 @@ static int print_report(struct out *o, const struct report *rep, const char *dir
 	      print_top(o, rep, REP_T_MSRS, &top_msrs, top);
 	if (ret)
 		return -1;
+	rep_print_late_irqs(o, rep, top);
 	rep_print_marks(o, rep);
 	print_memory(o, rep);
 	out_close_object(o);
@@ -897,7 +900,9 @@ const struct hvctl_cmd hvctl_cmd_report = {
 		   "RIPs, pages, (reason, page, RIP) hot spots, ports and MSRs\n"
 		   "with their runnable share and top preemptor (N, default 10),\n"
 		   "pages and hot spots with what they hit (ram, kernel-mmio,\n"
-		   "vmm-mmio; r/w and lengths of device accesses);\n"
+		   "vmm-mmio; r/w and lengths of device accesses); the N longest\n"
+		   "late interrupts, each with why (the part of its wait that\n"
+		   "holds most of it), and per vCPU and vector their count and time;\n"
 		   "--html FILE also writes a self-contained page with charts\n"
 		   "(replaced whole once written; new: mode 0600; never inside\n"
 		   "DIR; - : to stdout, instead of the report). Damaged packets\n"

@@ -112,16 +112,8 @@ static void split_json(struct out *o, const struct hvc_vcpu_irq *r)
 	out_u64(o, "guest_ns", NULL, r->guest_ns);
 	out_time_parts(o, irq_exit_ns(r), r->part_ns);
 	/* The longest runnable wait: who ran most of it, if known. */
-	if (!r->pre_ns || !r->pre_pid) {
-		out_null(o, "preemptor");
-		return;
-	}
-	out_open_object(o, "preemptor");
-	out_u64(o, "pid", NULL, r->pre_pid);
-	out_str(o, "comm", NULL, r->pre_comm);
-	out_bool(o, "vcpu", NULL, r->pre_vcpu);
-	out_u64(o, "ns", NULL, r->pre_ns);
-	out_close_object(o);
+	out_ran_instead(o, "preemptor", r->pre_ns ? r->pre_pid : 0,
+			r->pre_comm, r->pre_vcpu, r->pre_ns);
 }
 
 /* R, a row of the vCPU LABEL (text only). */

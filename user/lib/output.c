@@ -139,6 +139,21 @@ void out_null(struct out *o, const char *key)
 	fputs("null", o->f);
 }
 
+void out_ran_instead(struct out *o, const char *key, uint32_t pid,
+		     const char *comm, bool vcpu, uint64_t ns)
+{
+	if (!pid) {
+		out_null(o, key);
+		return;
+	}
+	out_open_object(o, key);
+	out_u64(o, "pid", NULL, pid);
+	out_str(o, "comm", NULL, comm);
+	out_bool(o, "vcpu", NULL, vcpu);
+	out_u64(o, "ns", NULL, ns);
+	out_close_object(o);
+}
+
 void out_heading(struct out *o, const struct out_col *cols, unsigned int n)
 {
 	const char *sep = "";

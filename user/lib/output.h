@@ -39,6 +39,13 @@ void out_bool(struct out *o, const char *key, const char *fmt, bool v);
 /* JSON null: a member that has no value in this row; text nothing. */
 void out_null(struct out *o, const char *key);
 /*
+ * JSON: KEY, the object {"pid", "comm", "vcpu", "ns"} of a task that ran
+ * instead of a vCPU thread for NS (stat's and report's interrupt waits),
+ * or null for PID 0: nobody noted. Text: nothing.
+ */
+void out_ran_instead(struct out *o, const char *key, uint32_t pid,
+		     const char *comm, bool vcpu, uint64_t ns);
+/*
  * S as a JSON string literal to F: escaped, and whatever is not UTF-8
  * replaced (U+FFFD). For documents written without the calls above.
  */

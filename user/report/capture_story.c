@@ -12,6 +12,7 @@
 
 #include "capture_story.h"
 #include "duration.h"
+#include "irq_why.h"
 #include "output.h"
 #include "put.h"
 #include "time_parts.h"
@@ -25,15 +26,17 @@ static const char *const trigger_words[] = {
 	[HVTRACE_TRIGGER_IRQ] = "irq",
 };
 
+/* A story part is an irq_part, one up: NONE comes first. */
+_Static_assert(STORY_P_HANDLING == 1 + (int)IRQ_P_HANDLING &&
+	       STORY_P_RUNNABLE == 1 + (int)IRQ_P_RUNNABLE &&
+	       STORY_P_GUEST == 1 + (int)IRQ_P_GUEST,
+	       "story_part follows irq_part");
+
 /* A late interrupt's delivery part, in the story's line. */
-static const char *const part_words[STORY_P_NR] = {
-	[STORY_P_HANDLING] = "handling",
-	[STORY_P_VMM] = "in the VMM",
-	[STORY_P_HALT] = "halted",
-	[STORY_P_RUNNABLE] = "runnable",
-	[STORY_P_OTHER] = "blocked in the kernel",
-	[STORY_P_GUEST] = "in the guest",
-};
+static const char *part_word(enum story_part p)
+{
+	return irq_part_word(p - STORY_P_HANDLING);
+}
 
 const char *capture_trigger_word(unsigned int trigger)
 {
@@ -216,6 +219,77 @@ static void delivery_part(struct capture_story *st,
 	st->runnable_ns = ns[STORY_P_RUNNABLE];
 }
 
+/* Record E's wait, as the module split it. */
+static void irq_wait_of(struct irq_wait *w, const struct hvtrace_event *e,
+			char *comm)
+{
+	uint64_t part[HVTRACE_NR_PARTS];
+
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		part[i] = e->part_ns[i];
+	irq_wait_split(w, e->duration_ns, e->guest_ns, part);
+	memcpy(comm, e->preempt_comm, HVTRACE_COMM_LEN);
+	comm[HVTRACE_COMM_LEN] = '\0';
+	for (char *c = comm; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+	w->isa = e->isa;
+	w->exit_reason = e->info2;
+	w->pre_pid = e->preempt_pid;
+	w->pre_vcpu = e->flags & HVTRACE_EVF_PREEMPT_VCPU;
+	w->pre_comm = comm;
+}
+
+/*
+ * The late interrupt record to tell: of an irq trigger, its delivery's
+ * (its vector, injected during the trigger exit T); else the longest.
+ */
+static const struct hvtrace_event *find_irq(const struct capture_story *st,
+					    const struct hvtrace_event *ev,
+					    unsigned int n,
+					    const struct hvtrace_event *t)
+{
+	const struct hvtrace_event *best = NULL;
+	bool own = st->cap->trigger == HVTRACE_TRIGGER_IRQ;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct hvtrace_event *e = &ev[i];
+
+		if (e->type != HVTRACE_EV_IRQ)
+			continue;
+		if (own && (!t || e->reason != st->cap->irq_vector ||
+			    end_ns(e) < t->ts_ns || end_ns(e) > end_ns(t)))
+			continue;
+		if (!best || e->duration_ns > best->duration_ns)
+			best = e;
+	}
+	return best;
+}
+
+/*
+ * Tell the late interrupt record E; an irq trigger's own says exactly
+ * where the delivery time went, what the other records only bound.
+ */
+static void take_irq(struct capture_story *st, const struct hvtrace_event *e)
+{
+	char comm[HVTRACE_COMM_LEN + 1];
+	struct irq_wait w;
+	enum irq_part p;
+
+	irq_wait_of(&w, e, comm);
+	st->has_irq = true;
+	st->irq_vector = e->reason;
+	st->irq_source = e->info1;
+	st->irq_ns = e->duration_ns;
+	irq_why(st->irq_why, sizeof(st->irq_why), &w);
+	if (st->cap->trigger != HVTRACE_TRIGGER_IRQ)
+		return;
+	p = irq_wait_part(&w);
+	st->delivery_part = STORY_P_HANDLING + p;
+	st->delivery_part_ns = w.part_ns[p];
+	st->runnable_ns = w.part_ns[IRQ_P_RUNNABLE];
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -338,6 +412,7 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 {
 	const struct hvtrace_event *t = trig < n ? &ev[trig] : NULL;
 	unsigned int last = t ? trig : (n ? n - 1 : 0);
+	const struct hvtrace_event *irq;
 
 	memset(st, 0, sizeof(*st));
 	st->cap = cap;
@@ -393,6 +468,9 @@ int capture_story(struct capture_story *st, const struct hvc_capture *cap,
 		exit_preemptor(st, ev, trig, 0);
 		break;
 	}
+	irq = find_irq(st, ev, n, t && is_exit(t) ? t : NULL);
+	if (irq)
+		take_irq(st, irq);
 	return find_before(st, ev, t ? trig : n);
 }
 
@@ -448,7 +526,7 @@ static void irq_text(FILE *f, const struct capture_story *st)
 		fprintf(f, ", preempted %s by %s", duration_str(d, st->pre_ns),
 			preemptor_text(pre, st));
 	else if (p)
-		fprintf(f, ", %s %s", part_words[p],
+		fprintf(f, ", %s %s", part_word(p),
 			duration_str(d, st->delivery_part_ns));
 	if (p == STORY_P_RUNNABLE && !st->pre_records && st->pre_pid)
 		fprintf(f, " (%s)", preemptor_text(pre, st));
@@ -512,6 +590,11 @@ int capture_story_line(char *buf, size_t len, const struct capture_story *st)
 			fprintf(f, " (%s)", preemptor_text(pre, st));
 		break;
 	}
+	/* An irq trigger's own record is the line already. */
+	if (st->has_irq && c->trigger != HVTRACE_TRIGGER_IRQ)
+		fprintf(f, "; late interrupt 0x%02x (%s) %s: %s", st->irq_vector,
+			irq_source_word(st->irq_source),
+			duration_str(v, st->irq_ns), st->irq_why);
 	if (*st->reason) {
 		fprintf(f, "; before it %" PRIu64 " %s exit%s", st->reason_count,
 			st->reason, st->reason_count == 1 ? "" : "s");
@@ -549,7 +632,7 @@ static void evidence_injected(FILE *f, const struct capture_story *st)
 	if (st->delivery_part)
 		fprintf(f, "; of the delivery, %s %s",
 			duration_str(d, st->delivery_part_ns),
-			part_words[st->delivery_part]);
+			part_word(st->delivery_part));
 	fputc('\n', f);
 }
 
@@ -599,6 +682,10 @@ void capture_story_evidence(FILE *f, const struct capture_story *st)
 	fputc('\n', f);
 	if (c->trigger == HVTRACE_TRIGGER_IRQ && *st->trig_reason)
 		evidence_injected(f, st);
+	if (st->has_irq)
+		fprintf(f, "late irq:   0x%02x (%s), %s after its raise: %s\n",
+			st->irq_vector, irq_source_word(st->irq_source),
+			duration_str(v, st->irq_ns), st->irq_why);
 	if (st->runnable_ns)
 		fprintf(f, "runnable:   %s\n", duration_str(v, st->runnable_ns));
 	if (c->suppressed)
@@ -676,9 +763,16 @@ void capture_story_json(struct out *o, const struct capture_story *st,
 	out_u64(o, "runnable_ns", NULL, st->runnable_ns);
 	if (st->delivery_part) {
 		out_str(o, "delivery_part", NULL,
-			st->delivery_part == STORY_P_GUEST ? "guest" :
-			time_part_labels[st->delivery_part - STORY_P_HANDLING]);
+			irq_part_key(st->delivery_part - STORY_P_HANDLING));
 		out_u64(o, "delivery_part_ns", NULL, st->delivery_part_ns);
+	}
+	if (st->has_irq) {
+		out_open_object(o, "late_interrupt");
+		out_u64(o, "vector", NULL, st->irq_vector);
+		out_str(o, "source", NULL, irq_source_word(st->irq_source));
+		out_u64(o, "latency_ns", NULL, st->irq_ns);
+		out_str(o, "why", NULL, st->irq_why);
+		out_close_object(o);
 	}
 	if (st->pre_pid) {
 		out_open_object(o, "preemptor");

@@ -13,7 +13,11 @@
  *                  record's preemptor, else an exit's), on which CPU
  *   delivery part  irq: where most of the interrupt's delivery time
  *                  went, of what the records show (the parts of the
- *                  exit it was injected at, the guest time before it)
+ *                  exit it was injected at, the guest time before it);
+ *                  exact when its late interrupt record is among them
+ *   late interrupt a late interrupt record (HVTRACE_EV_IRQ) of the
+ *                  capture: an irq trigger's own delivery, else the
+ *                  longest; its vector, source, time and why (irq_why.h)
  *   before it      the dominant exit reason of the records before the
  *                  trigger record, its most common qualifier (GPA page
  *                  for NPF/EPT, port for I/O, MSR index for MSR exits)
@@ -71,6 +75,15 @@ struct capture_story {
 	/* Irq triggers: the largest share of the delivery time, and where. */
 	enum story_part delivery_part;
 	uint64_t delivery_part_ns;
+	/*
+	 * A late interrupt record: the trigger's delivery (irq triggers),
+	 * else the capture's longest; the why of its wait.
+	 */
+	bool has_irq;
+	uint8_t irq_vector;
+	uint64_t irq_source;		/* one HVTRACE_VCPU_IRQ_* bit */
+	uint64_t irq_ns;		/* raise to injection */
+	char irq_why[160];
 	/* Mark triggers: the mark the guest made, when its record is here. */
 	bool has_mark;
 	uint64_t mark_id, guest_tsc;
@@ -110,7 +123,10 @@ int capture_trigger_parse(const char *s);
  * 0x4016d0"; "mark vm 3 vcpu 0: guest mark 7 (guest tsc 123456789);
  * before it ..."; "irq vm 3 vcpu 1: interrupt 0xec delivered 150.20ms
  * after its raise: HLT 150.00ms, preempted 148.00ms by hvhog (262) on
- * CPU 0; before it ...". Snprintf semantics.
+ * CPU 0; before it ..."; with a late interrupt record in another
+ * trigger's capture, "...; late interrupt 0xec (timer) 2.10ms: runnable
+ * 1.80ms: preempted by stress-ng (4242); before it ...". Snprintf
+ * semantics.
  */
 int capture_story_line(char *buf, size_t len, const struct capture_story *st);
 /* The evidence, a line each (summary.txt, report): reason -> ... */

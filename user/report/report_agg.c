@@ -417,7 +417,7 @@ static int alloc_all(struct report *rep)
 	rep->row_table[REP_ROW_SPOT] = &rep->spots;
 	rep->row_table[REP_ROW_PORT] = &rep->ports;
 	rep->row_table[REP_ROW_MSR] = &rep->msrs;
-	return rep_preempt_init(rep);
+	return rep_preempt_init(rep) || rep_irq_init(rep) ? -1 : 0;
 }
 
 struct report *report_new(void)
@@ -451,6 +451,7 @@ void report_free(struct report *rep)
 		free(t[i]->split);
 	}
 	rep_preempt_free(rep);
+	rep_irq_free(rep);
 	free(rep->vcpu_top);
 	free(rep->vcpu_top_ns);
 	free(rep->vm_top);
@@ -468,7 +469,8 @@ size_t report_memory(const struct report *rep)
 					&rep->rips, &rep->pages, &rep->ports,
 					&rep->msrs, &rep->spots };
 	size_t vms = 1U << VMS_BITS, vcpus = 1U << VCPUS_BITS;
-	size_t n = sizeof(*rep) + rep_preempt_memory(rep);
+	size_t n = sizeof(*rep) + rep_preempt_memory(rep) +
+		   rep_irq_memory(rep);
 
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		n += (size_t)rep_table_cap(t[i]) * (sizeof(struct rep_entry) +
@@ -704,6 +706,11 @@ void report_add(struct report *rep, const struct trace_event *ev)
 	}
 	if (trace_is_mark(ev)) {
 		add_mark(rep, ev);
+		return;
+	}
+	/* Its reason is a vector, its parts a wait: no exit. */
+	if (trace_is_irq(ev)) {
+		rep_irq_add(rep, ev);
 		return;
 	}
 	r = reason_index(rep, x->isa, x->reason);
@@ -1050,6 +1057,7 @@ int report_finish(struct report *rep, const struct trace_reader *r)
 	loss_coverage(rep, r);
 	top_reasons(rep);
 	rep_preempt_finish(rep);
+	rep_irq_finish(rep);
 	summarize(rep);
 	return 0;
 }

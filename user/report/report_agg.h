@@ -9,7 +9,8 @@
  * Exits count everywhere; preemption records only in the preemptor
  * table (report_preempt.c) and as the preemptions of their vCPU and of
  * the reason of the exit in flight; guest marks, which are no exits
- * (their CPUID exit is recorded apart), only in the list of marks.
+ * (their CPUID exit is recorded apart), only in the list of marks; late
+ * interrupts, no exits either, only in their own (report_irq.c).
  */
 #ifndef HVCTL_REPORT_AGG_H
 #define HVCTL_REPORT_AGG_H
@@ -293,6 +294,57 @@ struct rep_mark {
 /* The marks kept, into *MARKS: how many; *TOTAL: all the trace had. */
 unsigned int report_marks(const struct report *rep,
 			  const struct rep_mark **marks, uint64_t *total);
+
+/*
+ * Late interrupts (HVTRACE_EV_IRQ: an interrupt injected at least the
+ * recording's threshold after its raise), first pass only: the
+ * REP_MAX_IRQS longest whole, and per (vCPU, vector) their count, time
+ * and split in a table of fixed capacity, its other row the rest.
+ */
+#define REP_MAX_IRQS		256
+
+struct rep_irq {
+	uint64_t ts_ns;			/* the raise, host local_clock */
+	uint64_t ns;			/* raise to injection */
+	/*
+	 * Where the wait went: in the guest until the exit whose entry
+	 * injected it, then that exit's parts, handling the rest.
+	 */
+	uint64_t guest_ns;
+	uint64_t part_ns[REP_NR_PARTS];
+	/* Who ran most of its longest runnable stretch, that long. */
+	uint32_t preempt_pid;		/* 0: nobody noted */
+	bool preempt_vcpu;
+	char preempt_comm[TRACE_COMM_BUF];
+	uint64_t preempt_ns;
+	uint32_t vm_id, vm_pid, vcpu_id, tid;
+	uint64_t source;		/* one HVTRACE_VCPU_IRQ_* bit */
+	uint32_t exit_reason;		/* that exit's, the vendor's code */
+	uint16_t cpu;			/* the injecting entry's */
+	uint8_t vector, isa;
+};
+
+/* A vCPU's late interrupts of one vector. */
+struct rep_irq_row {
+	uint32_t vm_id, vm_pid, vcpu_id;
+	uint8_t vector;
+	bool used;
+	uint32_t sources;		/* HVTRACE_VCPU_IRQ_* bits seen */
+	uint64_t count, total_ns, max_ns;
+	uint64_t guest_ns, part_ns[REP_NR_PARTS];
+};
+
+/* Valid after report_finish(). */
+struct rep_irqs {
+	uint64_t count, total_ns, max_ns;	/* all of the trace's */
+	const struct rep_irq *longest;	/* KEPT of them, longest first */
+	unsigned int kept;
+	const struct rep_irq_row *const *rows;	/* by time */
+	unsigned int nr_rows, limit;
+	const struct rep_irq_row *other;	/* keys past LIMIT */
+};
+
+void report_irqs(const struct report *rep, struct rep_irqs *irqs);
 
 /* VM_ID's name from vms.tsv, else "vm<id>" (trace_vm_label()). */
 const char *report_vm_name(const struct report *rep, uint64_t vm_id,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The report engine's own state: report_agg.c, report_preempt.c and the
- * engine's unit test include this; renderers include report_agg.h only
+ * The report engine's own state: report_agg.c, report_preempt.c,
+ * report_irq.c and the engine's unit test include this; renderers include report_agg.h only
  * and see rows through its iterators (docs/design.md, "Report engine").
  */
 #ifndef HVCTL_REPORT_ENGINE_H
@@ -127,6 +127,22 @@ struct rep_blame {
 	uint64_t lost_kind[REP_ROW_MSR + 1];	/* LOST by row kind */
 };
 
+/*
+ * Late interrupts (report_irq.c): the REP_MAX_IRQS longest so far in a
+ * min-heap, the shortest of them at its root (sorted, longest first, by
+ * report_finish()); and per (vCPU, vector) a row in a fixed table,
+ * OTHER the late interrupts of keys it had no room for.
+ */
+struct rep_irq_state {
+	struct rep_irq *heap;
+	unsigned int kept;
+	unsigned int bits, used, limit;
+	struct rep_irq_row *rows;
+	const struct rep_irq_row **order;	/* the rows by time */
+	struct rep_irq_row other;
+	uint64_t count, total_ns, max_ns;
+};
+
 struct rep_loss_cpu {
 	uint64_t begin, end;		/* the range being merged */
 	uint64_t lost_ns;		/* merged ranges done so far */
@@ -167,6 +183,9 @@ struct report {
 	uint64_t preempts;		/* preemption records */
 	uint64_t preempt_ns;
 	struct rep_split all_split;	/* of every exit */
+
+	/* Late interrupts, first pass only, as the marks. */
+	struct rep_irq_state irq;
 
 	/* Guest marks, first pass only: a second would add them again. */
 	struct rep_mark marks[REP_MAX_MARKS];
@@ -262,6 +281,16 @@ void rep_preempt_finish(struct report *rep);
 unsigned int rep_preemptors_sort(const struct report *rep,
 				 const struct rep_preemptor **out);
 unsigned int rep_preemptors_sorted(const struct report *rep);
+/* ---- late interrupts (report_irq.c) ---- */
+
+int rep_irq_init(struct report *rep);
+void rep_irq_free(struct report *rep);
+size_t rep_irq_memory(const struct report *rep);
+/* A late interrupt record: kept if among the longest, and in its row. */
+void rep_irq_add(struct report *rep, const struct trace_event *ev);
+/* The kept ones longest first, the rows by time. */
+void rep_irq_finish(struct report *rep);
+
 /* Rows per exit in rep_preempt_noted()'s ROWS, UINT32_MAX for none. */
 #define REP_NR_ROW_KINDS	(REP_ROW_MSR + 1)
 

@@ -5,7 +5,8 @@
  * no script at all (so none can fail) and a Content-Security-Policy that
  * forbids fetching anything, so the page cannot leak or break when
  * mailed around. Where exit time went shows as a stacked bar per reason
- * and per vCPU; the preemptors and the hot spots they stalled as tables.
+ * and per vCPU; the preemptors and the hot spots they stalled as tables,
+ * and so the late interrupts with their why.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "gpa_class.h"
 #include "report_capture.h"
 #include "report_html.h"
+#include "report_late_irqs.h"
 #include "report_split.h"
 #include "time_parts.h"
 #include "util.h"
@@ -896,6 +898,93 @@ static int preempted_spots(struct page *p)
 	return 0;
 }
 
+/* A late interrupt's line: the list's columns. */
+static void late_irq_row(const struct page *p, const struct rep_irq *q)
+{
+	char t[32], vm[64], exit[EXIT_LABEL_LEN], why[160], d[DURATION_LEN];
+	struct irq_wait w;
+
+	rep_irq_wait(&w, q);
+	irq_why(why, sizeof(why), &w);
+	fprintf(p->f, "<tr><td class=\"n\">%s</td><td class=\"l\">",
+		rep_irq_time(t, sizeof(t), p->rep, q->ts_ns));
+	text(p->f, report_vm_name(p->rep, q->vm_id, vm, sizeof(vm)));
+	fprintf(p->f, "</td><td>%u</td><td class=\"l n\">0x%02x</td>"
+		"<td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td>"
+		"<td class=\"l\">", q->vcpu_id, q->vector,
+		irq_source_word(q->source), duration_str(d, q->ns),
+		exit_reason_label(exit, sizeof(exit), q->isa, q->exit_reason));
+	text(p->f, why);
+	fputs("</td></tr>\n", p->f);
+}
+
+static void late_irq_vector(const struct page *p, const struct rep_irq_row *r,
+			    bool other)
+{
+	char vm[64], src[IRQ_SOURCES_LEN], b[2][DURATION_LEN];
+	struct irq_wait w;
+	enum irq_part part;
+
+	rep_irq_row_wait(&w, r);
+	part = irq_wait_part(&w);
+	fputs("<tr><td class=\"l\">", p->f);
+	if (other) {
+		fputs("other (table full)</td><td></td><td></td>", p->f);
+	} else {
+		text(p->f, report_vm_name(p->rep, r->vm_id, vm, sizeof(vm)));
+		fprintf(p->f, "</td><td>%u</td><td class=\"l n\">0x%02x</td>",
+			r->vcpu_id, r->vector);
+	}
+	fprintf(p->f, "<td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%s</td>"
+		"<td>%s</td><td class=\"l\">%s %.1f%%</td></tr>\n",
+		irq_sources_text(src, sizeof(src), r->sources), r->count,
+		duration_str(b[0], r->total_ns), duration_str(b[1], r->max_ns),
+		irq_part_word(part), time_share(w.part_ns[part], r->total_ns));
+}
+
+/* The late interrupts, the longest with their why; per vCPU and vector. */
+static void late_irqs(struct page *p)
+{
+	struct rep_irqs irqs;
+	unsigned int shown, rows;
+	char d[DURATION_LEN];
+
+	report_irqs(p->rep, &irqs);
+	if (!irqs.count)
+		return;
+	shown = irqs.kept < p->top ? irqs.kept : p->top;
+	rows = irqs.nr_rows < p->top ? irqs.nr_rows : p->top;
+	fprintf(p->f, "<section id=\"late-irqs\"><h2>Late interrupts, the %u "
+		"longest of %" PRIu64 "</h2><p class=\"note\">Raise to "
+		"injection; time: the raise, from the trace's start; why: the "
+		"part of the wait that holds most of it (in the guest until the "
+		"exit whose entry injected it, then that exit's parts).</p>"
+		"<table><tr><th>time</th><th class=\"l\">vm</th><th>vcpu</th>"
+		"<th class=\"l\">vector</th><th class=\"l\">source</th>"
+		"<th>latency</th><th class=\"l\">exit</th><th class=\"l\">why"
+		"</th></tr>\n", shown, irqs.count);
+	for (unsigned int i = 0; i < shown; i++)
+		late_irq_row(p, &irqs.longest[i]);
+	fputs("</table>", p->f);
+	if (irqs.count > shown)
+		fprintf(p->f, "<p class=\"note\">%" PRIu64 " more, none longer "
+			"than %s.</p>", irqs.count - shown,
+			duration_str(d, shown ? irqs.longest[shown - 1].ns : 0));
+	fputs("<table><tr><th class=\"l\">vm</th><th>vcpu</th>"
+	      "<th class=\"l\">vector</th><th class=\"l\">sources</th>"
+	      "<th>count</th><th>total</th><th>max</th>"
+	      "<th class=\"l\">mostly (share of time)</th></tr>\n", p->f);
+	for (unsigned int i = 0; i < rows; i++)
+		late_irq_vector(p, irqs.rows[i], false);
+	if (irqs.other->count)
+		late_irq_vector(p, irqs.other, true);
+	fputs("</table>", p->f);
+	if (irqs.nr_rows > rows)
+		fprintf(p->f, "<p class=\"note\">%u more (vCPU, vector) rows."
+			"</p>", irqs.nr_rows - rows);
+	fputs("</section>\n", p->f);
+}
+
 /* A capture's page opens with it: the story, then the evidence. */
 static void capture(struct page *p)
 {
@@ -943,6 +1032,7 @@ static int body(struct page *p, const char *dir)
 	    top_table(p, REP_T_MSRS, "top-msrs", "MSRs", "msr",
 		      "0x%08" PRIx64, true, false))
 		return -1;
+	late_irqs(p);
 	fprintf(p->f, "<footer><p class=\"note\">hvctl %s report.</p>"
 		"</footer></body></html>\n", HVTRACE_VERSION);
 	return 0;
