@@ -5,6 +5,7 @@
 
 #include <linux/string.h>
 
+#include "irq.h"
 #include "stats.h"
 #include "vcpu.h"
 
@@ -18,7 +19,7 @@ void hvt_record_exit(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 void hvt_record_preempt(struct hvt_cpu *c, const struct hvt_vcpu *v, u64 d,
 			int cpu);
 void hvt_record_mark(struct hvt_cpu *c, const struct hvt_vcpu *v, int cpu);
-/* V's delivery in flight (its irq_inflight), injected late. */
+/* V's delivery in flight (its irq_inflight), injected late: D its ns. */
 void hvt_record_irq(struct hvt_cpu *c, const struct hvt_vcpu *v, int cpu);
 
 /* Where a record goes: hvt_event_fill()'s TO. */
@@ -35,6 +36,33 @@ enum hvt_fill_to {
  */
 #define HVT_EVF_QUIET	BIT(14)
 static_assert(!(HVT_EVF_QUIET & (__HVTRACE_EVF_ALL | HVT_VCPU_BRIEF)));
+
+/*
+ * A late interrupt's own fields: F's delivery, injected on CPU at the
+ * entry that ends an exit of REASON (the uapi's HVTRACE_EV_IRQ).
+ */
+static __always_inline void irq_fill(struct hvtrace_event *ev,
+				     const struct hvt_irq_inflight *f,
+				     u32 reason, int cpu)
+{
+	const struct hvt_window *w = &f->win;
+
+	ev->ts_ns = hvt_irq_stamp_ts(f->stamp);
+	ev->cpu_exit = cpu;
+	ev->info1 = hvt_irq_stamp_source(f->stamp);
+	ev->info2 = reason;
+	ev->addr = 0;
+	ev->rip = 0;
+	ev->reason = f->vector;
+	ev->intr_info = 0;
+	ev->error_code = 0;
+	ev->flags = w->pre_flags;
+	ev->preempt_pid = w->pre_pid;
+	ev->preempt_ns = w->pre_ns;
+	memcpy(ev->preempt_comm, w->pre_comm, sizeof(ev->preempt_comm));
+	memcpy(ev->part_ns, w->part, sizeof(ev->part_ns));
+	ev->guest_ns = w->guest_ns;
+}
 
 /*
  * EV: a record of TYPE about V, D ns long, ending on CPU (all but seq).
@@ -108,6 +136,8 @@ static __always_inline void hvt_event_fill(struct hvtrace_event *ev,
 		ev->preempt_ns = s->pre_ns;
 		memcpy(ev->preempt_comm, s->pre_comm, sizeof(ev->preempt_comm));
 		memcpy(ev->part_ns, s->part, sizeof(ev->part_ns));
+	} else if (type == HVTRACE_EV_IRQ) {
+		irq_fill(ev, &v->irq_inflight, v->reason, cpu);
 	} else {
 		ev->ts_ns = s->off_ts;
 		ev->cpu_exit = s->cpu_off;

@@ -377,6 +377,9 @@ bool __hvt_watch_irq(const struct hvt_watch_cfg *wc, struct hvt_vcpu *v,
 		w->irq_late_exit = v->split.exit_ts;
 		w->irq_late_vector = vector;
 	}
+	/* The capture's late interrupt record, as a recording's. */
+	record(wc, w, v, HVTRACE_EV_IRQ, ns,
+	       hvt_irq_stamp_ts(v->irq_inflight.stamp) + ns);
 	return true;
 }
 
