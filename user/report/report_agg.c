@@ -706,6 +706,9 @@ void report_add(struct report *rep, const struct trace_event *ev)
 		add_mark(rep, ev);
 		return;
 	}
+	/* Not an exit, and its reason is a vector: the report has no use yet. */
+	if (trace_is_irq(ev))
+		return;
 	r = reason_index(rep, x->isa, x->reason);
 	for (unsigned int k = 0; k < REP_NR_ROW_KINDS; k++)
 		rows[k] = UINT32_MAX;
