@@ -19,9 +19,19 @@
  * must find: NPF on the MMIO page HOT_PAGE from guest RIP HOT_RIP, which
  * HOT_COMM (pid HOT_PID) preempts half of the time.
  *
+ * Some exits end a late interrupt (HVTRACE_EV_IRQ), written at its
+ * injection, before the exit: raised in the guest time before the exit
+ * (every exit of no known vendor's, one in 16 of the others'), it waits
+ * through the exit, and the split is the guest time since the raise and
+ * the exit's. One in four of them has another raised during its wait,
+ * injected at the vCPU's next exit: its wait holds the guest time and
+ * both exits, and crosses the first's (irq_overlapping). Their own random
+ * sequence: the exits are those of a trace without them.
+ *
  * The output is a pure function of the arguments, and the last line
  * printed is the ground truth the tests compare against (N counts records
- * of both kinds; r.*, total_ns and the parts are the exits'):
+ * of every kind; r.*, total_ns and the parts are the exits', irq_* the
+ * late interrupts', irq.VECTOR their count by vector):
  *
  *   GEN-TRACE events=N exits=X preempts=P lost=K ... r.NPF=... vm.1=...
  *
@@ -86,6 +96,18 @@ struct preemptor {
 	const char *comm;		/* NULL: another VM's vCPU thread */
 };
 
+/* Late interrupts: Linux's vectors, who raises them. */
+static const struct {
+	uint8_t vector;
+	uint32_t source;
+} late_irqs[] = {
+	{ 0xec, HVTRACE_VCPU_IRQ_TIMER },	/* LOCAL_TIMER_VECTOR */
+	{ 0xfd, HVTRACE_VCPU_IRQ_IPI },		/* RESCHEDULE_VECTOR */
+	{ 0xfb, HVTRACE_VCPU_IRQ_IPI },		/* CALL_FUNCTION_SINGLE */
+	{ 0xf6, HVTRACE_VCPU_IRQ_LOCAL },	/* IRQ_WORK_VECTOR, a self-IPI */
+	{ 0x22, HVTRACE_VCPU_IRQ_DEVICE },	/* a virtio queue's MSI */
+};
+
 /* Who else runs on the host; the hot spot's villain first (--comm). */
 static struct preemptor preemptors[] = {
 	{ HOT_PID, HOT_COMM }, { 211, "kworker/u16:3" }, { 27, "ksoftirqd/2" },
@@ -102,15 +124,18 @@ struct opts {
 
 /*
  * A vCPU's coming records in time order: the preemptions inside its
- * next exit, then the exit.
+ * next exit, a late interrupt its entry injects, then the exit; a late
+ * interrupt still waiting (PENDING) for the exit after.
  */
 #define MAX_STRETCHES 2
 
 struct vcpu {
 	uint32_t vm, id, pid, tid;
 	unsigned int cpu;
-	struct hvtrace_event q[MAX_STRETCHES + 1];
+	struct hvtrace_event q[MAX_STRETCHES + 2];
 	unsigned int head, nr;
+	struct hvtrace_event pend;
+	bool pending;
 };
 
 struct truth {
@@ -120,26 +145,41 @@ struct truth {
 	uint64_t noted, noted_ns;	/* exits naming a preemptor */
 	uint64_t preempt_ns;		/* of the records */
 	uint64_t hot_exits;
+	uint64_t irqs, irq_ns, irq_guest_ns, irq_handling_ns;
+	uint64_t irq_part_ns[HVTRACE_NR_PARTS], irq_noted, irq_overlapping;
+	uint64_t by_vector[N(late_irqs)];
 	const char *reason[MAX_REASONS];
 	uint64_t by_reason[MAX_REASONS];
 	uint64_t *by_vm, *by_cpu;
+	uint64_t *irq_end;		/* per vCPU: its last one's injection */
 };
 
-static uint64_t rng;
+/* The exits' sequence, and the late interrupts' (never the exits'). */
+static uint64_t rng, irq_rng;
 
 /* splitmix64: tiny, fast and the same everywhere. */
-static uint64_t rnd(void)
+static uint64_t rnd_of(uint64_t *state)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
 
+static uint64_t rnd(void)
+{
+	return rnd_of(&rng);
+}
+
 static uint64_t below(uint64_t n)
 {
 	return n ? rnd() % n : 0;
+}
+
+static uint64_t irq_below(uint64_t n)
+{
+	return n ? rnd_of(&irq_rng) % n : 0;
 }
 
 static enum kind pick_kind(void)
@@ -327,9 +367,78 @@ static void preempt(struct vcpu *v, struct hvtrace_event *e, enum kind k,
 	e->duration_ns = d0 + run;
 }
 
+/* Late interrupt K, raised G before exit E, into R: no wait yet. */
+static void irq_raise(struct hvtrace_event *r, const struct hvtrace_event *e,
+		      uint64_t g, unsigned int k)
+{
+	*r = (struct hvtrace_event){
+		.ts_ns = e->ts_ns - g, .reason = late_irqs[k].vector,
+		.info1 = late_irqs[k].source, .vcpu_id = e->vcpu_id,
+		.vm_id = e->vm_id, .vm_pid = e->vm_pid, .tid = e->tid,
+		.type = HVTRACE_EV_IRQ,
+	};
+}
+
+/*
+ * Late interrupt R waits on through guest time G and then exit E, whose
+ * entry injects it (if nothing else does first): the exit's split adds
+ * to its wait, the longer runnable stretch's task is its preemptor, the
+ * exit is its last.
+ */
+static void irq_wait(struct hvtrace_event *r, const struct hvtrace_event *e,
+		     uint64_t g)
+{
+	r->duration_ns += g + e->duration_ns;
+	r->guest_ns += g;
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++)
+		r->part_ns[i] += e->part_ns[i];
+	if (e->preempt_pid && e->preempt_ns > r->preempt_ns) {
+		r->preempt_pid = e->preempt_pid;
+		r->preempt_ns = e->preempt_ns;
+		r->flags = e->flags & HVTRACE_EVF_PREEMPT_VCPU;
+		memcpy(r->preempt_comm, e->preempt_comm, HVTRACE_COMM_LEN);
+	}
+	r->info2 = e->reason;
+	r->isa = e->isa;
+	r->cpu_exit = r->cpu_entry = e->cpu_entry;
+}
+
+/*
+ * Queue the late interrupt exit E of V ends, if any: the one pending
+ * since V's last exit, or now and then one raised in the guest time
+ * before E (after its FIRST exit), with maybe another raised later in
+ * that time and pending until V's next exit.
+ */
+static void queue_irqs(struct vcpu *v, const struct hvtrace_event *e,
+		       bool first)
+{
+	uint64_t g;
+	unsigned int k;
+
+	if (v->pending) {
+		irq_wait(&v->pend, e, e->guest_ns);
+		v->q[v->nr++] = v->pend;
+		v->pending = false;
+		return;
+	}
+	if (first || (e->isa != HVTRACE_ISA_UNKNOWN && irq_below(16)))
+		return;
+	g = 1 + irq_below(e->guest_ns);
+	k = irq_below(N(late_irqs));
+	irq_raise(&v->q[v->nr], e, g, k);
+	irq_wait(&v->q[v->nr++], e, g);
+	if (g < 2 || irq_below(4))
+		return;
+	k = (k + 1 + irq_below(N(late_irqs) - 1)) % N(late_irqs);
+	g = 1 + irq_below(g - 1);
+	irq_raise(&v->pend, e, g, k);
+	irq_wait(&v->pend, e, g);
+	v->pending = true;
+}
+
 /*
  * Queue the exit V takes after guest time from AFTER (its last entry),
- * and the preemption records inside it.
+ * the preemption records inside it and the late interrupt it ends.
  */
 static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after,
 		      bool first)
@@ -388,10 +497,11 @@ static void make_exit(const struct opts *o, struct vcpu *v, uint64_t after,
 	keep = e->flags;
 	preempt(v, e, k, e->duration_ns);
 	e->flags |= keep;
+	queue_irqs(v, e, first);
 	v->q[v->nr++] = x;
 }
 
-/* The end of V's next record: an entry or a switch-in. */
+/* The end of V's next record: an entry, a switch-in or an injection. */
 static uint64_t entry_of(const struct vcpu *v)
 {
 	const struct hvtrace_event *e = &v->q[v->head];
@@ -429,6 +539,29 @@ static const char *reason_key(const struct hvtrace_event *e)
 	return name ? name : "other";
 }
 
+/*
+ * A late interrupt: its wait and split, by vector; whether it crosses
+ * its vCPU's previous one (raised before that one's injection).
+ */
+static void count_irq(struct truth *t, const struct hvtrace_event *e)
+{
+	uint64_t *end = &t->irq_end[(e->vm_id - 1) * nr_per_vm + e->vcpu_id];
+
+	t->irqs++;
+	t->irq_ns += e->duration_ns;
+	t->irq_guest_ns += e->guest_ns;
+	t->irq_handling_ns += e->duration_ns - e->guest_ns;
+	for (int i = 0; i < HVTRACE_NR_PARTS; i++) {
+		t->irq_part_ns[i] += e->part_ns[i];
+		t->irq_handling_ns -= e->part_ns[i];
+	}
+	t->irq_noted += !!e->preempt_pid;
+	t->irq_overlapping += e->ts_ns < *end;
+	*end = e->ts_ns + e->duration_ns;
+	for (unsigned int k = 0; k < N(late_irqs); k++)
+		t->by_vector[k] += e->reason == late_irqs[k].vector;
+}
+
 static void count(struct truth *t, const struct hvtrace_event *e)
 {
 	const char *key = reason_key(e);
@@ -439,6 +572,10 @@ static void count(struct truth *t, const struct hvtrace_event *e)
 	t->by_cpu[e->cpu_entry]++;
 	if (entry > t->last_entry)
 		t->last_entry = entry;
+	if (e->type == HVTRACE_EV_IRQ) {
+		count_irq(t, e);
+		return;
+	}
 	if (e->type == HVTRACE_EV_PREEMPT) {
 		t->preempts++;
 		t->preempt_ns += e->duration_ns;
@@ -491,6 +628,20 @@ static void print_truth(const struct opts *o, const struct truth *t)
 	printf(" hot_page=0x%llx hot_rip=0x%llx hot_pid=%u hot_comm=%s"
 	       " hot_exits=%" PRIu64, HOT_PAGE, HOT_RIP, HOT_PID,
 	       preemptors[0].comm, t->hot_exits);
+	printf(" irqs=%" PRIu64 " irq_ns=%" PRIu64 " irq_guest_ns=%" PRIu64
+	       " irq_handling_ns=%" PRIu64 " irq_vmm_ns=%" PRIu64
+	       " irq_halt_ns=%" PRIu64 " irq_runnable_ns=%" PRIu64
+	       " irq_other_ns=%" PRIu64 " irq_noted=%" PRIu64
+	       " irq_overlapping=%" PRIu64, t->irqs, t->irq_ns,
+	       t->irq_guest_ns, t->irq_handling_ns,
+	       t->irq_part_ns[HVTRACE_PART_VMM],
+	       t->irq_part_ns[HVTRACE_PART_HALT],
+	       t->irq_part_ns[HVTRACE_PART_RUNNABLE],
+	       t->irq_part_ns[HVTRACE_PART_OTHER], t->irq_noted,
+	       t->irq_overlapping);
+	for (unsigned int k = 0; k < N(late_irqs); k++)
+		printf(" irq.0x%x=%" PRIu64, late_irqs[k].vector,
+		       t->by_vector[k]);
 	for (int i = 0; i < MAX_REASONS && t->reason[i]; i++)
 		printf(" r.%s=%" PRIu64, t->reason[i], t->by_reason[i]);
 	for (unsigned int i = 0; i < o->vms; i++)
@@ -562,11 +713,13 @@ static int generate(const struct opts *o, struct trace_writer *w)
 	struct vcpu **heap = calloc(nv, sizeof(*heap));
 	uint64_t *seq = calloc(o->cpus, sizeof(*seq));
 	struct truth t = { .by_vm = calloc(o->vms, sizeof(uint64_t)),
-			   .by_cpu = calloc(o->cpus, sizeof(uint64_t)) };
+			   .by_cpu = calloc(o->cpus, sizeof(uint64_t)),
+			   .irq_end = calloc(nv, sizeof(uint64_t)) };
 	struct losses l = { .discarded = calloc(o->cpus, sizeof(uint64_t)) };
 	int lost;
 
-	if (!v || !heap || !seq || !t.by_vm || !t.by_cpu || !l.discarded)
+	if (!v || !heap || !seq || !t.by_vm || !t.by_cpu || !t.irq_end ||
+	    !l.discarded)
 		return hvc_err(ENOMEM, "out of memory");
 	plan_losses(&l, o);
 	all_vcpus = v;
@@ -615,6 +768,7 @@ static int generate(const struct opts *o, struct trace_writer *w)
 	free(seq);
 	free(t.by_vm);
 	free(t.by_cpu);
+	free(t.irq_end);
 	free(l.discarded);
 	return 0;
 }
@@ -697,6 +851,7 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	rng = o.seed;
+	irq_rng = o.seed ^ 0x6c617465;	/* "late" */
 	preemptors[0].comm = o.comm;
 	env.hostname = o.hostname;
 	env.cpu_vendor = o.isa == HVTRACE_ISA_VMX ? "GenuineIntel" :

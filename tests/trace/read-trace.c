@@ -4,7 +4,8 @@
  * event of DIR through trace_next(), nothing printed but a summary.
  *
  *   read-trace DIR
- *   READ-TRACE events=N exits=X preempts=P cpu_ns=T ns_per_event=T/N
+ *   READ-TRACE events=N exits=X preempts=P marks=M irqs=I cpu_ns=T
+ *              ns_per_event=T/N
  *
  * The CPU time is the process's (user and system) over the reading.
  */
@@ -24,7 +25,7 @@ static uint64_t cpu_ns(void)
 
 int main(int argc, char **argv)
 {
-	uint64_t t0, t, n = 0, pre = 0, sum = 0;
+	uint64_t t0, t, n = 0, sum = 0, kinds[HVTRACE_EV_IRQ + 1] = { 0 };
 	struct trace_reader *r;
 	struct trace_event ev;
 	char err[512];
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
 	}
 	while ((ret = trace_next(r, &ev)) > 0) {
 		n++;
-		pre += trace_is_preempt(&ev);
+		kinds[trace_event_type(&ev)]++;
 		/* Touch the record, as every consumer does. */
 		sum += ev.e.duration_ns;
 	}
@@ -54,8 +55,10 @@ int main(int argc, char **argv)
 	trace_close(r);
 	t = cpu_ns() - t0;
 	printf("READ-TRACE events=%" PRIu64 " exits=%" PRIu64 " preempts=%"
-	       PRIu64 " duration_sum=%" PRIu64 " cpu_ns=%" PRIu64
-	       " ns_per_event=%.1f\n", n, n - pre, pre, sum, t,
+	       PRIu64 " marks=%" PRIu64 " irqs=%" PRIu64 " duration_sum=%"
+	       PRIu64 " cpu_ns=%" PRIu64 " ns_per_event=%.1f\n", n,
+	       kinds[HVTRACE_EV_EXIT], kinds[HVTRACE_EV_PREEMPT],
+	       kinds[HVTRACE_EV_MARK], kinds[HVTRACE_EV_IRQ], sum, t,
 	       n ? (double)t / (double)n : 0.0);
 	return 0;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hvctl drain: exits with their time split and preemptor, exits that never
- * re-entered (no_entry), and preemption records, as JSON objects and text
- * lines (dump's), from a READ_EVENTS dump.
+ * re-entered (no_entry), preemption records and late interrupts, as JSON
+ * objects and text lines (dump's), from a READ_EVENTS dump.
  */
 #include "fake_nl.h"
 
@@ -22,10 +22,40 @@ static struct hvtrace_event exit_event(void)
 	return e;
 }
 
+/*
+ * A late interrupt: IPI vector 0xfd raised 2ms before its injection after
+ * an HLT exit (SVM 0x78): 300us in the guest, 1.2ms halted, 450us
+ * runnable (another vCPU's thread ran 400us of it), 50us of handling.
+ */
+static struct hvtrace_event irq_event(void)
+{
+	struct hvtrace_event e = exit_event();
+
+	e.seq = 11;
+	e.type = HVTRACE_EV_IRQ;
+	e.ts_ns = 12345000000;
+	e.duration_ns = 2000000;
+	e.reason = 0xfd;
+	e.info1 = HVTRACE_VCPU_IRQ_IPI;
+	e.info2 = 0x78;
+	e.rip = 0;
+	e.cpu_exit = 3;
+	e.flags = HVTRACE_EVF_PREEMPT_VCPU;
+	e.guest_ns = 300000;
+	memset(e.part_ns, 0, sizeof(e.part_ns));
+	e.part_ns[HVTRACE_PART_HALT] = 1200000;
+	e.part_ns[HVTRACE_PART_RUNNABLE] = 450000;
+	e.preempt_pid = 4244;
+	e.preempt_ns = 400000;
+	strcpy(e.preempt_comm, "CPU 1/KVM");
+	return e;
+}
+
 static void put_events(void)
 {
-	struct hvtrace_event ev[4] = { exit_event(), exit_event(),
-				       exit_event(), exit_event() };
+	struct hvtrace_event ev[5] = { exit_event(), exit_event(),
+				       exit_event(), exit_event(),
+				       irq_event() };
 	struct nlmsghdr *nlh;
 
 	/* Who ran instead: a full 16-byte comm, no NUL in the ring. */
@@ -92,6 +122,20 @@ int main(void)
 	CHECK_HAS(out, "\"other_ns\":0,\"guest_ns\":5000,\"no_entry\":true}\n");
 	/* The flag is named where it is set only. */
 	CHECK_INT(fake_count(out, "no_entry"), 1);
+	/* Its last exit where an exit's reason is; its vector and source. */
+	CHECK_HAS(out, "{\"type\":\"irq\",\"seq\":11,\"ts_ns\":12345000000,"
+		  "\"duration_ns\":2000000,\"reason\":\"HLT\",\"isa\":2,"
+		  "\"code\":120,\"info1\":2,\"info2\":120,\"intr_info\":0,"
+		  "\"error_code\":0,\"vm_id\":1,\"vm_pid\":4242,\"vcpu\":0,"
+		  "\"tid\":4243,\"cpu_exit\":3,\"cpu\":3,\"flags\":16,"
+		  "\"handling_ns\":50000,\"vmm_ns\":0,\"halt_ns\":1200000,"
+		  "\"runnable_ns\":450000,\"other_ns\":0,\"guest_ns\":300000,"
+		  "\"preempt_pid\":4244,\"preempt_comm\":\"CPU 1/KVM\","
+		  "\"preempt_vcpu\":true,\"preempt_ns\":400000,\"vector\":253,"
+		  "\"source\":\"ipi\"}\n");
+	/* Only a late interrupt has them. */
+	CHECK_INT(fake_count(out, "\"vector\""), 1);
+	CHECK_INT(fake_count(out, "\"source\""), 1);
 	free(out);
 
 	out = FAKE_OUTPUT(false, hvctl_cmd_drain, "drain", NULL);
@@ -111,7 +155,12 @@ int main(void)
 		  "out 1B rip 0x1000 1.30ms never re-entered: handling 300.0us "
 		  "vmm 1.00ms halt 0ns runnable 0ns other 0ns guest 5.0us\n");
 	CHECK_INT(fake_count(out, "never re-entered"), 1);
-	CHECK_HAS(out, "\n4 events\n");
+	/* A late interrupt: from its raise, on the injecting entry's CPU. */
+	CHECK_HAS(out, "[12.345000] vm vm1 pid 4242 vcpu0 cpu3 irq 0xfd ipi late "
+		  "2.00ms after HLT: handling 50.0us vmm 0ns halt 1.20ms "
+		  "runnable 450.0us other 0ns guest 300.0us; preempted by vcpu "
+		  "CPU 1/KVM (4244) for 400.0us\n");
+	CHECK_HAS(out, "\n5 events\n");
 	free(out);
 	return unit_report();
 }

@@ -98,6 +98,27 @@ static struct trace_event mark(uint64_t id)
 	return ev;
 }
 
+/*
+ * A late interrupt of vCPU 2, vector 0xec after an HLT exit, its wait
+ * mostly runnable while task 99 ran: in no count of the report (no exit,
+ * and its reason is a vector), or 99 would top every preemptor.
+ */
+static struct trace_event late_irq(void)
+{
+	struct trace_event ev = npf(0, 90000, 0, 60000, 99, 60000);
+
+	ev.id = TRACE_EV_IRQ_SVM;
+	ev.e.type = HVTRACE_EV_IRQ;
+	ev.e.reason = 0xec;
+	ev.e.info1 = HVTRACE_VCPU_IRQ_TIMER;
+	ev.e.info2 = 0x78;
+	ev.e.addr = 0;
+	ev.e.flags = 0;
+	ev.e.vcpu_id = 2;
+	ev.e.tid = 4003;
+	return ev;
+}
+
 static void add(struct report *rep, struct trace_event ev)
 {
 	report_add(rep, &ev);
@@ -172,6 +193,7 @@ static void test_split_and_preemptors(struct trace_reader *r)
 	/* Records: not exits; vCPU 1 has no exit at all. */
 	add(rep, preempt(0, 77, 30000, false));
 	add(rep, preempt(1, 4102, 5000, true));
+	add(rep, late_irq());
 	add(rep, mark(7));
 	CHECK_INT(report_finish(rep, r), 0);
 

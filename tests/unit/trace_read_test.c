@@ -7,7 +7,9 @@
  * format are refused with a message that names it; a damaged packet is
  * skipped whole and counted, or with TRACE_STRICT an error naming its
  * offset; implausible events are returned and counted per rule. A guest
- * mark comes back with its clocks, plausible, as dump's line says it.
+ * mark comes back with its clocks, plausible, as dump's line says it. A
+ * late interrupt comes back in its vendor's class, its vector no exit
+ * reason, its guest time in the split, as dump's lines say it.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -146,6 +148,24 @@ static void test_round_trip(void)
 	trace_close(r);
 }
 
+/* A new trace DIR/NAME (its path in SUB) of the N events EVS, in order. */
+static bool write_sub(const char *name, const struct hvtrace_event *evs,
+		      unsigned int n, char *sub, size_t len)
+{
+	struct trace_writer *w;
+
+	snprintf(sub, len, "%s/%s", dir, name);
+	w = trace_create(sub, 2, &env);
+	if (!CHECK(w != NULL))
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		CHECK_INT(trace_append(w, &evs[i]), 0);
+	CHECK_U64(trace_events(w), n);
+	CHECK_U64(trace_skipped(w), 0);
+	CHECK_INT(trace_finish(w), 0);
+	return true;
+}
+
 /*
  * A VMX guest mark 7 at 2ms on CPU 1: the vCPU's TSC runs at 1.5 times
  * the host's (48 fraction bits) less 7e12, so 5e12 host cycles are 5e11
@@ -171,22 +191,16 @@ static struct hvtrace_event mark_event(void)
 
 static void test_mark_round_trip(void)
 {
-	struct hvtrace_event mark = mark_event(), ex = exit_event();
+	struct hvtrace_event evs[2] = { exit_event(), mark_event() };
+	const struct hvtrace_event mark = evs[1];
 	char sub[96], err[512], line[EVENT_LINE_MAX];
-	struct trace_writer *w;
 	struct trace_reader *r;
 	struct trace_info info;
 	struct trace_event ev;
 	struct event_view v;
 
-	snprintf(sub, sizeof(sub), "%s/marks", dir);
-	w = trace_create(sub, 2, &env);
-	if (!CHECK(w != NULL))
+	if (!write_sub("marks", evs, 2, sub, sizeof(sub)))
 		return;
-	CHECK_INT(trace_append(w, &ex), 0);
-	CHECK_INT(trace_append(w, &mark), 0);
-	CHECK_U64(trace_skipped(w), 0);
-	CHECK_INT(trace_finish(w), 0);
 	r = trace_open(sub, TRACE_STRICT, err, sizeof(err));
 	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
 		return;
@@ -229,6 +243,244 @@ static void test_mark_round_trip(void)
 	trace_close(r);
 }
 
+/*
+ * A late interrupt of vCPU 3 on CPU 1, injected at 3.05ms after a HLT
+ * exit of ISA (VMX 12, SVM 0x78; none: 0): vector 0xec raised by its
+ * LAPIC timer 50us before, 10us of it in the guest, 30us halted, 5us
+ * runnable (4us of which "hog", 31337, ran), so 5us of handling.
+ */
+static struct hvtrace_event irq_event(unsigned int isa)
+{
+	struct hvtrace_event e = {
+		.seq = 7, .ts_ns = 3000000, .duration_ns = 50000,
+		.info1 = HVTRACE_VCPU_IRQ_TIMER, .reason = 0xec, .vcpu_id = 3,
+		.vm_id = 1, .vm_pid = 4000, .tid = 4004, .cpu_exit = 1,
+		.cpu_entry = 1, .isa = isa, .type = HVTRACE_EV_IRQ,
+		.preempt_pid = 31337, .preempt_ns = 4000, .guest_ns = 10000,
+		.preempt_comm = "hog",
+	};
+
+	e.info2 = isa == HVTRACE_ISA_VMX ? 12 : isa == HVTRACE_ISA_SVM ? 0x78 : 0;
+	e.part_ns[HVTRACE_PART_HALT] = 30000;
+	e.part_ns[HVTRACE_PART_RUNNABLE] = 5000;
+	return e;
+}
+
+/* The VMX one, read back field for field, as dump's lines say it. */
+static void check_irq_vmx(const struct trace_event *ev)
+{
+	char comm[TRACE_COMM_BUF], line[EVENT_LINE_MAX];
+	struct event_fmt f;
+	struct event_view v;
+
+	CHECK_INT(ev->id, TRACE_EV_IRQ_VMX);
+	CHECK(trace_is_irq(ev) && !trace_is_mark(ev) && !trace_is_preempt(ev));
+	CHECK_INT(trace_event_type(ev), HVTRACE_EV_IRQ);
+	/* The header's time is the injection; the start is the raise. */
+	CHECK_U64(ev->ts_ns, 3050000);
+	CHECK_U64(trace_exit_ns(ev), 3000000);
+	CHECK_U64(ev->e.duration_ns, 50000);
+	CHECK_U64(ev->e.handling_ns, 5000);
+	CHECK_U64(ev->e.guest_ns, 10000);
+	CHECK_U64(ev->e.part_ns[HVTRACE_PART_HALT], 30000);
+	CHECK_U64(ev->e.part_ns[HVTRACE_PART_RUNNABLE], 5000);
+	CHECK_INT(ev->e.reason, 0xec);
+	CHECK_U64(ev->e.info1, HVTRACE_VCPU_IRQ_TIMER);
+	CHECK_U64(ev->e.info2, 12);
+	/* Named and filtered by its last exit, never by its vector. */
+	CHECK_INT(trace_exit_reason(ev), 12);
+	CHECK_STR(trace_comm(&ev->e, comm), "hog");
+
+	event_view_trace(&v, &ev->e, trace_event_type(ev), ev->ts_ns, ev->cpu,
+			 "HLT", "vm1", comm);
+	CHECK(v.irq && !v.mark && !v.preempt);
+	CHECK_U64(v.vector, 0xec);
+	CHECK_U64(v.code, 12);
+	CHECK_STR(v.source, "timer");
+	CHECK_U64(v.part_ns[0], 5000);
+	CHECK_STR(v.gpa_class, NULL);
+	*event_text(line, &v) = '\0';
+	CHECK_STR(line, "[0.003000] vm vm1 pid 4000 vcpu3 cpu1 irq 0xec timer "
+		  "late 50.0us after HLT: handling 5.0us vmm 0ns halt 30.0us "
+		  "runnable 5.0us other 0ns guest 10.0us; preempted by hog "
+		  "(31337) for 4.0us");
+	event_fmt_init(&f, EF_DUMP);
+	*event_json(line, &f, &v) = '\0';
+	CHECK_STR(line, "{\"type\":\"irq\",\"seq\":7,\"ts_ns\":3000000,"
+		  "\"entry_ns\":3050000,\"duration_ns\":50000,\"reason\":\"HLT\","
+		  "\"isa\":1,\"code\":12,\"info1\":16,\"info2\":12,"
+		  "\"intr_info\":0,\"error_code\":0,\"vm\":\"vm1\",\"vm_id\":1,"
+		  "\"vm_pid\":4000,\"vcpu\":3,\"tid\":4004,\"cpu_exit\":1,"
+		  "\"cpu\":1,\"flags\":0,\"handling_ns\":5000,\"vmm_ns\":0,"
+		  "\"halt_ns\":30000,\"runnable_ns\":5000,\"other_ns\":0,"
+		  "\"guest_ns\":10000,\"preempt_pid\":31337,"
+		  "\"preempt_comm\":\"hog\",\"preempt_vcpu\":false,"
+		  "\"preempt_ns\":4000,\"vector\":236,\"source\":\"timer\"}");
+}
+
+/* The text of DIR's metadata, NUL-terminated, in BUF. */
+static void read_metadata(const char *d, char *buf, size_t len)
+{
+	char path[128];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", d);
+	f = fopen(path, "r");
+	if (CHECK(f != NULL)) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * Their classes: the vector a plain integer, the source and the last
+ * exit's reason by name (the reason enums again, 64 bits wide, as info2
+ * is); the exits' class as it was.
+ */
+static void check_irq_metadata(const char *d)
+{
+	static char md[65536];
+
+	read_metadata(d, md, sizeof(md));
+	CHECK_HAS(md, "\thvtrace_format = 4;\n");
+	CHECK_HAS(md, "enum irq_source_t : uint64_t {\n\t\"local\" = 1,\n"
+		  "\t\"ipi\" = 2,\n\t\"device\" = 8,\n\t\"timer\" = 16,\n};\n");
+	CHECK_HAS(md, "enum vmx_reason64_t : uint64_t {\n"
+		  "\t\"EXCEPTION_NMI\" = 0,\n");
+	CHECK_HAS(md, "enum svm_reason64_t : uint64_t {\n");
+	CHECK_HAS(md, "event {\n\tname = \"vcpu_irq_vmx\";\n\tid = 10;\n"
+		  "\tstream_id = 0;\n\tfields := struct {\n"
+		  "\t\tuint64_t seq;\n\t\tuint64_t duration_ns;\n"
+		  "\t\tuint64_t handling_ns;\n\t\tuint64_t vmm_ns;\n"
+		  "\t\tuint64_t halt_ns;\n\t\tuint64_t runnable_ns;\n"
+		  "\t\tuint64_t other_ns;\n\t\tuint64_t guest_ns;\n"
+		  "\t\tenum irq_source_t source;\n"
+		  "\t\tenum vmx_reason64_t last_exit_reason;\n"
+		  "\t\thex64_t addr;\n\t\thex64_t rip;\n"
+		  "\t\thex32_t vector;\n\t\thex32_t intr_info;\n");
+	CHECK_HAS(md, "\tname = \"vcpu_irq_svm\";\n\tid = 11;\n");
+	CHECK_HAS(md, "\t\tenum svm_reason64_t last_exit_reason;\n");
+	CHECK_HAS(md, "\tname = \"vcpu_irq\";\n\tid = 12;\n");
+	CHECK_HAS(md, "\t\tenum irq_source_t source;\n"
+		  "\t\tuint64_t last_exit_reason;\n");
+	CHECK_HAS(md, "\tname = \"kvm_exit_vmx\";\n\tid = 1;\n");
+	CHECK_HAS(md, "\t\thex64_t info1;\n\t\thex64_t info2;\n"
+		  "\t\thex64_t addr;\n\t\thex64_t rip;\n"
+		  "\t\tenum vmx_reason_t reason;\n");
+}
+
+/*
+ * Late interrupts of each vendor's class and none's, plausible (the
+ * guest time is in the split), between an exit and a mark.
+ */
+static void test_irq_round_trip(void)
+{
+	struct hvtrace_event evs[4] = {
+		exit_event(), irq_event(HVTRACE_ISA_VMX),
+		irq_event(HVTRACE_ISA_SVM), irq_event(HVTRACE_ISA_UNKNOWN),
+	};
+	char sub[96], err[512];
+	struct trace_reader *r;
+	struct trace_info info;
+	struct trace_event ev;
+
+	/* An IPI on SVM, a device's on none, each 0.1ms later. */
+	evs[2].seq = 8;
+	evs[2].ts_ns += 100000;
+	evs[2].reason = 0xfd;
+	evs[2].info1 = HVTRACE_VCPU_IRQ_IPI;
+	evs[3].seq = 9;
+	evs[3].ts_ns += 200000;
+	evs[3].reason = 0x22;
+	evs[3].info1 = HVTRACE_VCPU_IRQ_DEVICE;
+	if (!write_sub("irqs", evs, 4, sub, sizeof(sub)))
+		return;
+	check_irq_metadata(sub);
+	r = trace_open(sub, TRACE_STRICT, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return;
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(trace_event_type(&ev), HVTRACE_EV_EXIT);
+	CHECK(!trace_is_irq(&ev));
+	CHECK_INT(trace_exit_reason(&ev), 0x400);
+	CHECK_INT(trace_next(r, &ev), 1);
+	check_irq_vmx(&ev);
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(ev.id, TRACE_EV_IRQ_SVM);
+	CHECK_INT(ev.e.reason, 0xfd);
+	CHECK_INT(trace_exit_reason(&ev), 0x78);
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(ev.id, TRACE_EV_IRQ_UNKNOWN);
+	CHECK_INT(trace_event_type(&ev), HVTRACE_EV_IRQ);
+	CHECK_U64(ev.e.handling_ns, 5000);
+	CHECK_INT(trace_next(r, &ev), 0);
+	trace_get_info(r, &info);
+	CHECK_U64(info.implausible, 0);
+	trace_close(r);
+}
+
+/*
+ * A trace NAME of late interrupt E alone, read: its implausible events,
+ * the warning in WARN; with TRACE_STRICT trace_next() must fail.
+ */
+static uint64_t odd_irq(const struct hvtrace_event *e, const char *name,
+			char *warn, size_t len)
+{
+	struct trace_info info = { 0 };
+	char sub[96], err[512];
+	struct trace_reader *r;
+	struct trace_event ev;
+	FILE *f;
+
+	if (!write_sub(name, e, 1, sub, sizeof(sub)))
+		return 0;
+	r = trace_open(sub, 0, err, sizeof(err));
+	if (!CHECK_MSG(r != NULL, "trace_open: %s", err))
+		return 0;
+	CHECK_INT(trace_next(r, &ev), 1);
+	CHECK_INT(trace_next(r, &ev), 0);
+	trace_get_info(r, &info);
+	f = fmemopen(warn, len, "w");
+	if (CHECK(f != NULL)) {
+		trace_print_warnings(r, f);
+		fclose(f);
+	}
+	trace_close(r);
+	r = trace_open(sub, TRACE_STRICT, err, sizeof(err));
+	if (CHECK_MSG(r != NULL, "trace_open: %s", err))
+		CHECK_INT(trace_next(r, &ev), -1);
+	trace_close(r);
+	return info.implausible;
+}
+
+/*
+ * What cannot be a late interrupt: a vector past 0xff (the reason rule),
+ * a guest time longer than the wait (the split rule: the writer's
+ * handling cannot go below 0). Returned, counted, said.
+ */
+static void test_irq_implausible(void)
+{
+	struct hvtrace_event big = irq_event(HVTRACE_ISA_SVM);
+	struct hvtrace_event over = irq_event(HVTRACE_ISA_SVM);
+	char warn[1024];
+
+	big.reason = 0x1ec;
+	CHECK_U64(odd_irq(&big, "big-vector", warn, sizeof(warn)), 1);
+	CHECK_MSG(strstr(warn, "1 implausible event, used as they are "
+			 "(reason: 1); the first: ") &&
+		  strstr(warn, "/stream_1: event at offset 68 (packet 0): "
+			 "implausible: vector 0x1ec is above 0xff"),
+		  "warning: %s", warn);
+	over.guest_ns = 60000;
+	CHECK_U64(odd_irq(&over, "long-guest", warn, sizeof(warn)), 1);
+	CHECK_MSG(strstr(warn, "(split: 1)") &&
+		  strstr(warn, "implausible: guest time, handling and the "
+			 "parts add up to 95000ns, not to its duration "
+			 "50000ns"), "warning: %s", warn);
+}
+
 /* What trace_open() says once SED has changed the metadata's format. */
 static void check_format(const char *sed, const char *want)
 {
@@ -247,10 +499,10 @@ static void check_format(const char *sed, const char *want)
 
 static void test_formats(void)
 {
-	check_format("s/= 3;/= 4;/", "trace format 4, from a newer hvctl");
-	check_format("s/= 4;/= x;/", "hvtrace_format is not a version number");
+	check_format("s/= 4;/= 5;/", "trace format 5, from a newer hvctl");
+	check_format("s/= 5;/= x;/", "hvtrace_format is not a version number");
 	check_format("d", "trace format 1, from an older (before ABI 2) hvctl; "
-		     "this one reads formats 2 to 3");
+		     "this one reads formats 2 to 4");
 }
 
 /* Three full packets of exits on CPU 0: NR_DAMAGE events, 1us apart. */
@@ -464,6 +716,8 @@ int main(void)
 		return 1;
 	test_round_trip();
 	test_mark_round_trip();
+	test_irq_round_trip();
+	test_irq_implausible();
 	test_formats();
 	test_damage();
 	test_any_order();

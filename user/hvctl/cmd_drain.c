@@ -3,8 +3,9 @@
  * hvctl drain: read what the rings hold now, once, and print one event a
  * line (text, or JSON objects with -j) as dump prints a trace's: exits,
  * with where their time went and who ran instead (never re-entered, or
- * no_entry in JSON: its vCPU was destroyed first), and preemptions of
- * vCPU threads. The quick look; `record` is for keeping traces.
+ * no_entry in JSON: its vCPU was destroyed first), preemptions of vCPU
+ * threads, guest marks and late interrupts. The quick look; `record` is
+ * for keeping traces.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,13 +31,14 @@ static int on_event(const struct hvtrace_event *e, void *data)
 	char line[EVENT_LINE_MAX], *p;
 	struct drain_state *d = data;
 	struct event_view v;
+	/* A late interrupt's reason is its vector: it names its last exit. */
+	uint32_t code = e->type == HVTRACE_EV_IRQ ? e->info2 : e->reason;
 
 	/* The ring's bytes: not trusted to hold a NUL. */
 	snprintf(comm, sizeof(comm), "%.*s", HVTRACE_COMM_LEN,
 		 e->preempt_comm);
 	event_view_ring(&v, e,
-			exit_reason_label(rname, sizeof(rname), e->isa,
-					  e->reason),
+			exit_reason_label(rname, sizeof(rname), e->isa, code),
 			trace_vm_label(NULL, e->vm_id, e->vm_pid, vm,
 				       sizeof(vm)),
 			comm);

@@ -3,10 +3,10 @@
  * hvctl dump: every event of a recorded trace, one per line, in the
  * order the reader merges them (by re-entry or switch-in time), as text,
  * JSON objects or CSV. An exit shows where its time went (handling and
- * the parts) and who preempted it; a preemption record and a guest mark
- * are lines of their own kinds. Lines are built by hand into one buffer (event_text(),
- * event_json()), not with printf per field: a trace easily holds tens of
- * millions of events.
+ * the parts) and who preempted it; a preemption record, a guest mark and
+ * a late interrupt are lines of their own kinds. Lines are built by hand
+ * into one buffer (event_text(), event_json()), not with printf per
+ * field: a trace easily holds tens of millions of events.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -83,16 +83,23 @@ static const char *vm_label(struct dump_ctx *c, const struct trace_record *e)
 	return v->label;
 }
 
-/* exit_reason_label(), cached: a line needs it, snprintf is slow. */
-static const char *reason_label(struct dump_ctx *c, const struct trace_record *e)
+/*
+ * exit_reason_label() of the exit EV goes by (a late interrupt's last
+ * one), cached: a line needs it, snprintf is slow.
+ */
+static const char *reason_label(struct dump_ctx *c,
+				const struct trace_event *ev)
 {
+	uint32_t code = trace_exit_reason(ev);
+	unsigned int isa = ev->e.isa;
 	struct reason_slot *rs;
-	rs = &c->reasons[(e->reason ^ e->reason >> 6 ^ e->isa << 5) % LABEL_CACHE];
-	if (rs->valid && rs->isa == e->isa && rs->code == e->reason)
+
+	rs = &c->reasons[(code ^ code >> 6 ^ isa << 5) % LABEL_CACHE];
+	if (rs->valid && rs->isa == isa && rs->code == code)
 		return rs->label;
-	exit_reason_label(rs->label, sizeof(rs->label), e->isa, e->reason);
-	rs->isa = e->isa;
-	rs->code = e->reason;
+	exit_reason_label(rs->label, sizeof(rs->label), isa, code);
+	rs->isa = isa;
+	rs->code = code;
 	rs->valid = true;
 	return rs->label;
 }
@@ -134,7 +141,7 @@ static void print_event(struct dump_ctx *c, const struct trace_event *ev)
 
 	/* Most exits have no preemptor: no comm to make printable. */
 	event_view_trace(&v, &ev->e, trace_event_type(ev), ev->ts_ns, ev->cpu,
-			 reason_label(c, &ev->e), vm_label(c, &ev->e),
+			 reason_label(c, ev), vm_label(c, &ev->e),
 			 pre || ev->e.preempt_pid ? trace_comm(&ev->e, comm) : "");
 	event_view_device(&v, c->r);
 	switch (c->fmt) {
@@ -256,10 +263,13 @@ const struct hvctl_cmd hvctl_cmd_dump = {
 		   "runnable, other; guest time before) and who preempted them;\n"
 		   "preemption records as \"preempted\" lines; guest marks as\n"
 		   "\"mark ID\" lines: the guest's TSC, the one the host's gives\n"
-		   "at the exit and how far the guest's lies before it. Events come\n"
-		   "in re-entry order; the time shown (ts_ns) is the exit (switch-out),\n"
-		   "re-entry minus duration. json (also -j): one object a line;\n"
-		   "csv: a header line, addresses and flags in 0x hex. Damaged\n"
-		   "packets are skipped with a warning; --strict makes any damage\n"
-		   "an error. The filters pick events as on report (see its help)",
+		   "at the exit and how far the guest's lies before it; late\n"
+		   "interrupts as \"irq VECTOR SOURCE late\" lines, their wait split\n"
+		   "as an exit's, guest time included. Events come in re-entry\n"
+		   "order; the time shown (ts_ns) is the exit (switch-out; a late\n"
+		   "interrupt's raise), re-entry minus duration. json (also -j): one\n"
+		   "object a line; csv: a header line, addresses and flags in 0x\n"
+		   "hex. Damaged packets are skipped with a warning; --strict makes\n"
+		   "any damage an error. The filters pick events as on report (see\n"
+		   "its help)",
 };

@@ -9,6 +9,13 @@
  * inside its exit's slice, so Perfetto draws it as the exit's child.
  * A guest mark is an instant ("i") on its vCPU's track at its exit,
  * "mark ID", the guest's TSC among its args.
+ * A late interrupt is a slice "irq VECTOR late" from its raise to its
+ * injection, on a track of its vCPU's own ("vcpuN irq": it may cross
+ * the exits and preemptions of the vCPU's track, where Perfetto would
+ * drop it; a second track where two cross each other), its wait split
+ * in the args; a flow arrow ("bind_id", "flow_out" and "flow_in") leads
+ * from it to its injection, a slice of no length "inject VECTOR" on the
+ * vCPU's track.
  * The events stream out as the reader yields them; only the set of VMs
  * and vCPU threads already named is kept. A slice is built in a line
  * buffer (put.h, event_json_members()), its strings through the one
@@ -94,6 +101,18 @@ static int set_add(struct key_set *s, uint64_t key)
 	return 1;
 }
 
+/*
+ * A vCPU thread's late interrupt tracks, lanes of slices that never
+ * overlap: a thread of no tid of Linux's (they are below 2^22) each.
+ */
+#define IRQ_LANES		8
+#define IRQ_TID(lane, tid)	(0x80000000U | (lane) << 22 | ((tid) & 0x3fffff))
+
+struct irq_lanes {
+	uint64_t thread;		/* vm_pid << 32 | tid */
+	uint64_t end[IRQ_LANES];	/* each one's last slice's end, ns */
+};
+
 struct exporter {
 	struct trace_reader *r;
 	FILE *f;
@@ -101,6 +120,9 @@ struct exporter {
 	bool first;			/* no array member written yet */
 	struct trace_filter *filter;
 	struct event_fmt fields;	/* a slice's args */
+	struct irq_lanes *lanes;	/* per vCPU thread with late interrupts */
+	size_t nr_lanes, lanes_cap;
+	uint64_t flows;			/* flow arrows so far: their bind_ids */
 };
 
 /* What comes before the next member of traceEvents. */
@@ -120,10 +142,33 @@ static char *put_us(char *p, const char *key, uint64_t ns)
 	return put_digits(p, ns % 1000, 3);
 }
 
+/*
+ * A thread track's NAME and place (SORT: Perfetto's order within the
+ * process), the first time it shows: 0, or -1 out of memory.
+ */
+static int name_thread(struct exporter *x, uint32_t pid, uint32_t tid,
+		       uint32_t sort, const char *name)
+{
+	int ret = set_add(&x->threads, (uint64_t)pid << 32 | tid);
+
+	if (ret <= 0)
+		return ret;
+	fputs(next_member(x), x->f);
+	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32
+		",\"tid\":%" PRIu32 ",\"args\":{\"name\":", pid, tid);
+	out_json_str(x->f, name);
+	fputs("}}", x->f);
+	/* Tracks in vCPU order, not in order of appearance. */
+	fputs(next_member(x), x->f);
+	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%"
+		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"sort_index\":%" PRIu32
+		"}}", pid, tid, sort);
+	return 0;
+}
+
 /* Process and thread names, the first time a VM or vCPU thread shows. */
 static int name_tracks(struct exporter *x, const struct trace_record *e)
 {
-	uint64_t thread = (uint64_t)e->vm_pid << 32 | e->tid;
 	char buf[32];
 	int ret;
 
@@ -138,39 +183,33 @@ static int name_tracks(struct exporter *x, const struct trace_record *e)
 						  buf, sizeof(buf)));
 		fputs("}}", x->f);
 	}
-	ret = set_add(&x->threads, thread);
-	if (ret <= 0)
-		return ret;
-	fputs(next_member(x), x->f);
-	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu32
-		",\"tid\":%" PRIu32 ",\"args\":{\"name\":\"vcpu%" PRIu32 "\"}}",
-		e->vm_pid, e->tid, e->vcpu_id);
-	/* Tracks in vCPU order, not in order of appearance. */
-	fputs(next_member(x), x->f);
-	fprintf(x->f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%"
-		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"sort_index\":%" PRIu32
-		"}}", e->vm_pid, e->tid, e->vcpu_id);
-	return 0;
+	snprintf(buf, sizeof(buf), "vcpu%" PRIu32, e->vcpu_id);
+	return name_thread(x, e->vm_pid, e->tid, e->vcpu_id, buf);
 }
 
 /*
- * The args of both kinds: the table's export fields (event_fields.h),
+ * The args of every slice: the table's export fields (event_fields.h),
  * with the exit in flight named by EXIT on a preemption (its slice is
- * named by the preemptor), the decoded exit information as "detail", and
- * who ran instead as "preempted_by": "stress-ng (4242)".
+ * named by the preemptor; KEY is "exit") or a late interrupt's last one
+ * ("last_exit"), the decoded exit information as "detail" (a late
+ * interrupt's info is no exit's), and who ran instead as
+ * "preempted_by": "stress-ng (4242)".
  */
 static char *put_args(char *p, const struct event_fmt *f,
-		      const struct event_view *v, const char *exit)
+		      const struct event_view *v, const char *key,
+		      const char *exit)
 {
 	char q[96], name[PREEMPTOR_LEN], *start;
 
 	p = put_str(p, ",\"args\":");
 	start = p;
-	if (exit)
-		p = put_json_str(put_str(p, ",\"exit\":"), exit);
+	if (exit) {
+		p = put_str(put_str(p, ",\""), key);
+		p = put_json_str(put_str(p, "\":"), exit);
+	}
 	p = event_json_members(p, f, v);
-	if (exit_reason_qualifier(q, sizeof(q), v->isa, v->code, v->info1,
-				  v->info2) > 0)
+	if (!v->irq && exit_reason_qualifier(q, sizeof(q), v->isa, v->code,
+					     v->info1, v->info2) > 0)
 		p = put_json_str(put_str(p, ",\"detail\":"), q);
 	if (v->preempt || v->preempt_pid) {
 		*put_preemptor(name, v->preempt_comm, v->preempt_pid,
@@ -180,6 +219,111 @@ static char *put_args(char *p, const struct event_fmt *f,
 	/* The first member's comma opens the object. */
 	*start = '{';
 	return put_str(p, "}}");
+}
+
+/*
+ * The lanes of the vCPU thread of E: the first time, none used (NULL out
+ * of memory). vCPUs are few, late interrupts rare: a scan will do.
+ */
+static struct irq_lanes *lanes_of(struct exporter *x,
+				  const struct trace_record *e)
+{
+	uint64_t thread = (uint64_t)e->vm_pid << 32 | e->tid;
+	struct irq_lanes *l;
+
+	for (size_t i = 0; i < x->nr_lanes; i++)
+		if (x->lanes[i].thread == thread)
+			return &x->lanes[i];
+	if (x->nr_lanes == x->lanes_cap) {
+		size_t cap = x->lanes_cap ? 2 * x->lanes_cap : 16;
+
+		l = realloc(x->lanes, cap * sizeof(*l));
+		if (!l)
+			return NULL;
+		x->lanes = l;
+		x->lanes_cap = cap;
+	}
+	l = &x->lanes[x->nr_lanes++];
+	*l = (struct irq_lanes){ .thread = thread };
+	return l;
+}
+
+/*
+ * The track of a late interrupt from START to END (events come by their
+ * end): the first lane whose slices all ended by START, or the last
+ * lane (they may overlap there: IRQ_LANES waiting at once). Its tid, or
+ * -1 out of memory.
+ */
+static int64_t irq_track(struct exporter *x, const struct trace_record *e,
+			 uint64_t start, uint64_t end)
+{
+	struct irq_lanes *l = lanes_of(x, e);
+	unsigned int i = 0;
+	uint32_t tid;
+	char name[40];
+
+	if (!l)
+		return -1;
+	while (i < IRQ_LANES - 1 && l->end[i] > start)
+		i++;
+	if (end > l->end[i])
+		l->end[i] = end;
+	tid = IRQ_TID(i, e->tid);
+	if (i)
+		snprintf(name, sizeof(name), "vcpu%" PRIu32 " irq %u",
+			 e->vcpu_id, i + 1);
+	else
+		snprintf(name, sizeof(name), "vcpu%" PRIu32 " irq", e->vcpu_id);
+	if (name_thread(x, e->vm_pid, tid, e->vcpu_id, name))
+		return -1;
+	return tid;
+}
+
+/*
+ * Where late interrupt EV was injected: a slice of no length on its vCPU's
+ * track, "inject VECTOR", the end of flow FLOW.
+ */
+static char *put_inject(char *p, const struct trace_event *ev,
+			uint64_t vector, uint64_t flow)
+{
+	p = put_hex(put_str(p, "{\"ph\":\"X\",\"cat\":\"irq\",\"name\":"
+			    "\"inject "), vector);
+	p = put_u64(put_str(p, "\",\"pid\":"), ev->e.vm_pid);
+	p = put_u64(put_str(p, ",\"tid\":"), ev->e.tid);
+	p = put_us(p, ",\"ts\":", ev->ts_ns);
+	p = put_u64(put_str(p, ",\"dur\":0,\"bind_id\":"), flow);
+	p = put_hex(put_str(p, ",\"flow_in\":true,\"args\":{\"vector\":\""),
+		    vector);
+	return put_str(p, "\"}}");
+}
+
+/*
+ * A late interrupt: its slice on its track from the raise, the flow's
+ * start, then its injection on the vCPU's track, the flow's end.
+ */
+static int export_irq(struct exporter *x, const struct trace_event *ev,
+		      const struct event_view *v)
+{
+	const struct trace_record *e = &ev->e;
+	int64_t tid = irq_track(x, e, trace_exit_ns(ev), ev->ts_ns);
+	char line[SLICE_MAX], *p;
+	uint64_t flow = ++x->flows;
+
+	if (tid < 0)
+		return -1;
+	p = put_str(line, next_member(x));
+	p = put_hex(put_str(p, "{\"ph\":\"X\",\"cat\":\"irq\",\"name\":\"irq "),
+		    v->vector);
+	p = put_u64(put_str(p, " late\",\"pid\":"), e->vm_pid);
+	p = put_u64(put_str(p, ",\"tid\":"), tid);
+	p = put_us(p, ",\"ts\":", trace_exit_ns(ev));
+	p = put_us(p, ",\"dur\":", e->duration_ns);
+	p = put_u64(put_str(p, ",\"bind_id\":"), flow);
+	p = put_str(p, ",\"flow_out\":true");
+	p = put_args(p, &x->fields, v, "last_exit", v->reason);
+	p = put_inject(put_str(p, next_member(x)), ev, v->vector, flow);
+	fwrite_unlocked(line, 1, p - line, x->f);
+	return 0;
 }
 
 static int export_event(struct exporter *x, const struct trace_event *ev)
@@ -194,9 +338,12 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 
 	if (name_tracks(x, e))
 		return -1;
-	name = exit_reason_label(code, sizeof(code), e->isa, e->reason);
+	name = exit_reason_label(code, sizeof(code), e->isa,
+				 trace_exit_reason(ev));
 	event_view_trace(&v, e, trace_event_type(ev), ev->ts_ns, ev->cpu, name,
 			 "", trace_comm(e, comm));
+	if (v.irq)
+		return export_irq(x, ev, &v);
 	event_view_device(&v, x->r);
 	p = put_str(line, next_member(x));
 	if (v.mark) {
@@ -219,7 +366,7 @@ static int export_event(struct exporter *x, const struct trace_event *ev)
 	p = put_us(p, ",\"ts\":", trace_exit_ns(ev));
 	if (!v.mark)
 		p = put_us(p, ",\"dur\":", e->duration_ns);
-	p = put_args(p, &x->fields, &v, is_pre ? name : NULL);
+	p = put_args(p, &x->fields, &v, "exit", is_pre ? name : NULL);
 	fwrite_unlocked(line, 1, p - line, x->f);
 	return 0;
 }
@@ -346,6 +493,7 @@ static int export_file(const char *dir, const char *out, unsigned int flags,
 		trace_print_warnings(r, stderr);
 	free(x.vms.keys);
 	free(x.threads.keys);
+	free(x.lanes);
 	trace_close(r);
 	return ret ? 1 : 0;
 }
@@ -395,9 +543,12 @@ const struct hvctl_cmd hvctl_cmd_export = {
 		   "(trace-event JSON; FILE - is stdout): a process per VM, a\n"
 		   "track per vCPU, a slice per exit (its time split in the\n"
 		   "args), and within it a \"preempted by COMM (PID)\" slice per\n"
-		   "preemption record. FILE is replaced whole once written (new:\n"
-		   "mode 0600), never inside DIR; --strict makes any damage to the\n"
-		   "trace an error. The filters pick events as on report. Past\n"
+		   "preemption record; a late interrupt is an \"irq VECTOR late\"\n"
+		   "slice from raise to injection on a \"vcpuN irq\" track, with a\n"
+		   "flow arrow to its injection on the vCPU's track. FILE is\n"
+		   "replaced whole once written (new: mode 0600), never inside\n"
+		   "DIR; --strict makes any damage to the trace an error. The\n"
+		   "filters pick events as on report. Past\n"
 		   "some 2 GB of JSON (the Perfetto UI's limit) the export is\n"
 		   "refused, and past 512 MB warned about; --force writes it anyway",
 };

@@ -201,7 +201,7 @@ struct rep_pre_iter {
 
 struct report *report_new(void);
 void report_free(struct report *rep);
-/* Count one event. Never allocates. */
+/* Count one event (late interrupts are left out). Never allocates. */
 void report_add(struct report *rep, const struct trace_event *ev);
 /*
  * After the first pass: true when some table overflowed and its first

@@ -82,6 +82,9 @@ const struct event_field event_fields[] = {
 	F("tsc_offset", EF_HEX, EF_MARK, tsc_offset, ALL),
 	F("tsc_ratio", EF_HEX, EF_MARK, tsc_ratio, ALL),
 	F("tsc_frac_bits", EF_U64, EF_MARK, tsc_frac_bits, ALL),
+	/* Late interrupts: past the columns of traces without them. */
+	F("vector", EF_HEX, EF_IRQ, vector, ALL),
+	F("source", EF_STR, EF_IRQ, source, ALL),
 };
 
 /* The header's declaration is unsized: the rows give the size. */
@@ -160,7 +163,7 @@ unsigned int event_fields_pick(const struct event_field **pick,
  */
 static void view_gpa_class(struct event_view *v)
 {
-	bool exit = !v->preempt && !v->mark;
+	bool exit = !v->preempt && !v->mark && !v->irq;
 
 	v->gpa_class = exit ? gpa_class_name(gpa_class_of(v->flags)) : NULL;
 	v->mmio_access = exit ? mmio_access_name(v->flags) : NULL;
@@ -178,27 +181,69 @@ static const char *type_word(unsigned int type)
 {
 	return type == HVTRACE_EV_PREEMPT ? "preempt" :
 	       type == HVTRACE_EV_EXIT ? "exit" :
-	       type == HVTRACE_EV_MARK ? "mark" : "unknown";
+	       type == HVTRACE_EV_MARK ? "mark" :
+	       type == HVTRACE_EV_IRQ ? "irq" : "unknown";
+}
+
+const char *event_irq_source(uint64_t source)
+{
+	switch (source) {
+	case HVTRACE_VCPU_IRQ_TIMER:
+		return "timer";
+	case HVTRACE_VCPU_IRQ_LOCAL:
+		return "local";
+	case HVTRACE_VCPU_IRQ_IPI:
+		return "ipi";
+	case HVTRACE_VCPU_IRQ_DEVICE:
+		return "device";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * A late interrupt's view: its vector, its source, and its last exit's
+ * code where the reason's is (the caller's label names that exit).
+ */
+static void view_irq(struct event_view *v)
+{
+	v->vector = v->code;
+	v->code = (uint32_t)v->info2;
+	v->source = event_irq_source(v->info1);
+}
+
+/* What the kinds set alike, from TYPE (HVTRACE_EV_*). */
+static void view_kind(struct event_view *v, unsigned int type)
+{
+	v->type = type_word(type);
+	v->preempt = type == HVTRACE_EV_PREEMPT;
+	v->mark = type == HVTRACE_EV_MARK;
+	v->irq = type == HVTRACE_EV_IRQ;
 }
 
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 		     const char *reason, const char *vm, const char *comm)
 {
+	uint64_t wait = e->duration_ns;
+
 	VIEW_COPY(v, e);
-	v->type = type_word(e->type);
-	v->preempt = e->type == HVTRACE_EV_PREEMPT;
-	v->mark = e->type == HVTRACE_EV_MARK;
-	/* The ring's time is the exit's; it knows nothing of the entry. */
+	view_kind(v, e->type);
+	/* A late interrupt's guest time is in its wait. */
+	if (v->irq)
+		wait = wait > e->guest_ns ? wait - e->guest_ns : 0;
+	/* The ring's time is the start (a raise too); it knows no end. */
 	v->ts_ns = e->ts_ns;
 	v->entry_ns = 0;
 	v->reason = reason;
 	v->vm = vm;
 	v->cpu = e->cpu_entry;
-	v->part_ns[0] = time_handling(e->duration_ns, e->part_ns);
+	v->part_ns[0] = time_handling(wait, e->part_ns);
 	v->preempt_comm = comm;
 	view_gpa_class(v);
 	if (v->mark)
 		VIEW_MARK(v, e->mark);
+	if (v->irq)
+		view_irq(v);
 }
 
 void event_view_trace(struct event_view *v, const struct trace_record *e,
@@ -206,9 +251,7 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 		      const char *reason, const char *vm, const char *comm)
 {
 	VIEW_COPY(v, e);
-	v->type = type_word(type);
-	v->preempt = type == HVTRACE_EV_PREEMPT;
-	v->mark = type == HVTRACE_EV_MARK;
+	view_kind(v, type);
 	/* The trace's time is the re-entry's (the reader's order). */
 	v->ts_ns = e->duration_ns <= entry_ns ? entry_ns - e->duration_ns : 0;
 	v->entry_ns = entry_ns;
@@ -220,6 +263,8 @@ void event_view_trace(struct event_view *v, const struct trace_record *e,
 	view_gpa_class(v);
 	if (v->mark)
 		VIEW_MARK(v, e->mark);
+	if (v->irq)
+		view_irq(v);
 }
 
 void event_fmt_init(struct event_fmt *f, unsigned int set)
@@ -363,15 +408,9 @@ static char *text_preemptor(char *p, const struct event_view *v)
 			     v->preempt_vcpu);
 }
 
-/* An exit: its duration, where it went, who ran instead. */
-static char *text_exit_line(char *p, const struct event_view *v)
+/* ": handling ... guest ...; preempted by ...": where the time went. */
+static char *text_split(char *p, const struct event_view *v)
 {
-	p = text_exit(text_where(p, v), v);
-	*p++ = ' ';
-	p = duration_put(p, v->duration_ns);
-	/* Its vCPU was destroyed first: the duration runs to that. */
-	if (v->no_entry)
-		p = put_str(p, " never re-entered");
 	*p++ = ':';
 	for (int i = 0; i <= HVTRACE_NR_PARTS; i++) {
 		*p++ = ' ';
@@ -386,6 +425,31 @@ static char *text_exit_line(char *p, const struct event_view *v)
 	p = text_preemptor(put_str(p, "; preempted by "), v);
 	p = put_str(p, " for ");
 	return duration_put(p, v->preempt_ns);
+}
+
+/* An exit: its duration, where it went, who ran instead. */
+static char *text_exit_line(char *p, const struct event_view *v)
+{
+	p = text_exit(text_where(p, v), v);
+	*p++ = ' ';
+	p = duration_put(p, v->duration_ns);
+	/* Its vCPU was destroyed first: the duration runs to that. */
+	if (v->no_entry)
+		p = put_str(p, " never re-entered");
+	return text_split(p, v);
+}
+
+/*
+ * A late interrupt: its vector and source, its wait from the raise to
+ * the injection, its last exit, then where the wait went.
+ */
+static char *text_irq_line(char *p, const struct event_view *v)
+{
+	p = put_hex(put_str(text_where(p, v), "irq "), v->vector);
+	p = put_str(put_str(p, " "), v->source);
+	p = duration_put(put_str(p, " late "), v->duration_ns);
+	p = put_str(put_str(p, " after "), v->reason);
+	return text_split(p, v);
 }
 
 /*
@@ -428,5 +492,7 @@ char *event_text(char *p, const struct event_view *v)
 {
 	if (v->mark)
 		return text_mark_line(p, v);
+	if (v->irq)
+		return text_irq_line(p, v);
 	return v->preempt ? text_preempt_line(p, v) : text_exit_line(p, v);
 }

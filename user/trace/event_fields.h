@@ -22,14 +22,21 @@ struct hvtrace_event;
 struct trace_reader;
 struct trace_record;
 
-/* One event, from a ring (drain) or a trace (dump, export). */
+/*
+ * One event, from a ring (drain) or a trace (dump, export). A late
+ * interrupt's reason and code are its last exit's (the one its injecting
+ * entry ended), as a mark's are its exit's: its own reason is the vector.
+ */
 struct event_view {
-	const char *type;		/* "exit", "preempt", "mark" */
+	const char *type;		/* "exit", "preempt", "mark", "irq" */
 	bool preempt;			/* a preemption record */
 	bool mark;			/* a guest mark: parts all 0 */
+	bool irq;			/* a late interrupt */
 	uint64_t seq;
-	uint64_t ts_ns;			/* the exit (a preemption: switch-out) */
-	uint64_t entry_ns;		/* re-entry (switch-in); traces only */
+	uint64_t ts_ns;			/* the exit (a preemption: switch-out;
+					 * a late interrupt: the raise) */
+	uint64_t entry_ns;		/* re-entry (switch-in, injection);
+					 * traces only */
 	uint64_t duration_ns;
 	const char *reason;		/* exit_reason_label() */
 	uint64_t isa, code, info1, info2, intr_info, error_code;
@@ -53,6 +60,9 @@ struct event_view {
 	uint64_t mark_id, guest_tsc, host_tsc, tsc_offset, tsc_ratio;
 	uint64_t tsc_frac_bits;
 	uint64_t guest_tsc_at_exit;	/* computed from the four above */
+	/* A late interrupt's: its vector, who raised it (event_irq_source()). */
+	uint64_t vector;
+	const char *source;
 };
 
 enum event_kind {
@@ -75,6 +85,7 @@ enum event_when {
 	EF_DEVICE,	/* the VMM named the GPA's region (trace_device()) */
 	EF_PREEMPTOR,	/* a preemption record, or an exit with a preemptor */
 	EF_MARK,	/* a guest mark */
+	EF_IRQ,		/* a late interrupt */
 };
 
 /* The outputs a field belongs to. */
@@ -96,7 +107,7 @@ struct event_field {
 	unsigned int lead;
 };
 
-#define EVENT_NR_FIELDS 45
+#define EVENT_NR_FIELDS 47
 extern const struct event_field event_fields[];
 
 /*
@@ -131,6 +142,8 @@ static inline bool event_field_present(const struct event_field *f,
 		return v->preempt || v->preempt_pid;
 	case EF_MARK:
 		return v->mark;
+	case EF_IRQ:
+		return v->irq;
 	default:
 		return true;
 	}
@@ -149,9 +162,16 @@ static inline const char *event_field_str(const struct event_field *f,
 }
 
 /*
+ * A late interrupt's source, one HVTRACE_VCPU_IRQ_* bit: "timer",
+ * "local", "ipi", "device"; "unknown" for anything else.
+ */
+const char *event_irq_source(uint64_t source);
+
+/*
  * The view of a ring's event; REASON, VM and COMM are its labels (COMM
  * NUL-terminated by the caller: the ring does not promise one). A mark's
- * reason is its exit's (CPUID).
+ * reason is its exit's (CPUID), a late interrupt's its last exit's
+ * (info2).
  */
 void event_view_ring(struct event_view *v, const struct hvtrace_event *e,
 		     const char *reason, const char *vm, const char *comm);
@@ -214,9 +234,15 @@ char *event_json(char *p, const struct event_fmt *f,
  *   stress-ng (4242); in NPF gpa 0x7ff82000 write rip 0x...
  * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 mark 7 rip 0x1088 guest
  *   tsc 123456789 (at the exit: 123457000, +211 cycles)
+ * [120.443201] vm guest1 pid 4100 vcpu0 cpu3 irq 0xec timer late 1.20ms
+ *   after HLT: handling 2.0us vmm 0ns halt 0ns runnable 1.10ms other 0ns
+ *   guest 98.0us; preempted by stress-ng (4242) for 1.10ms
  *
  * A mark's "at the exit" is the guest's TSC computed from the host's at
- * the exit, and how far the guest's own reading lies before it.
+ * the exit, and how far the guest's own reading lies before it. A late
+ * interrupt's time is its raise, its CPU the injecting entry's; its wait
+ * is split as an exit's time is, guest time included; "after" names its
+ * last exit.
  */
 char *event_text(char *p, const struct event_view *v);
 

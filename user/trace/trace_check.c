@@ -46,10 +46,12 @@ const char *const trace_odd_names[TRACE_NR_ODD] = {
 
 /*
  * Reason bits that take a reason off the fast path (reason_ok() then
- * decides): VMX's reserved ones, all above SVM's plain exit codes.
+ * decides): VMX's reserved ones, all above SVM's plain exit codes, all
+ * above a vector's (a late interrupt's reason).
  */
 #define VMX_FAST	VMX_RESERVED_BITS
 #define SVM_FAST	(~SVM_LAST_PLAIN)
+#define VECTOR_FAST	(~0xffu)
 
 /* By event id (enum trace_event_id): what the records of its class hold. */
 static const struct {
@@ -76,6 +78,12 @@ static const struct {
 				"guest_mark_svm", true },
 	[TRACE_EV_MARK_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_MARK, 0,
 				    "guest_mark", true },
+	[TRACE_EV_IRQ_VMX] = { HVTRACE_ISA_VMX, HVTRACE_EV_IRQ, VECTOR_FAST,
+			       "vcpu_irq_vmx" },
+	[TRACE_EV_IRQ_SVM] = { HVTRACE_ISA_SVM, HVTRACE_EV_IRQ, VECTOR_FAST,
+			       "vcpu_irq_svm" },
+	[TRACE_EV_IRQ_UNKNOWN] = { HVTRACE_ISA_UNKNOWN, HVTRACE_EV_IRQ,
+				   VECTOR_FAST, "vcpu_irq" },
 };
 
 static bool say(char *why, size_t len, const char *fmt, ...)
@@ -91,9 +99,16 @@ static bool say(char *why, size_t len, const char *fmt, ...)
 	return false;
 }
 
-/* Could REASON be an exit reason of ISA? Without a vendor, anything. */
-static inline bool reason_ok(unsigned int isa, uint32_t reason)
+/*
+ * Could REASON be what a record of class ID holds: a vector for a late
+ * interrupt, else an exit reason of its vendor (without one, anything)?
+ */
+static inline bool reason_ok(unsigned int id, uint32_t reason)
 {
+	unsigned int isa = classes[id].isa;
+
+	if (classes[id].type == HVTRACE_EV_IRQ)
+		return reason <= 0xff;
 	if (isa == HVTRACE_ISA_VMX)
 		return !(reason & VMX_RESERVED_BITS);
 	if (isa == HVTRACE_ISA_SVM)
@@ -122,13 +137,16 @@ static inline uint64_t parts_sum(const uint8_t *ev)
 }
 
 /*
- * The split rule: the parts and handling add up to the duration; a mark
- * has its clocks where the parts are, and neither duration nor handling.
+ * The split rule: the parts and handling add up to the duration (a late
+ * interrupt's wait holds its guest time too); a mark has its clocks where
+ * the parts are, and neither duration nor handling.
  */
 static inline bool split_ok(const uint8_t *ev, unsigned int id, uint64_t d)
 {
 	if (classes[id].mark)
 		return !d && !u64_at(REC(ev, handling_ns));
+	if (classes[id].type == HVTRACE_EV_IRQ)
+		return parts_sum(ev) + u64_at(REC(ev, guest_ns)) == d;
 	return parts_sum(ev) == d;
 }
 
@@ -165,8 +183,7 @@ static inline bool plausible(const uint8_t *ev, unsigned int id, uint64_t ts,
 	memcpy(&reason, REC(ev, reason), sizeof(reason));
 	memcpy(&w, REC(ev, cpu_entry), sizeof(w));
 	return d <= ts && w == word && split_ok(ev, id, d) &&
-	       (!(reason & classes[id].fast) ||
-		reason_ok(classes[id].isa, reason));
+	       (!(reason & classes[id].fast) || reason_ok(id, reason));
 }
 
 /* The rules (enum trace_odd) the event at EV of class ID breaks. */
@@ -183,7 +200,7 @@ static unsigned int odd_mask(const uint8_t *ev, unsigned int id, uint64_t ts,
 	memcpy(&cpu_entry, REC(ev, cpu_entry), sizeof(cpu_entry));
 	return (unsigned int)(d > ts) << TRACE_ODD_DURATION |
 	       (unsigned int)!split_ok(ev, id, d) << TRACE_ODD_SPLIT |
-	       (unsigned int)!reason_ok(isa, reason) << TRACE_ODD_REASON |
+	       (unsigned int)!reason_ok(id, reason) << TRACE_ODD_REASON |
 	       (unsigned int)(*REC(ev, isa) != isa) << TRACE_ODD_ISA |
 	       (unsigned int)(*REC(ev, type) != classes[id].type) <<
 			TRACE_ODD_TYPE |
@@ -306,9 +323,17 @@ void trace_odd_describe(const uint8_t *ev, unsigned int cpu, char *why,
 		say(why, len, "a mark with a duration of %" PRIu64 "ns and "
 		    "handling of %" PRIu64 "ns (it has neither)", d,
 		    u64_at(REC(ev, handling_ns)));
+	else if ((mask & 1U << TRACE_ODD_SPLIT) &&
+		 classes[id].type == HVTRACE_EV_IRQ)
+		say(why, len, "guest time, handling and the parts add up to %"
+		    PRIu64 "ns, not to its duration %" PRIu64 "ns",
+		    parts_sum(ev) + u64_at(REC(ev, guest_ns)), d);
 	else if (mask & 1U << TRACE_ODD_SPLIT)
 		say(why, len, "handling and the parts add up to %" PRIu64
 		    "ns, not to its duration %" PRIu64 "ns", parts_sum(ev), d);
+	else if ((mask & 1U << TRACE_ODD_REASON) &&
+		 classes[id].type == HVTRACE_EV_IRQ)
+		say(why, len, "vector 0x%x is above 0xff", reason);
 	else if (mask & 1U << TRACE_ODD_REASON)
 		say(why, len, "reason 0x%x is no %s exit reason", reason,
 		    isa == HVTRACE_ISA_VMX ? "VMX" : "SVM");

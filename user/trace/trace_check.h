@@ -26,9 +26,11 @@
 enum trace_odd {
 	TRACE_ODD_DURATION,	/* longer than the clock had run (its exit
 				 * would be before boot) */
-	TRACE_ODD_SPLIT,	/* handling and the parts do not add up to
-				 * the duration (a mark: it has either) */
-	TRACE_ODD_REASON,	/* no exit reason of its vendor can be that */
+	TRACE_ODD_SPLIT,	/* handling and the parts (a late interrupt:
+				 * and its guest time) do not add up to the
+				 * duration (a mark: it has either) */
+	TRACE_ODD_REASON,	/* no exit reason of its vendor can be that
+				 * (a late interrupt: no vector) */
 	TRACE_ODD_ISA,		/* not the vendor of its event class */
 	TRACE_ODD_TYPE,		/* not the kind of its event class */
 	TRACE_ODD_CPU,		/* cpu_entry is not its stream's CPU */

@@ -207,13 +207,17 @@ static bool in(const uint32_t *ids, unsigned int n, uint32_t v)
 	return false;
 }
 
-static bool reason_in(const struct trace_filter *f, const struct trace_record *e)
+/* A late interrupt goes by its last exit: its vector is no exit reason. */
+static bool reason_in(const struct trace_filter *f,
+		      const struct trace_event *ev)
 {
-	uint32_t code = e->isa == HV_ISA_VMX ?
-			e->reason & HV_VMX_BASIC_REASON_MASK : e->reason;
+	uint32_t code = trace_exit_reason(ev);
+	unsigned int isa = ev->e.isa;
 
+	if (isa == HV_ISA_VMX)
+		code &= HV_VMX_BASIC_REASON_MASK;
 	for (unsigned int i = 0; i < f->nr_reasons; i++)
-		if (f->reasons[i].isa == e->isa && f->reasons[i].code == code)
+		if (f->reasons[i].isa == isa && f->reasons[i].code == code)
 			return true;
 	return false;
 }
@@ -254,7 +258,7 @@ bool trace_filter_match_active(struct trace_filter *f,
 		return false;
 	if (f->nr_cpus && !in(f->cpus, f->nr_cpus, ev->cpu))
 		return false;
-	return !f->nr_reasons || reason_in(f, e);
+	return !f->nr_reasons || reason_in(f, ev);
 }
 
 bool trace_filter_window(const struct trace_filter *f, uint64_t *lo,

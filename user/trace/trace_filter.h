@@ -3,14 +3,16 @@
  * Which events of a trace report, dump and export look at, from the same
  * options on all three (their table: TRACE_FILTER_OPTS, hvctl.h):
  *
- *   --since T, --until T   exit (switch-out) time in [since, until):
+ *   --since T, --until T   exit (switch-out, raise) time in [since, until):
  *                          "1.5s", "200ms" from the trace's start, or an
  *                          absolute time as the trace prints it: dump's
  *                          seconds "120.000010" or JSON's ns "120000010412"
  *   --vm ID|NAME[,...]     VMs by id or by their name in vms.tsv
  *   --vcpu N[,...]         vCPU ids
  *   --reason R[,...]       exit reasons as `hvctl reasons` names them;
- *                          a preemption record goes by its exit's
+ *                          a preemption record goes by its exit's, a
+ *                          late interrupt by its last exit's (never by
+ *                          its vector)
  *   --cpu N[,...]          host CPUs (the stream: where the vCPU re-entered)
  *
  * Options given together must all match.

@@ -33,10 +33,11 @@
  * whenever they change. Format 1 (hvtrace ABI 1: 130-byte events, no
  * preemption records) named no version. Format 3 added the guest marks'
  * classes: a format 2 hvctl refuses it whole rather than skip the
- * packets holding a mark as damaged. Readers take TRACE_FORMAT_OLDEST
- * (the same layout without marks) to TRACE_FORMAT.
+ * packets holding a mark as damaged. Format 4 added the late interrupts'
+ * classes, for the same reason. Readers take TRACE_FORMAT_OLDEST (the
+ * same layout without marks and late interrupts) to TRACE_FORMAT.
  */
-#define TRACE_FORMAT		3
+#define TRACE_FORMAT		4
 #define TRACE_FORMAT_OLDEST	2
 
 struct trace_packet_header {
@@ -58,8 +59,8 @@ struct trace_packet_context {
 /*
  * One event class per kind and vendor, so babeltrace2 prints each reason
  * by name from its vendor's enum. Every class has the same layout; the
- * mark classes name some of its fields their own way (struct
- * trace_record). Ids 7 to 9 came with guest marks, in format 3; ids 10
+ * mark and late interrupt classes name some of its fields their own way
+ * (struct trace_record). Ids 7 to 9 came with guest marks, in format 3; ids 10
  * to 12 with late interrupts, in format 4.
  */
 enum trace_event_id {
@@ -81,8 +82,9 @@ enum trace_event_id {
 
 struct trace_event_header {
 	uint16_t id;			/* enum trace_event_id */
-	uint64_t timestamp;		/* vCPU re-entry (exit) or switch-in
-					 * (preemption), ns; the start is
+	uint64_t timestamp;		/* vCPU re-entry (exit), switch-in
+					 * (preemption) or injection (late
+					 * interrupt), ns; the start is
 					 * timestamp - duration_ns (a mark's
 					 * is 0: its exit) */
 } __attribute__((packed));
@@ -98,7 +100,13 @@ struct trace_event_header {
  * (HVTRACE_EV_MARK) too: duration_ns, handling_ns and guest_ns 0, info1
  * the mark id ("mark_id" in the metadata), info2 the guest's TSC
  * ("guest_tsc"), and mark.* where the parts are, as in the module's
- * record (the guest TSC at the exit is computed, not stored).
+ * record (the guest TSC at the exit is computed, not stored). Late
+ * interrupts (HVTRACE_EV_IRQ) too: duration_ns runs from the raise to
+ * the injection (the header's timestamp), split into guest_ns, the parts
+ * and handling_ns = duration_ns - guest_ns - the parts; reason is the
+ * vector ("vector"), info1 the source, one HVTRACE_VCPU_IRQ_* bit
+ * ("source"), info2 the reason of the vCPU's last exit, the one the
+ * injecting entry ends ("last_exit_reason"); addr and rip 0.
  */
 struct trace_record {
 	uint64_t seq;

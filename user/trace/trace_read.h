@@ -29,15 +29,16 @@
 struct trace_reader;
 
 struct trace_event {
-	uint64_t ts_ns;			/* the end: re-entry, switch-in */
+	uint64_t ts_ns;			/* the end: re-entry, switch-in,
+					 * injection */
 	uint16_t id;			/* enum trace_event_id */
 	unsigned int cpu;		/* the stream's CPU */
 	struct trace_record e;
 };
 
 /*
- * The start: the exit, or the preemption's switch-out (the header's
- * timestamp is the end).
+ * The start: the exit, the preemption's switch-out, or the late
+ * interrupt's raise (the header's timestamp is the end).
  */
 static inline uint64_t trace_exit_ns(const struct trace_event *ev)
 {
@@ -74,6 +75,15 @@ static inline unsigned int trace_event_type(const struct trace_event *ev)
 	return trace_is_irq(ev) ? HVTRACE_EV_IRQ :
 	       trace_is_mark(ev) ? HVTRACE_EV_MARK :
 	       trace_is_preempt(ev) ? HVTRACE_EV_PREEMPT : HVTRACE_EV_EXIT;
+}
+
+/*
+ * The exit reason a record goes by (names, filters): a late interrupt's
+ * reason is its vector, so its last exit's, the one the injection ended.
+ */
+static inline uint32_t trace_exit_reason(const struct trace_event *ev)
+{
+	return trace_is_irq(ev) ? (uint32_t)ev->e.info2 : ev->e.reason;
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #include "exit_reasons.h"
 #include "err.h"
+#include "event_fields.h"
 #include "output.h"
 #include "trace_format.h"
 #include "trace_write.h"
@@ -77,9 +78,11 @@ static void tsdl_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_reason_enum(FILE *f, const char *type, unsigned int isa)
+/* The vendor's exit reasons by name, as CTF enum TYPE of CONTAINER. */
+static void write_reason_enum(FILE *f, const char *type,
+			      const char *container, unsigned int isa)
 {
-	fprintf(f, "enum %s : uint32_t {\n", type);
+	fprintf(f, "enum %s : %s {\n", type, container);
 	for (int i = 0; i < exit_reason_count(isa); i++) {
 		const struct exit_reason_entry *e = exit_reason_at(isa, i);
 
@@ -88,47 +91,79 @@ static void write_reason_enum(FILE *f, const char *type, unsigned int isa)
 	fprintf(f, "};\n\n");
 }
 
+/* A late interrupt's source, one HVTRACE_VCPU_IRQ_* bit, by name. */
+static void write_source_enum(FILE *f)
+{
+	static const unsigned int bits[] = {
+		HVTRACE_VCPU_IRQ_LOCAL, HVTRACE_VCPU_IRQ_IPI,
+		HVTRACE_VCPU_IRQ_DEVICE, HVTRACE_VCPU_IRQ_TIMER,
+	};
+
+	fprintf(f, "enum irq_source_t : uint64_t {\n");
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+		fprintf(f, "\t\"%s\" = %u,\n", event_irq_source(bits[i]),
+			bits[i]);
+	fprintf(f, "};\n\n");
+}
+
 /*
- * The fields of the record where marks differ (trace_format.h): exits and
- * preemptions hold the time split there and the vendor's exit
- * information; marks their clocks and what the guest passed.
+ * The fields of the record where the kinds differ (trace_format.h):
+ * exits, preemptions and late interrupts hold the time split there,
+ * marks their clocks; then what info1 and info2 hold, and the reason.
  */
 static const char *const split_fields[] = {
 	"uint64_t vmm_ns", "uint64_t halt_ns", "uint64_t runnable_ns",
-	"uint64_t other_ns", "hex64_t info1", "hex64_t info2",
+	"uint64_t other_ns",
 };
 static const char *const mark_fields[] = {
 	"uint64_t host_tsc", "hex64_t tsc_offset", "hex64_t tsc_ratio",
-	"uint64_t tsc_frac_bits", "uint64_t mark_id", "uint64_t guest_tsc",
+	"uint64_t tsc_frac_bits",
 };
 
-/*
- * Every class shares one layout (trace_format.h): the time split (a
- * mark's clocks) next to the duration, the preemptor last.
- */
-/* Every event class, by kind and vendor, in id order. */
-static const struct {
+struct event_class {
 	const char *name;
 	unsigned int id;
-	const char *reason_type;
-	bool mark;
-} event_classes[] = {
-	{ "kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t", false },
-	{ "kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t", false },
-	{ "kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t", false },
-	{ "vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX, "enum vmx_reason_t", false },
-	{ "vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM, "enum svm_reason_t", false },
-	{ "vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN, "uint32_t", false },
-	{ "guest_mark_vmx", TRACE_EV_MARK_VMX, "enum vmx_reason_t", true },
-	{ "guest_mark_svm", TRACE_EV_MARK_SVM, "enum svm_reason_t", true },
-	{ "guest_mark", TRACE_EV_MARK_UNKNOWN, "uint32_t", true },
+	const char *const *x;		/* split_fields or mark_fields */
+	const char *info1, *info2;	/* their declarations */
+	const char *reason;
 };
 
-static void write_event_class(FILE *f, const char *name, unsigned int id,
-			      const char *reason_type, bool mark)
-{
-	const char *const *x = mark ? mark_fields : split_fields;
+/* By kind; VENDOR is the type of the reason ("enum vmx_reason_t"). */
+#define EXIT_CLASS(name, id, vendor) \
+	{ name, id, split_fields, "hex64_t info1", "hex64_t info2", \
+	  vendor " reason" }
+#define MARK_CLASS(name, id, vendor) \
+	{ name, id, mark_fields, "uint64_t mark_id", "uint64_t guest_tsc", \
+	  vendor " reason" }
+/* A vector, not an exit reason; the last exit's reason is 64 bits. */
+#define IRQ_CLASS(name, id, vendor64) \
+	{ name, id, split_fields, "enum irq_source_t source", \
+	  vendor64 " last_exit_reason", "hex32_t vector" }
 
+/*
+ * Every event class, by kind and vendor, in id order. Every class shares
+ * one layout (trace_format.h): the time split (a mark's clocks) next to
+ * the duration, the preemptor last.
+ */
+static const struct event_class event_classes[] = {
+	EXIT_CLASS("kvm_exit_vmx", TRACE_EV_EXIT_VMX, "enum vmx_reason_t"),
+	EXIT_CLASS("kvm_exit_svm", TRACE_EV_EXIT_SVM, "enum svm_reason_t"),
+	EXIT_CLASS("kvm_exit", TRACE_EV_EXIT_UNKNOWN, "uint32_t"),
+	EXIT_CLASS("vcpu_preempt_vmx", TRACE_EV_PREEMPT_VMX,
+		   "enum vmx_reason_t"),
+	EXIT_CLASS("vcpu_preempt_svm", TRACE_EV_PREEMPT_SVM,
+		   "enum svm_reason_t"),
+	EXIT_CLASS("vcpu_preempt", TRACE_EV_PREEMPT_UNKNOWN, "uint32_t"),
+	MARK_CLASS("guest_mark_vmx", TRACE_EV_MARK_VMX, "enum vmx_reason_t"),
+	MARK_CLASS("guest_mark_svm", TRACE_EV_MARK_SVM, "enum svm_reason_t"),
+	MARK_CLASS("guest_mark", TRACE_EV_MARK_UNKNOWN, "uint32_t"),
+	IRQ_CLASS("vcpu_irq_vmx", TRACE_EV_IRQ_VMX, "enum vmx_reason64_t"),
+	IRQ_CLASS("vcpu_irq_svm", TRACE_EV_IRQ_SVM, "enum svm_reason64_t"),
+	IRQ_CLASS("vcpu_irq", TRACE_EV_IRQ_UNKNOWN, "uint64_t"),
+};
+
+static void write_event_class(FILE *f, const struct event_class *c)
+{
 	fprintf(f,
 		"event {\n"
 		"\tname = \"%s\";\n"
@@ -143,7 +178,7 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\t\t%s;\n\t\t%s;\n"
 		"\t\thex64_t addr;\n"
 		"\t\thex64_t rip;\n"
-		"\t\t%s reason;\n"
+		"\t\t%s;\n"
 		"\t\thex32_t intr_info;\n"
 		"\t\thex32_t error_code;\n"
 		"\t\tuint32_t vcpu_id;\n"
@@ -159,8 +194,8 @@ static void write_event_class(FILE *f, const char *name, unsigned int id,
 		"\t\tuint64_t preempt_ns;\n"
 		"\t\tchar_t preempt_comm[%u];\n"
 		"\t};\n"
-		"};\n\n", name, id, x[0], x[1], x[2], x[3], x[4], x[5],
-		reason_type, TRACE_COMM_LEN);
+		"};\n\n", c->name, c->id, c->x[0], c->x[1], c->x[2], c->x[3],
+		c->info1, c->info2, c->reason, TRACE_COMM_LEN);
 }
 
 static int write_metadata(struct trace_writer *w, const struct trace_env *env)
@@ -209,7 +244,7 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 	fprintf(f,
 		"clock {\n"
 		"\tname = \"monotonic\";\n"
-		"\tdescription = \"kernel local_clock(), ns since boot; event time = vCPU re-entry (preemption: switch-in), start = time - duration_ns\";\n"
+		"\tdescription = \"kernel local_clock(), ns since boot; event time = vCPU re-entry (preemption: switch-in; late interrupt: injection), start = time - duration_ns\";\n"
 		"\tfreq = 1000000000;\n"
 		"\toffset_s = %" PRId64 ";\n"
 		"\toffset = %" PRId64 ";\n"
@@ -231,12 +266,14 @@ static int write_metadata(struct trace_writer *w, const struct trace_env *env)
 		"\t\tuint64_clock_t timestamp;\n"
 		"\t};\n"
 		"};\n\n", off / 1000000000, off % 1000000000);
-	write_reason_enum(f, "vmx_reason_t", HV_ISA_VMX);
-	write_reason_enum(f, "svm_reason_t", HV_ISA_SVM);
+	write_reason_enum(f, "vmx_reason_t", "uint32_t", HV_ISA_VMX);
+	write_reason_enum(f, "svm_reason_t", "uint32_t", HV_ISA_SVM);
+	/* A late interrupt's last exit: in a 64-bit field (info2). */
+	write_reason_enum(f, "vmx_reason64_t", "uint64_t", HV_ISA_VMX);
+	write_reason_enum(f, "svm_reason64_t", "uint64_t", HV_ISA_SVM);
+	write_source_enum(f);
 	for (i = 0; i < ARRAY_SIZE(event_classes); i++)
-		write_event_class(f, event_classes[i].name, event_classes[i].id,
-				  event_classes[i].reason_type,
-				  event_classes[i].mark);
+		write_event_class(f, &event_classes[i]);
 	if (fflush(f) || ferror(f)) {
 		snprintf(path, sizeof(path), "%s/metadata", w->dir);
 		int ret = hvc_err(errno, "writing %s: %s", path,
@@ -550,6 +587,7 @@ static uint16_t event_id(const struct hvtrace_event *ev)
 {
 	uint16_t first = ev->type == HVTRACE_EV_PREEMPT ? TRACE_EV_PREEMPT_VMX :
 			 ev->type == HVTRACE_EV_MARK ? TRACE_EV_MARK_VMX :
+			 ev->type == HVTRACE_EV_IRQ ? TRACE_EV_IRQ_VMX :
 			 TRACE_EV_EXIT_VMX;
 
 	if (ev->isa == HVTRACE_ISA_VMX)
@@ -559,11 +597,12 @@ static uint16_t event_id(const struct hvtrace_event *ev)
 
 /*
  * The parts add up to the duration (ABI): handling is what they leave.
- * A mark has no parts (its clocks are there) and no duration.
+ * A late interrupt's guest time is in its wait too. A mark has no parts
+ * (its clocks are there) and no duration.
  */
 static uint64_t handling_ns(const struct hvtrace_event *ev)
 {
-	uint64_t sum = 0;
+	uint64_t sum = ev->type == HVTRACE_EV_IRQ ? ev->guest_ns : 0;
 
 	if (ev->type == HVTRACE_EV_MARK)
 		return 0;
@@ -622,8 +661,7 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		return hvc_err(ERANGE, "event from CPU %u, beyond the %u streams",
 			       ev->cpu_entry, w->nr_cpus);
 	/* A kind this hvctl has no class for: counted, not misfiled. */
-	if (ev->type != HVTRACE_EV_EXIT && ev->type != HVTRACE_EV_PREEMPT &&
-	    ev->type != HVTRACE_EV_MARK) {
+	if (ev->type < HVTRACE_EV_EXIT || ev->type > HVTRACE_EV_IRQ) {
 		w->skipped++;
 		return 0;
 	}
@@ -638,9 +676,10 @@ int trace_append(struct trace_writer *w, const struct hvtrace_event *ev)
 		return -ENOMEM;
 	/*
 	 * The event's time is its end: an exit's entry, a preemption's
-	 * switch-in. A CPU's records are written in that order, so stream
-	 * clocks never go back (exit times can, when a vCPU migrated). The
-	 * start is timestamp - duration_ns.
+	 * switch-in, a late interrupt's injection (just before its entry).
+	 * A CPU's records are written in that order, so stream clocks never
+	 * go back (exit times can, when a vCPU migrated). The start is
+	 * timestamp - duration_ns.
 	 */
 	entry = ev->ts_ns + ev->duration_ns;
 	/* The module keeps entries monotonic per CPU; readers rely on it. */
