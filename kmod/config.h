@@ -60,9 +60,9 @@ void hvt_config_publish(struct hvt_config *c);
 void hvt_config_reset_filters(struct hvt_config *c);
 void hvt_config_reset_overrides(struct hvt_config *c);
 
-/* Is V, exiting on v->cpu_exit, outside the VM, vCPU and CPU filters? */
+/* Is V, on CPU, outside the VM, vCPU and CPU filters? */
 static inline bool hvt_filtered_where(const struct hvt_config *c,
-				      const struct hvt_vcpu *v)
+				      const struct hvt_vcpu *v, int cpu)
 {
 	u32 f = c->filters;
 
@@ -71,7 +71,7 @@ static inline bool hvt_filtered_where(const struct hvt_config *c,
 	if ((f & HVT_F_VCPU) && (v->vcpu_id >= HVT_NR_VCPU_IDS ||
 				 !test_bit(v->vcpu_id, c->vcpus)))
 		return true;
-	return (f & HVT_F_CPU) && !cpumask_test_cpu(v->cpu_exit, &c->cpus);
+	return (f & HVT_F_CPU) && !cpumask_test_cpu(cpu, &c->cpus);
 }
 
 /* The probes' question: is this exit excluded by a filter? */
@@ -82,7 +82,7 @@ static inline bool hvt_filtered(const struct hvt_config *c,
 
 	if (likely(!f))
 		return false;
-	if (hvt_filtered_where(c, v))
+	if (hvt_filtered_where(c, v, v->cpu_exit))
 		return true;
 	if ((f & HVT_F_REASON) && !test_bit(ridx, c->reasons))
 		return true;

@@ -44,7 +44,7 @@ static void mark_record(struct hvt_cpu *c, struct hvt_vcpu *v)
 	u32 second = div_u64(m->ts, NSEC_PER_SEC);
 
 	c->acct.mark_seen++;
-	if (cfg->filters && hvt_filtered_where(cfg, v)) {
+	if (cfg->filters && hvt_filtered_where(cfg, v, v->cpu_exit)) {
 		c->acct.mark_filtered++;
 		return;
 	}

@@ -131,12 +131,28 @@ struct hvt_irq_inflight {
 	u64 stamp;		/* its raise, as raised[] had it; 0: none */
 	u64 ns;			/* raise to injection, as counted */
 	struct hvt_window win;	/* where those NS went (a late record's) */
+	u64 exits;		/* the vCPU's exits counted at its injection */
 	u8 vector;
 	u8 row;			/* its row's index */
 	bool late;		/* the watch has it: it triggers once */
 	bool in_hist;		/* in the histogram since its restart */
 	bool recorded;		/* a late interrupt record has it */
 };
+
+/*
+ * A reinjection re-delivers what the vCPU's last entry carried: F's
+ * delivery only if that entry was its injection's, EXITS (the vCPU's
+ * exits, counted one at each entry) at most one past F's (none: KVM
+ * cancelled the entry; one: an exit cut the delivery). Else F's was
+ * delivered long ago (with posted interrupts KVM injects no LAPIC
+ * interrupt, yet reinjects one an exit cut): forgotten, not extended.
+ */
+static inline void hvt_irq_reinjection_check(struct hvt_irq_inflight *f,
+					     u64 exits)
+{
+	if (exits - f->exits > 1)
+		f->stamp = 0;
+}
 
 /* A raise at NOW by SOURCE (HVTRACE_VCPU_IRQ_*) as raised[] holds it. */
 static inline u64 hvt_irq_stamp(u64 now, u8 source)

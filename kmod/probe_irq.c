@@ -395,11 +395,13 @@ static void consider_irq(struct hvt_vcpu *v)
 	const struct hvt_config *cfg = rcu_dereference_sched(hvt_cfg);
 	struct hvt_cpu *c = this_cpu_read(hvt_this_cpu);
 	struct hvt_irq_inflight *f = &v->irq_inflight;
+	int cpu = smp_processor_id();
 
 	if (unlikely(!c))
 		return;
 	c->acct.irq_seen++;
-	if (cfg->filters && hvt_filtered_where(cfg, v)) {
+	/* The CPU filter: the injecting CPU's, as the record has it. */
+	if (cfg->filters && hvt_filtered_where(cfg, v, cpu)) {
 		c->acct.irq_filtered++;
 		return;
 	}
@@ -408,7 +410,7 @@ static void consider_irq(struct hvt_vcpu *v)
 		return;
 	}
 	f->recorded = true;
-	hvt_record_irq(c, v, smp_processor_id());
+	hvt_record_irq(c, v, cpu);
 }
 
 /* Preemption is off in a tracepoint's probe. */
@@ -417,6 +419,7 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 {
 	struct hvt_irq_inflight *f;
 	struct hvt_vcpu *v;
+	u64 exits;
 
 	/* INTn emulation, not an interrupt. */
 	if (soft || vector > 255)
@@ -425,10 +428,14 @@ void hvt_irq_on_inject(void *data, unsigned int vector, bool soft,
 	if (!v)
 		return;
 	f = &v->irq_inflight;
+	exits = v->stat.exits.count;
+	if (reinjected)
+		hvt_irq_reinjection_check(f, exits);
 	if (!hvt_irq_inject(&hvt_vcpu_stat(v)->irqs, &v->irq_hist, f,
 			    v->raised, vector, reinjected, hvt_clock(),
 			    &v->split))
 		return;
+	f->exits = exits;
 	if (READ_ONCE(hvt_recording) && !f->recorded)
 		consider_irq(v);
 	/* A reinjection may make it late only now. */

@@ -162,8 +162,8 @@ echo "  hog: hvtrace's worst ${worst} ns <= the guest's ${gworst} ns + ${slack} 
 # limit and at most the worst; the trigger record is the exit the
 # interrupt was injected at (its end is the trigger's time), preempted by
 # the hog for at least half the delivery (the rest: before the exit, the
-# raise's kick takes milliseconds under emulation); the story names
-# vector and hog.
+# raise's kick takes milliseconds under emulation); the capture holds the
+# late interrupt's record; the story names vector and hog.
 for _ in $(seq 50); do
 	[ -n "$(find "$D" -mindepth 1 -maxdepth 1 -type d -name '2*')" ] && break
 	sleep 0.1
@@ -189,6 +189,9 @@ for cap in $caps; do
 		"$(echo "$ev" | events_check every ev "e['type'] == 'exit' and e['ts_ns'] + e['duration_ns'] == $(echo "$j" | py "d['trigger_ts_ns']")" --where "$trig")"
 	expect_eq "its trigger record is there" 1 \
 		"$(echo "$ev" | events_check count ev --where "$trig")"
+	# The late interrupt's own record, as a recording would have it.
+	expect_eq "its late interrupt record: 0xec from vCPU 0, the delivery's time" 1 \
+		"$(echo "$ev" | events_check count ev --where "e['type'] == 'irq' and e['vector'] == 236 and e['source'] == 'ipi' and e['duration_ns'] == $value and e['ts_ns'] + e['duration_ns'] <= $(echo "$j" | py "d['trigger_ts_ns']")")"
 	# Late without the hog too, on a loaded emulated host (RT: 111 ms,
 	# other tasks on vCPU 1's CPU): those name who held the CPU then.
 	[ "$(echo "$ev" | events_check every ev "e['runnable_ns'] >= $value / 2 and e['preempt_pid'] == $hog_pid" --where "$trig")" = True ] &&

@@ -30,7 +30,7 @@ slack=1000000
 [ "$(echo "$st" | py "d['clock']")" = tsc ] || slack=4000000
 
 expect_eq "the default: no late interrupt recorded" off \
-	"$("$HVCTL" -j config | py "d['irq_threshold_ns'] or 'off'")"
+	"$("$HVCTL" -j config | py "'off' if d['irq_threshold_ns'] is None else d['irq_threshold_ns']")"
 hv set-threshold 3600s
 hv set-threshold 50ms --interrupts
 expect_eq "config: the interrupt threshold" $THR \
@@ -105,7 +105,7 @@ check_accounting
 
 # babeltrace2 reads them; the report and Perfetto show them.
 bt=$(babeltrace2 $t) || fail "babeltrace2 failed on the trace"
-expect_eq "babeltrace2: late interrupts" $n "$(grep -c 'vcpu_irq_svm:' <<<"$bt")"
+expect_eq "babeltrace2: late interrupts" $n "$(grep -cE 'vcpu_irq(_svm|_vmx)?:' <<<"$bt")"
 rep=$("$HVCTL" report $t) || fail "report failed"
 grep -A12 -i '^late interrupts' <<<"$rep"
 [ $source != timer ] || grep -A30 -i '^late interrupts' <<<"$rep" |
@@ -113,8 +113,10 @@ grep -A12 -i '^late interrupts' <<<"$rep"
 expect_eq "report JSON: late interrupts" $n \
 	"$("$HVCTL" -j report $t | py "d['late_interrupts']['count']")"
 "$HVCTL" export $t --perfetto /tmp/rec-irq.pf.json || fail "export failed"
-expect_eq "perfetto: an arrow from each raise to its injection" "$n $n" \
-	"$(py "'%d %d' % (len([e for e in d['traceEvents'] if e.get('ph') == 's']), len([e for e in d['traceEvents'] if e.get('ph') == 'f']))" </tmp/rec-irq.pf.json)"
+# A flow: bind_id on the late interrupt's slice (flow_out) and on its
+# injection's on the vCPU's track (flow_in).
+expect_eq "perfetto: an arrow from each raise to its injection, paired" "$n $n True" \
+	"$(py "(lambda o, i: '%d %d %s' % (len(o), len(i), sorted(o) == sorted(i)))([e['bind_id'] for e in d['traceEvents'] if e.get('flow_out')], [e['bind_id'] for e in d['traceEvents'] if e.get('flow_in')])" </tmp/rec-irq.pf.json)"
 
 # Off: decided, nothing recorded.
 hv set-threshold off --interrupts

@@ -82,18 +82,23 @@ def main():
 	for s, inj in deliveries(ftrace_events(ftrace, start_re, vector)):
 		late = [t - s for t in inj if t - s >= thr - slack]
 		if late:
-			refs.append((s, late[0], late[0] < thr + slack))
+			refs.append((s, late, late[0] < thr + slack))
 	k = 0
-	for s, lat, maybe in refs:
+	for s, late, maybe in refs:
+		# Near the threshold: its first injection past it, or a
+		# reinjection's (hvtrace found the first below).
 		r = recs[k] if k < len(recs) else None
-		if r and abs(r['duration_ns'] - lat) <= slack:
+		lat = [x for x in (late if maybe else late[:1])
+		       if r and abs(r['duration_ns'] - x) <= slack]
+		if lat:
 			print('  ftrace: raised %d, %d ns late; hvtrace %d ns' %
-			      (s, lat, r['duration_ns']))
+			      (s, lat[0], r['duration_ns']))
 			k += 1
 		elif not maybe:
+			lat = late
 			sys.exit('ftrace: raised at %d, injected %d ns late: '
 				 'hvtrace has no such record (next: %s)' %
-				 (s, lat, json.dumps(r)))
+				 (s, lat[0], json.dumps(r)))
 	if k != len(recs):
 		sys.exit('hvtrace: %d records ftrace has no delivery for, '
 			 'the first: %s' % (len(recs) - k, json.dumps(recs[k])))

@@ -227,8 +227,11 @@ static void irq_split_test(struct kunit *test)
 	hvt_time_exit(s);
 	hvt_irq_raise_new(raised, 0xfb,
 			  hvt_irq_stamp(20000, HVTRACE_VCPU_IRQ_IPI));
+	f.recorded = true;
+	f.late = true;
 	hvt_irq_inject(irqs, h, &f, raised, 0xfb, false, 20400, s);
-	/* A new delivery's split starts afresh. */
+	/* A new delivery's split starts afresh, not recorded, not late. */
+	KUNIT_EXPECT_FALSE(test, f.late);
 	KUNIT_EXPECT_EQ(test, f.win.guest_ns, 300ULL);
 	KUNIT_EXPECT_EQ(test, f.win.part[HVTRACE_PART_RUNNABLE], 0ULL);
 	KUNIT_EXPECT_EQ(test, f.win.pre_pid, 0U);
@@ -382,6 +385,34 @@ static void irq_reinject_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irqs->unmatched, 1ULL);
 	hvt_irqs_rows(irqs, rows);
 	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 8000ULL);
+
+	/*
+	 * A delivery injected at the vCPU's 5th exit: reinjected in the
+	 * same exit (the entry cancelled), then the next (an exit cut it),
+	 * it runs on; two entries after its last injection it was long
+	 * delivered (a posted one is what KVM reinjects then): forgotten,
+	 * not extended.
+	 */
+	hvt_irq_raise(raised, 0x30, hvt_irq_stamp(40000, HVTRACE_VCPU_IRQ_LOCAL));
+	KUNIT_EXPECT_TRUE(test, hvt_irq_inject(irqs, h, &f, raised, 0x30,
+					       false, 41000, &no_exit));
+	f.exits = 5;
+	hvt_irq_reinjection_check(&f, 5);
+	KUNIT_EXPECT_TRUE(test, hvt_irq_inject(irqs, h, &f, raised, 0x30,
+					       true, 42000, &no_exit));
+	hvt_irq_reinjection_check(&f, 6);
+	KUNIT_EXPECT_TRUE(test, hvt_irq_inject(irqs, h, &f, raised, 0x30,
+					       true, 43000, &no_exit));
+	KUNIT_EXPECT_EQ(test, f.ns, 3000ULL);
+	f.exits = 6;	/* as the probe notes each timed injection's */
+	hvt_irq_reinjection_check(&f, 8);
+	KUNIT_EXPECT_EQ(test, f.stamp, 0ULL);
+	KUNIT_EXPECT_FALSE(test, hvt_irq_inject(irqs, h, &f, raised, 0x30,
+						true, 9000000, &no_exit));
+	hvt_irqs_rows(irqs, rows);
+	KUNIT_EXPECT_EQ(test, rows[0].count, 2ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].max_ns, 8000ULL);
+	KUNIT_EXPECT_EQ(test, rows[0].total_ns, 11000ULL);
 }
 
 /* A raise older than HVT_IRQ_STALE_NS, or none, or a vector < 16. */

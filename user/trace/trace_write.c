@@ -515,7 +515,8 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 {
 	struct trace_writer *w;
 	char path[4096];
-	bool made = !mkdir(dir, 0700);
+	bool made = !mkdir(dir, 0700), meta = false;
+	int err;
 
 	if (!made && (errno != EEXIST || !empty_dir(dir))) {
 		if (errno == EEXIST)
@@ -562,20 +563,34 @@ struct trace_writer *trace_create(const char *dir, unsigned int nr_cpus,
 		s->first_ts = s->last_ts = 0;
 		packet_reset(s);
 	}
+	meta = true;
 	if (write_metadata(w, env))
 		goto fail;
 	return w;
 
 fail:
+	/* What it made goes (the directory was empty), errno stays. */
+	err = errno;
 	if (w && w->streams)
-		for (unsigned int i = 0; i < w->nr_cpus; i++)
-			if (w->streams[i].fd >= 0)
-				close(w->streams[i].fd);
+		for (unsigned int i = 0; i < w->nr_cpus; i++) {
+			if (w->streams[i].fd < 0)
+				continue;
+			close(w->streams[i].fd);
+			snprintf(path, sizeof(path), "%s/stream_%u", dir, i);
+			unlink(path);
+		}
+	if (meta) {
+		snprintf(path, sizeof(path), "%s/metadata", dir);
+		unlink(path);
+	}
+	if (made)
+		rmdir(dir);
 	if (w) {
 		streams_free(w);
 		free(w->dir);
 		free(w);
 	}
+	errno = err;
 	return NULL;
 }
 

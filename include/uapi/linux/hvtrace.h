@@ -1065,7 +1065,9 @@ enum hvtrace_event_type {
  * more after its raise, at the injection that made it so (once: a
  * reinjection extends a delivery). ts_ns is the raise (a LAPIC timer's
  * expiry), duration_ns the time to the injection, on cpu_exit =
- * cpu_entry, the injecting entry's CPU; reason is the vector, info1 who
+ * cpu_entry, the injecting CPU (KVM injects before it disables
+ * preemption: the entry may come later, elsewhere, and that time is
+ * not in duration_ns); reason is the vector, info1 who
  * raised it (one HVTRACE_VCPU_IRQ_* bit), info2 the vendor reason of the
  * vCPU's last exit, the one the injecting entry ends (see isa); addr and
  * rip 0. The wait is split as an exit's: guest_ns in the guest (it had
